@@ -1,0 +1,144 @@
+/*
+ * CPU feature detection. An ISA is usable only if the CPU has the instructions
+ * (cpuid) AND the OS saves the register state they use across context
+ * switches (XGETBV): a kernel using YMM/ZMM registers the OS does not save
+ * would be silently corrupted by preemption, or fault.
+ */
+#include "common/cpu.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/common.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define ACLCONV_X86 1
+#endif
+
+#define STR2(x) #x
+#define STR(x) STR2(x)
+
+ACL_FUNC_VISIBILITY const char *aclconvVersion(void)
+{
+    return STR(ACLCONV_VERSION_MAJOR) "." STR(ACLCONV_VERSION_MINOR) "." STR(ACLCONV_VERSION_PATCH);
+}
+
+#ifdef ACLCONV_X86
+/* CPUID.1:ECX */
+#define CPUID1_ECX_FMA (1u << 12)
+#define CPUID1_ECX_OSXSAVE (1u << 27)
+#define CPUID1_ECX_AVX (1u << 28)
+#define CPUID1_ECX_F16C (1u << 29)
+/* CPUID.(7,0):EBX */
+#define CPUID7_EBX_AVX2 (1u << 5)
+#define CPUID7_EBX_AVX512F (1u << 16)
+#define CPUID7_EBX_AVX512DQ (1u << 17)
+#define CPUID7_EBX_AVX512BW (1u << 30)
+#define CPUID7_EBX_AVX512VL (1u << 31)
+/* XCR0: state components the OS saves */
+#define XCR0_SSE (1u << 1)
+#define XCR0_YMM (1u << 2)
+#define XCR0_OPMASK (1u << 5)
+#define XCR0_ZMM_HI256 (1u << 6)
+#define XCR0_HI16_ZMM (1u << 7)
+#define XCR0_AVX_STATE (XCR0_SSE | XCR0_YMM)
+#define XCR0_AVX512_STATE (XCR0_AVX_STATE | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM)
+
+static uint64_t read_xcr0(void)
+{
+    uint32_t lo, hi;
+    /* the xgetbv instruction by its encoding: no -mxsave needed for baseline C */
+    __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static aclconvIsa detect(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return ACLCONV_ISA_SCALAR;
+    unsigned ecx1 = c;
+    /* OSXSAVE must be checked before XGETBV: without it the instruction faults */
+    if (!(ecx1 & CPUID1_ECX_OSXSAVE) || !(ecx1 & CPUID1_ECX_AVX)) return ACLCONV_ISA_SCALAR;
+    uint64_t xcr0 = read_xcr0();
+    if ((xcr0 & XCR0_AVX_STATE) != XCR0_AVX_STATE) return ACLCONV_ISA_SCALAR;
+    if (__get_cpuid_max(0, NULL) < 7) return ACLCONV_ISA_SCALAR;
+    __cpuid_count(7, 0, a, b, c, d);
+    unsigned ebx7 = b;
+
+    /* the AVX2 kernels are built with -mavx2 -mfma -mf16c */
+    const unsigned avx2_ecx1 = CPUID1_ECX_FMA | CPUID1_ECX_F16C;
+    if ((ecx1 & avx2_ecx1) != avx2_ecx1 || !(ebx7 & CPUID7_EBX_AVX2)) return ACLCONV_ISA_SCALAR;
+
+    const unsigned avx512_ebx7 =
+        CPUID7_EBX_AVX512F | CPUID7_EBX_AVX512DQ | CPUID7_EBX_AVX512BW | CPUID7_EBX_AVX512VL;
+    if ((ebx7 & avx512_ebx7) != avx512_ebx7) return ACLCONV_ISA_AVX2;
+    if ((xcr0 & XCR0_AVX512_STATE) != XCR0_AVX512_STATE) return ACLCONV_ISA_AVX2;
+    return ACLCONV_ISA_AVX512;
+}
+#else
+static aclconvIsa detect(void)
+{
+    return ACLCONV_ISA_SCALAR;
+}
+#endif
+
+static pthread_once_t g_detect_once = PTHREAD_ONCE_INIT;
+static aclconvIsa g_detected;
+/* The cap set by aclconvSetMaxIsa; no cap until it is called. */
+static atomic_int g_api_cap = ACLCONV_ISA_AVX512;
+
+static void detect_once(void)
+{
+    g_detected = detect();
+}
+
+aclconvIsa cpu_detected_isa(void)
+{
+    pthread_once(&g_detect_once, detect_once);
+    return g_detected;
+}
+
+static const char *const k_isa_names[] = {"scalar", "avx2", "avx512"};
+
+const char *cpu_isa_name(aclconvIsa isa)
+{
+    if ((int)isa < 0 || (size_t)isa >= ACLCONV_ARRAY_SIZE(k_isa_names)) return "unknown";
+    return k_isa_names[isa];
+}
+
+/* The cap from ACLCONV_ISA; an unset or unknown value caps nothing. */
+static aclconvIsa env_cap(void)
+{
+    const char *env = getenv("ACLCONV_ISA");
+    if (env != NULL)
+        for (size_t i = 0; i < ACLCONV_ARRAY_SIZE(k_isa_names); ++i)
+            if (strcmp(env, k_isa_names[i]) == 0) return (aclconvIsa)i;
+    return ACLCONV_ISA_AVX512;
+}
+
+aclconvIsa cpu_isa(void)
+{
+    aclconvIsa isa = cpu_detected_isa();
+    isa = ACLCONV_MIN(isa, env_cap());
+    return ACLCONV_MIN(isa, (aclconvIsa)atomic_load(&g_api_cap));
+}
+
+ACL_FUNC_VISIBILITY aclconvIsa aclconvGetIsa(void)
+{
+    return cpu_isa();
+}
+
+ACL_FUNC_VISIBILITY aclconvIsa aclconvSetMaxIsa(aclconvIsa isa)
+{
+    /* an out-of-range value is clamped: below scalar is scalar, above is no cap */
+    int cap = (int)isa;
+    if (cap < ACLCONV_ISA_SCALAR) cap = ACLCONV_ISA_SCALAR;
+    if (cap > ACLCONV_ISA_AVX512) cap = ACLCONV_ISA_AVX512;
+    atomic_store(&g_api_cap, cap);
+    return cpu_isa();
+}
