@@ -16,6 +16,16 @@ typedef void (*pool_task_fn)(void *ctx, size_t index);
  */
 void pool_parallel_for(size_t n, pool_task_fn fn, void *ctx);
 
+typedef void (*pool_slot_task_fn)(void *ctx, size_t index, int slot);
+
+/*
+ * As pool_parallel_for, but at most max_slots indexes run at once and each
+ * runs with a slot in [0, max_slots) that no index running at the same time
+ * shares: the number of its scratch buffer in a workspace planned for
+ * max_slots threads. Results must not depend on which slot runs an index.
+ */
+void pool_parallel_for_slots(size_t n, int max_slots, pool_slot_task_fn fn, void *ctx);
+
 /* Threads used by pool_parallel_for, including the caller (>= 1). */
 int pool_num_threads(void);
 

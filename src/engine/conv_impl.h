@@ -1,0 +1,43 @@
+/* Implementations of the two passes of a convolution-backward plan.
+ *
+ * The engine keeps an ordered list of implementations, fastest first and the
+ * direct one (correct for everything) last. For each pass the planner takes
+ * the first whose why_not() returns NULL. ACLCONV_IMPL=<name> forces one
+ * (when it applies), ACLCONV_VERBOSE=1 prints every rejection reason. */
+#ifndef ACLCONV_CONV_IMPL_H_
+#define ACLCONV_CONV_IMPL_H_
+
+#include "aclconv/aclconv.h"
+#include "planning/conv_problem.h"
+
+typedef enum {
+    CONV_PASS_DATA,    /* gradInput: D, or F for a transposed call (p->data_dir) */
+    CONV_PASS_WEIGHTS, /* gradWeight */
+    CONV_PASS_COUNT
+} conv_pass;
+
+/* Room for an implementation's private plan (tiling, partition, offsets). */
+#define CONV_IMPL_STATE_BYTES 2048
+
+typedef struct conv_impl {
+    const char *name;
+    /* NULL when this implementation computes pass of p with isa, else a short
+     * reason (a string literal). */
+    const char *(*why_not)(const conv_problem *p, conv_pass pass, aclconvIsa isa);
+    /* Plans pass into state (CONV_IMPL_STATE_BYTES, zeroed, 64-byte aligned)
+     * and the workspace bytes the run needs. The partition of the work must
+     * depend on the problem only (never on the thread count), so results are
+     * bitwise identical for any number of threads. false: sizes overflow. */
+    bool (*plan)(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
+                 uint64_t *workspace_bytes);
+    /* Computes pass and writes its output view. workspace holds the planned
+     * bytes (64-byte aligned, arbitrary content). Uses the pool inside. */
+    void (*run)(const conv_problem *p, conv_pass pass, const void *state, void *workspace);
+} conv_impl;
+
+/* The ordered list, NULL-terminated; the direct implementation is last. */
+extern const conv_impl *const conv_impl_list[];
+
+extern const conv_impl conv_impl_direct;
+
+#endif /* ACLCONV_CONV_IMPL_H_ */

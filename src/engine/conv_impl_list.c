@@ -1,0 +1,7 @@
+#include "engine/conv_impl.h"
+
+/* Fastest first; the direct implementation applies to every problem. */
+const conv_impl *const conv_impl_list[] = {
+    &conv_impl_direct,
+    NULL,
+};

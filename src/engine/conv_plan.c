@@ -1,0 +1,119 @@
+/* The plan of a convolution-backward call and its replay on execute. */
+#include "engine/conv_engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/cpu.h"
+#include "common/dtype.h"
+#include "common/log.h"
+#include "engine/conv_impl.h"
+#include "engine/conv_views.h"
+#include "threading/pool.h"
+
+typedef struct conv_plan {
+    /* first: keeps every implementation's state 64-byte aligned */
+    _Alignas(ACLCONV_ALIGN) unsigned char state[CONV_PASS_COUNT][CONV_IMPL_STATE_BYTES];
+    conv_problem p;
+    const conv_impl *impl[CONV_PASS_COUNT]; /* NULL: pass not requested */
+    bool want_bias;
+    uint64_t workspace_size; /* passes run one after the other: the max */
+} conv_plan;
+
+static const char *pass_name(conv_pass pass)
+{
+    return pass == CONV_PASS_WEIGHTS ? "gradWeight" : "gradInput";
+}
+
+/* The first implementation of the list that applies (or the forced one). */
+static const conv_impl *choose_impl(const conv_problem *p, conv_pass pass, aclconvIsa isa)
+{
+    const char *forced = getenv("ACLCONV_IMPL");
+    const bool verbose = getenv("ACLCONV_VERBOSE") != NULL;
+    for (const conv_impl *const *it = conv_impl_list; *it != NULL; ++it) {
+        const conv_impl *impl = *it;
+        const char *why = impl->why_not(p, pass, isa);
+        if (why == NULL && forced != NULL && strcmp(forced, impl->name) != 0)
+            why = "not the implementation forced by ACLCONV_IMPL";
+        if (why == NULL) return impl;
+        if (verbose) fprintf(stderr, "[aclconv] %s: %s skipped: %s\n", pass_name(pass), impl->name, why);
+    }
+    return &conv_impl_direct; /* applies to everything, even when another was forced */
+}
+
+aclnnStatus conv_plan_create(const conv_problem *p, void **out, uint64_t *workspace_size)
+{
+    conv_plan *pl = aclconv_aligned_alloc(sizeof *pl);
+    if (pl == NULL) {
+        aclconv_set_error("aclnnConvolutionBackward: out of memory while planning");
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    memset(pl, 0, sizeof *pl);
+    pl->p = *p;
+    const conv_view *outputs[CONV_PASS_COUNT] = {&p->grad_input, &p->grad_weight};
+    pl->want_bias = p->grad_bias.data != NULL && conv_view_numel(&p->grad_bias) > 0;
+    const aclconvIsa isa = cpu_isa();
+    for (int pass = 0; pass < CONV_PASS_COUNT; ++pass) {
+        const conv_view *o = outputs[pass];
+        if (o->data == NULL || conv_view_numel(o) == 0 || p->empty) continue;
+        const conv_impl *impl = choose_impl(p, (conv_pass)pass, isa);
+        uint64_t bytes = 0;
+        if (!impl->plan(p, (conv_pass)pass, isa, pl->state[pass], &bytes)) {
+            aclconv_free(pl);
+            aclconv_set_error("aclnnConvolutionBackward: the workspace size of %s overflows",
+                              pass_name((conv_pass)pass));
+            return ACLNN_ERR_PARAM_INVALID;
+        }
+        pl->impl[pass] = impl;
+        if (bytes > pl->workspace_size) pl->workspace_size = bytes;
+    }
+    *out = pl;
+    *workspace_size = pl->workspace_size;
+    return ACLNN_SUCCESS;
+}
+
+const char *conv_plan_impl_name(const void *plan, int pass)
+{
+    const conv_plan *pl = plan;
+    return pl->impl[pass] ? pl->impl[pass]->name : "-";
+}
+
+/* gradBias[c]: the sum of the unrounded gradOutput over n and space, in fp32,
+ * in a fixed order. */
+static void bias_task(void *arg, size_t i)
+{
+    const conv_problem *p = arg;
+    const conv_view *src = &p->bias_src, *out = &p->grad_bias;
+    const int64_t c = (int64_t)i;
+    float acc = 0.0f;
+    for (int64_t n = 0; n < src->dim[0]; ++n)
+        for (int64_t d = 0; d < src->dim[2]; ++d)
+            for (int64_t h = 0; h < src->dim[3]; ++h)
+                for (int64_t w = 0; w < src->dim[4]; ++w)
+                    acc += load_as_f32(src->data, src->dtype, conv_view_index(src, n, c, d, h, w));
+    store_from_f32(out->data, out->dtype, conv_view_index(out, 0, c, 0, 0, 0), acc);
+}
+
+static aclnnStatus conv_plan_run(void *plan, void *workspace)
+{
+    const conv_plan *pl = plan;
+    const conv_problem *p = &pl->p;
+    if (p->empty) {
+        /* nothing to sum: every requested gradient with elements is zero */
+        const conv_view *outputs[3] = {&p->grad_input, &p->grad_weight, &p->grad_bias};
+        for (int i = 0; i < 3; ++i)
+            if (outputs[i]->data != NULL) conv_view_zero(outputs[i]);
+        return ACLNN_SUCCESS;
+    }
+    for (int pass = 0; pass < CONV_PASS_COUNT; ++pass)
+        if (pl->impl[pass] != NULL)
+            pl->impl[pass]->run(p, (conv_pass)pass, pl->state[pass], workspace);
+    if (pl->want_bias) pool_parallel_for((size_t)p->grad_bias.dim[1], bias_task, (void *)p);
+    return ACLNN_SUCCESS;
+}
+
+static void conv_plan_destroy(void *plan) { aclconv_free(plan); }
+
+const exec_ops conv_plan_ops = {conv_plan_run, conv_plan_destroy};
