@@ -10,6 +10,8 @@ void conv_gen_default_opts(conv_gen_opts *o)
     o->max_spatial_1d = 23;
     o->max_spatial_2d = 11;
     o->max_spatial_3d = 6;
+    o->wide_percent = 15;
+    o->max_macs = 200000;
 }
 
 aclDataType conv_promote(aclDataType a, aclDataType b)
@@ -85,7 +87,12 @@ void conv_gen_problem(test_rng *r, const conv_gen_opts *o, ref_problem *p)
         int64_t g = 1, cin_g, cout_g;
         const int gsel = (int)rng_range(r, 0, 9);
         const int64_t max_cg = p->dims == 3 ? 3 : 5;
-        if (gsel < 5) { /* dense */
+        const int wide = rng_range(r, 0, 99) < o->wide_percent;
+        if (wide) { /* channel counts around and above vector widths, not multiples of 16 */
+            g = rng_chance(r, 3, 4) ? 1 : 2;
+            cin_g = rng_range(r, 9, 40);
+            cout_g = rng_range(r, 9, 40);
+        } else if (gsel < 5) { /* dense */
             g = 1;
             cin_g = rng_range(r, 1, p->dims == 3 ? 4 : 7);
             cout_g = rng_range(r, 1, p->dims == 3 ? 4 : 7);
@@ -121,7 +128,7 @@ void conv_gen_problem(test_rng *r, const conv_gen_opts *o, ref_problem *p)
         for (int i = 0; i < p->dims; ++i) sp_in *= p->in[i], sp_out *= p->o[i], sp_k *= p->k[i];
         const int64_t macs = p->n * p->c_out * (p->c_in / g) * sp_k *
                              (p->transposed ? sp_in : sp_out);
-        if (macs > 60000) continue;
+        if (macs > o->max_macs) continue;
 
         p->mask = (int)rng_range(r, 0, 7);
         if (o->allow_dtypes) {
@@ -138,7 +145,7 @@ void conv_gen_problem(test_rng *r, const conv_gen_opts *o, ref_problem *p)
         if ((p->mask & REF_MASK_DW) && p->groups > 1 && p->dt[REF_T_DW] == ACL_FLOAT &&
             (p->cube_math == 2 || conv_promoted(p) != ACL_FLOAT))
             continue;
-        if (o->allow_views)
+        if (o->allow_views && rng_chance(r, 7, 10)) /* else every tensor dense */
             for (int t = 0; t < REF_T_COUNT; ++t) p->view[t] = rng_chance(r, 1, 3);
         p->int_data = rng_chance(r, 1, 2);
         p->seed = rng_next(r) >> 16;

@@ -16,6 +16,8 @@ typedef struct conv_gen_opts {
     int max_spatial_1d; /* largest input length of 1-D problems, etc. */
     int max_spatial_2d;
     int max_spatial_3d;
+    int wide_percent; /* share of cases with 9..40 channels per group */
+    int64_t max_macs; /* bound on the multiply-adds of one gradient pass */
 } conv_gen_opts;
 
 void conv_gen_default_opts(conv_gen_opts *o);
