@@ -280,10 +280,10 @@ static bool build(prob *p, built *b)
         void *data = buffer_elems(t) > 0 ? b->buf[i] : (void *)g_dummy;
         if (t->alias >= 0) data = (unsigned char *)b->buf[t->alias] + t->alias_off;
         int64_t small[MAXD];
-        for (uint64_t k = 0; k < t->n; ++k) small[k] = 1;
+        for (int k = 0; k < MAXD; ++k) small[k] = 1;
         b->t[i] = aclCreateTensor(t->raw ? small : t->d, t->n, t->dt,
                                   t->has_strides ? t->strides : NULL, t->offset, t->fmt,
-                                  t->has_storage ? t->storage : (t->raw ? small : t->d),
+                                  t->raw ? small : t->has_storage ? t->storage : t->d,
                                   t->has_storage ? t->storage_n : t->n, data);
         if (b->t[i] == NULL) {
             fprintf(stderr, "aclCreateTensor failed for %s: %s\n", k_names[i],
@@ -292,8 +292,8 @@ static bool build(prob *p, built *b)
         }
         if (t->raw) {
             for (uint64_t k = 0; k < t->n; ++k) b->t[i]->view[k] = t->d[k];
-            if (!t->has_storage)
-                for (uint64_t k = 0; k < t->n; ++k) b->t[i]->storage[k] = t->d[k];
+            for (uint64_t k = 0; k < b->t[i]->storage_ndim; ++k)
+                b->t[i]->storage[k] = t->has_storage ? t->storage[k] : t->d[k];
         }
         if (t->null_data) b->t[i]->data = NULL;
     }
@@ -940,6 +940,17 @@ static void test_safety(void)
     p.sync = false; set_dims(&p.t[GI], 4, p.t[IN].d); set_dims(&p.t[GW], 4, p.t[W].d);
     p.t[GI].fmt = p.t[GW].fmt = ACL_FORMAT_NCHW; p.t[GB].n = 1; p.t[GO].d[1] = 6;
     BAD(p, "gradBias"); /* F.4: 1 != 6 */
+    /* negative dims (aclCreateTensor never makes them; built past it) */
+    p = empty2d(); p.t[GO].d[2] = -6; p.t[GO].raw = true;
+    BAD(p, "gradOutput shape [0, 6, -6, 6]: a dim is negative");
+    p = empty2d(); p.mask[0] = false; p.sync = false; set_dims(&p.t[GI], 4, p.t[IN].d);
+    p.t[GI].d[0] = -1; p.t[GI].d[1] = 0; p.t[GI].raw = true;
+    set_dims(&p.t[GW], 4, p.t[W].d); p.t[GB].n = 1; p.t[GB].d[0] = 6;
+    BAD(p, "gradInput shape [-1, 0, 8, 8]: a dim is negative");
+    p = base2d(); p.t[W].raw = true; p.t[W].has_storage = true; p.t[W].storage_n = 2;
+    p.t[W].storage[0] = -1; p.t[W].storage[1] = 0; BAD(p, "weight: a storage dim is negative");
+    p = base2d(); p.t[W].raw = true; p.t[W].has_storage = true; p.t[W].storage_n = 1;
+    p.t[W].storage[0] = 108; OK_(p);
     /* a non-empty view with NULL data */
     p = base2d(); p.t[W].null_data = true; BAD(p, "weight");
     p = base2d(); p.t[GB].null_data = true; p.mask[2] = false; BAD(p, "gradBias");

@@ -502,7 +502,14 @@ static aclnnStatus check_spatial_dim(const conv_bwd_args *a, uint64_t i, bool wa
         return ACLNN_ERR_PARAM_INVALID;
     }
     if (!want_y) return ACLNN_SUCCESS;
-    int64_t expect = (span - eff) / s + 1; /* span - eff >= 0, s >= 1: no overflow */
+    /* eff > INT64_MIN (km1 >= -dil), so -eff exists; s >= 1 (D.1) */
+    int64_t diff, expect;
+    if (!checked_add_i64(span, -eff, &diff) || !checked_add_i64(diff / s, 1, &expect)) {
+        aclconv_set_error("%s: spatial dim %s: the output size of %s = %" PRId64
+                          " with kernel %" PRId64 " overflows int64",
+                          CONV_BWD_OP, axis, fwd_in_name(a), xi, ki);
+        return ACLNN_ERR_PARAM_INVALID;
+    }
     if (expect != yi) {
         aclconv_set_error("%s: spatial dim %s: %s size %" PRId64 " does not match %s size %" PRId64
                           " (kernel %" PRId64 ", stride %" PRId64 ", padding %" PRId64 "/%" PRId64

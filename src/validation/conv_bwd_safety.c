@@ -25,15 +25,18 @@ typedef struct extent {
 /* Element size of the dtypes that pass step B (FLOAT, FLOAT16, BF16). */
 static int64_t elem_size(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; }
 
-/* Product of dims (0 as soon as one is 0, however large the others); false on
- * a negative dim or int64 overflow. */
+/* Product of dims (0 when one is 0, however large the others); false on a
+ * negative dim or int64 overflow. */
 static bool count_elems(const int64_t *dims, uint64_t n, int64_t *r)
 {
+    bool zero = false;
     for (uint64_t i = 0; i < n; ++i) {
-        if (dims[i] == 0) {
-            *r = 0;
-            return true;
-        }
+        if (dims[i] < 0) return false; /* (aclCreateTensor never makes one) */
+        zero |= dims[i] == 0;
+    }
+    if (zero) {
+        *r = 0;
+        return true;
     }
     return checked_numel(dims, n, r);
 }
@@ -57,7 +60,8 @@ static aclnnStatus check_tensor_memory(const aclTensor *t, const char *name, ext
     /* S.1 */
     if (!count_elems(t->view, t->ndim, &numel) || !checked_mul_i64(numel, esize, &bytes) ||
         (uint64_t)bytes > SIZE_MAX) {
-        aclconv_set_error("%s: %s shape %s: its element count or byte size overflows",
+        aclconv_set_error("%s: %s shape %s: a dim is negative or its element count or byte "
+                          "size overflows",
                           CONV_BWD_OP, name, conv_bwd_dims_text(t, b, sizeof b));
         return ACLNN_ERR_PARAM_INVALID;
     }
@@ -65,7 +69,8 @@ static aclnnStatus check_tensor_memory(const aclTensor *t, const char *name, ext
     /* S.2 */
     if (!count_elems(t->storage, t->storage_ndim, &storage) ||
         !checked_mul_i64(storage, esize, &bytes) || (uint64_t)bytes > SIZE_MAX) {
-        aclconv_set_error("%s: %s: the element count or byte size of its storage overflows",
+        aclconv_set_error("%s: %s: a storage dim is negative or the element count or byte size "
+                          "of its storage overflows",
                           CONV_BWD_OP, name);
         return ACLNN_ERR_PARAM_INVALID;
     }
