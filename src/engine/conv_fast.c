@@ -1,0 +1,563 @@
+/* The fast implementations: stride-1 convolutions over flattened padded rows
+ * with the SIMD microkernels of src/kernels (docs/kernels.md).
+ *
+ * "fast_sv" (data pass): gradInput as a forward convolution. F directly; D as
+ * F on dy padded by dil*(k-1) - pad with the weights transposed (O <-> C) and
+ * flipped. One task = (n, group, output plane, block of output rows): it packs
+ * the input slab it reads (padding materialized, rows padded to wp, operands
+ * rounded to the mode) into its slot's buffer, then runs the 'conv' kernel
+ * over the padded-width grid and stores the valid columns.
+ *
+ * "fast_wt" (weights pass): dW^T[(c,tap)][o] = sum x_slab[c][j+off(tap)] *
+ * dyT[j][o] with the 'convwt' kernel. Reduction units (n, output plane, block
+ * of rows) are split into a problem-fixed number of chunks; each chunk sums
+ * into its own fp32 buffer; the buffers are added in chunk order at the end.
+ *
+ * Every partition and summation order depends on the problem (and the ISA the
+ * plan was made for) only, never on the number of threads. */
+#include "engine/conv_fast.h"
+
+#include <string.h>
+
+#include "common/checked.h"
+#include "common/dtype.h"
+#include "engine/conv_views.h"
+#include "kernels/conv_ukernels.h"
+#include "threading/pool.h"
+
+/* ---- tunables (problem-independent constants) ---------------------------- */
+/* Floats of the packed input slab one task aims for (about half of L2). */
+#define FAST_SLAB_FLOATS (128 * 1024)
+/* Floats of packed weights swept per pass over the slab. */
+#define FAST_WBLOCK_FLOATS (64 * 1024)
+/* Fewest tasks the data pass aims for, so two threads stay busy. */
+#define FAST_MIN_TASKS 8
+/* Reduction positions per weight-kernel call (dyT block kept in L1/L2). */
+#define FAST_WT_POSITIONS 256
+/* Chunks of the n-reduction of the weights pass (fixed; partial buffers). */
+#define FAST_WT_CHUNKS 4
+/* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
+#define FAST_MAX_FLOATS ((int64_t)1 << 34)
+
+/* ---- geometry shared by both passes -------------------------------------- */
+
+/* A stride-1 forward convolution as the data pass or the weight pass sees it. */
+typedef struct fast_geom {
+    int64_t n, g, cin, cout;       /* per group: input / output channels */
+    int64_t is[3], os[3], ks[3], dil[3], pad[3]; /* pad: head, may be negative */
+    int64_t nt;                    /* taps */
+    int64_t wp;                    /* padded row width */
+    int64_t rb, nrb;               /* output rows per task, row blocks */
+    int64_t hp;                    /* slab rows per plane */
+    int64_t cs;                    /* slab floats per channel: ks[0]*hp*wp */
+    int64_t slab_floats;           /* cin*cs + slack */
+} fast_geom;
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t round_up64(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Fills the slab layout of g (sizes, kernel, padding set); rows blocked so a
+ * slab is about FAST_SLAB_FLOATS, and at least min_tasks blocks overall. */
+static const char *geom_layout(fast_geom *g, int64_t min_tasks)
+{
+    g->nt = g->ks[0] * g->ks[1] * g->ks[2];
+    if (g->nt > FAST_MAX_TAPS) return "more kernel taps than the fast engine supports";
+    for (int i = 0; i < 3; ++i)
+        if (g->os[i] < 1 || g->is[i] < 1) return "empty spatial extent";
+    const int64_t halo_w = (g->ks[2] - 1) * g->dil[2], halo_h = (g->ks[1] - 1) * g->dil[1];
+    g->wp = g->os[2] + halo_w;
+    const int64_t per_row = g->cin * g->ks[0] * g->wp;
+    if (per_row > FAST_MAX_FLOATS / 4) return "input rows too large for the fast engine";
+    int64_t rb = FAST_SLAB_FLOATS / per_row - halo_h;
+    rb = max64(1, min64(rb, g->os[1]));
+    int64_t outer = g->n * g->g * g->os[0];
+    if (outer * ceil_div(g->os[1], rb) < min_tasks) {
+        int64_t want = min64(g->os[1], ceil_div(min_tasks, outer));
+        rb = max64(1, min64(rb, ceil_div(g->os[1], want)));
+    }
+    g->rb = rb;
+    g->nrb = ceil_div(g->os[1], rb);
+    g->hp = rb + halo_h;
+    if (g->hp > FAST_MAX_FLOATS / per_row) return "input slab too large for the fast engine";
+    g->cs = g->ks[0] * g->hp * g->wp;
+    g->slab_floats = round_up64(g->cin * g->cs + CONV_UKERNEL_SLACK, 16);
+    if (g->slab_floats > FAST_MAX_FLOATS) return "input slab too large for the fast engine";
+    return NULL;
+}
+
+static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
+{
+    int64_t t = 0;
+    for (int64_t kd = 0; kd < g->ks[0]; ++kd)
+        for (int64_t kh = 0; kh < g->ks[1]; ++kh)
+            for (int64_t kw = 0; kw < g->ks[2]; ++kw)
+                toff[t++] = (ptrdiff_t)(kd * g->hp * g->wp + kh * g->dil[1] * g->wp + kw * g->dil[2]);
+}
+
+/* ---- packing ---------------------------------------------------------------- */
+
+/* dst[0..count) = rounded v[n, c, d, h, w0 .. w0+count). */
+static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
+                     int64_t count, conv_mode mode, float *dst)
+{
+    const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4];
+    if (v->dtype == ACL_FLOAT && sw == 1 && mode == CONV_MODE_F32) {
+        memcpy(dst, (const float *)v->data + base, (size_t)count * sizeof(float));
+        return;
+    }
+    if (v->dtype == ACL_FLOAT && mode == CONV_MODE_F32) {
+        const float *s = (const float *)v->data + base;
+        for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
+        return;
+    }
+    for (int64_t i = 0; i < count; ++i)
+        dst[i] = conv_round_operand(load_as_f32(v->data, v->dtype, base + i * sw), mode);
+}
+
+/* Packs channels [c0, c0+nch) of image n of v into a slab: [c][kd][hp][wp],
+ * slab (c, kd, r, col) = v[n, c0+c, d0 + kd*dd, h0 + r, col - padw] or 0. */
+static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n,
+                      int64_t c0, int64_t d0, int64_t h0, float *dst)
+{
+    const int64_t *is = g->is;
+    const int64_t padw = g->pad[2];
+    const int64_t lo = max64(0, padw), hi = min64(g->wp, padw + is[2]); /* valid columns */
+    for (int64_t c = 0; c < g->cin; ++c)
+        for (int64_t kd = 0; kd < g->ks[0]; ++kd) {
+            const int64_t d = d0 + kd * g->dil[0];
+            float *plane = dst + c * g->cs + kd * g->hp * g->wp;
+            for (int64_t r = 0; r < g->hp; ++r) {
+                const int64_t h = h0 + r;
+                float *row = plane + r * g->wp;
+                if (d < 0 || d >= is[0] || h < 0 || h >= is[1] || hi <= lo) {
+                    memset(row, 0, (size_t)g->wp * sizeof(float));
+                    continue;
+                }
+                if (lo > 0) memset(row, 0, (size_t)lo * sizeof(float));
+                load_row(v, n, c0 + c, d, h, lo - padw, hi - lo, mode, row + lo);
+                if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
+            }
+        }
+    memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(float));
+}
+
+/* ---- workspace ----------------------------------------------------------- */
+
+static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
+{
+    size_t bytes, end;
+    if (floats < 0 || !checked_mul_size((size_t)floats, sizeof(float), &bytes)) return false;
+    *offset = aclconv_round_up((size_t)*size, ACLCONV_ALIGN);
+    if (!checked_add_size((size_t)*offset, bytes, &end)) return false;
+    *size = end;
+    return true;
+}
+
+static int plan_slots(void)
+{
+    int t = pool_num_threads(); /* sizes scratch only; never the partition */
+    return t < 1 ? 1 : t;
+}
+
+/* ===========================================================================
+ * Data pass
+ * ======================================================================== */
+
+typedef struct data_state {
+    fast_geom g;
+    bool bwd; /* D as F: input dy, weights transposed and flipped */
+    aclconvIsa isa;
+    int mr, nr;
+    int64_t ncb;  /* output channel blocks of mr */
+    int64_t cbb;  /* channel blocks per sweep of the slab */
+    int64_t ntasks;
+    int slots;
+    uint64_t wpk_off, slab_off, tile_off;
+    int64_t wpk_floats, tile_floats;
+} data_state;
+
+_Static_assert(sizeof(data_state) <= CONV_IMPL_STATE_BYTES, "state too large");
+
+static const char *data_geom(const conv_problem *p, fast_geom *g, bool *bwd)
+{
+    for (int i = 0; i < 3; ++i)
+        if (p->stride[i] != 1) return "stride > 1 not supported yet";
+    *bwd = p->data_dir == CONV_DIR_BWD_DATA;
+    g->n = p->n;
+    g->g = p->g;
+    g->cin = *bwd ? p->og : p->cg;
+    g->cout = *bwd ? p->cg : p->og;
+    for (int i = 0; i < 3; ++i) {
+        g->ks[i] = p->ks[i];
+        g->dil[i] = p->dil[i];
+        g->is[i] = *bwd ? p->ys[i] : p->xs[i];
+        g->os[i] = *bwd ? p->xs[i] : p->ys[i];
+        g->pad[i] = *bwd ? p->dil[i] * (p->ks[i] - 1) - p->pad[i] : p->pad[i];
+    }
+    if (g->cin < 1 || g->cout < 1) return "no channels";
+    if (g->cin * g->cout < FAST_MIN_CHANNEL_PRODUCT) return "too few channels per group (depthwise)";
+    return geom_layout(g, FAST_MIN_TASKS);
+}
+
+static const char *data_why_not(const conv_problem *p, aclconvIsa isa)
+{
+    fast_geom g;
+    bool bwd;
+    return data_geom(p, &g, &bwd);
+}
+
+static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *bytes)
+{
+    if (data_geom(p, &st->g, &st->bwd) != NULL) return false;
+    const fast_geom *g = &st->g;
+    const conv_ukernels *k = conv_ukernels_for(isa);
+    st->isa = isa;
+    st->mr = k->conv_mr;
+    st->nr = k->conv_nr;
+    st->ncb = ceil_div(g->cout, st->mr);
+    st->cbb = max64(1, FAST_WBLOCK_FLOATS / (g->cin * g->nt * st->mr));
+    st->ntasks = g->n * g->g * g->os[0] * g->nrb;
+    st->slots = plan_slots();
+    st->wpk_floats = g->g * st->ncb * g->cin * g->nt * st->mr;
+    st->tile_floats = round_up64((int64_t)st->mr * st->nr, 16);
+    uint64_t size = 0;
+    int64_t slabs, tiles;
+    if (!checked_mul_i64(g->slab_floats, st->slots, &slabs) ||
+        !checked_mul_i64(st->tile_floats, st->slots, &tiles))
+        return false;
+    if (!ws_take(&size, st->wpk_floats, &st->wpk_off) || !ws_take(&size, slabs, &st->slab_off) ||
+        !ws_take(&size, tiles, &st->tile_off))
+        return false;
+    *bytes = size;
+    return true;
+}
+
+typedef struct data_run {
+    const conv_problem *p;
+    const data_state *st;
+    const conv_ukernels *k;
+    const conv_view *in, *out;
+    float *wpk, *slabs, *tiles;
+    ptrdiff_t toff[FAST_MAX_TAPS];
+} data_run;
+
+/* Packs the weights of (group, channel block) i: [ci][t][m] panels. */
+static void data_pack_weights(void *ctx, size_t i)
+{
+    const data_run *r = ctx;
+    const data_state *st = r->st;
+    const fast_geom *g = &st->g;
+    const conv_view *w = &r->p->w;
+    const int64_t grp = (int64_t)i / st->ncb, mb = (int64_t)i % st->ncb, mr = st->mr;
+    float *dst = r->wpk + (int64_t)i * g->cin * g->nt * mr;
+    for (int64_t ci = 0; ci < g->cin; ++ci)
+        for (int64_t kd = 0; kd < g->ks[0]; ++kd)
+            for (int64_t kh = 0; kh < g->ks[1]; ++kh)
+                for (int64_t kw = 0; kw < g->ks[2]; ++kw)
+                    for (int64_t m = 0; m < mr; ++m) {
+                        const int64_t co = mb * mr + m;
+                        float v = 0.0f;
+                        if (co < g->cout) {
+                            int64_t idx;
+                            if (st->bwd) /* w[g*OG + ci][co][flipped taps] */
+                                idx = conv_view_index(w, grp * g->cin + ci, co, g->ks[0] - 1 - kd,
+                                                      g->ks[1] - 1 - kh, g->ks[2] - 1 - kw);
+                            else
+                                idx = conv_view_index(w, grp * g->cout + co, ci, kd, kh, kw);
+                            v = conv_round_operand(load_as_f32(w->data, w->dtype, idx), r->p->mode);
+                        }
+                        *dst++ = v;
+                    }
+}
+
+/* Writes the valid columns of an mr x [j0, j0+nr) tile of the padded grid. */
+static void data_store_tile(const data_run *r, const float *tile, int64_t ldt, int64_t mr,
+                            int64_t nr, int64_t n, int64_t co0, int64_t od, int64_t oh0, int64_t j0)
+{
+    const fast_geom *g = &r->st->g;
+    const conv_view *out = r->out;
+    const conv_mode mode = r->p->mode;
+    const bool fast = out->dtype == ACL_FLOAT && out->stride[4] == 1 &&
+                      (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32);
+    for (int64_t m = 0; m < mr; ++m) {
+        const float *src = tile + m * ldt;
+        int64_t j = j0, row = j0 / g->wp, col = j0 % g->wp;
+        while (j < j0 + nr) {
+            const int64_t seg = min64(j0 + nr - j, g->wp - col);
+            const int64_t valid = col < g->os[2] ? min64(seg, g->os[2] - col) : 0;
+            if (valid > 0) {
+                const int64_t base = conv_view_index(out, n, co0 + m, od, oh0 + row, col);
+                const float *s = src + (j - j0);
+                if (fast) {
+                    memcpy((float *)out->data + base, s, (size_t)valid * sizeof(float));
+                } else {
+                    for (int64_t i = 0; i < valid; ++i)
+                        store_from_f32(out->data, out->dtype, base + i * out->stride[4],
+                                       conv_round_result(s[i], mode));
+                }
+            }
+            j += seg;
+            ++row;
+            col = 0;
+        }
+    }
+}
+
+static void data_task(void *ctx, size_t index, int slot)
+{
+    const data_run *r = ctx;
+    const data_state *st = r->st;
+    const fast_geom *g = &st->g;
+    int64_t i = (int64_t)index;
+    const int64_t rbi = i % g->nrb;
+    i /= g->nrb;
+    const int64_t od = i % g->os[0];
+    i /= g->os[0];
+    const int64_t grp = i % g->g, n = i / g->g;
+    const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
+    float *slab = r->slabs + (int64_t)slot * g->slab_floats;
+    float *tile = r->tiles + (int64_t)slot * st->tile_floats;
+    pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od - g->pad[0], oh0 - g->pad[1], slab);
+    const int64_t jn = (rows - 1) * g->wp + g->os[2];
+    const int64_t panel = g->cin * g->nt * st->mr;
+    for (int64_t cb0 = 0; cb0 < st->ncb; cb0 += st->cbb) {
+        const int64_t cb1 = min64(st->ncb, cb0 + st->cbb);
+        for (int64_t j0 = 0; j0 < jn; j0 += st->nr) {
+            const int64_t nr = min64(st->nr, jn - j0);
+            for (int64_t mb = cb0; mb < cb1; ++mb) {
+                const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
+                r->k->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
+                           r->wpk + (grp * st->ncb + mb) * panel, slab + j0, (size_t)g->cs,
+                           r->toff, tile, (size_t)st->nr, 0);
+                data_store_tile(r, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr, od,
+                                oh0, j0);
+            }
+        }
+    }
+}
+
+static void data_run_pass(const conv_problem *p, const data_state *st, void *workspace)
+{
+    data_run r;
+    r.p = p;
+    r.st = st;
+    r.k = conv_ukernels_for(st->isa);
+    r.in = st->bwd ? &p->y : &p->x;
+    r.out = &p->grad_input;
+    char *ws = workspace;
+    r.wpk = (float *)(ws + st->wpk_off);
+    r.slabs = (float *)(ws + st->slab_off);
+    r.tiles = (float *)(ws + st->tile_off);
+    tap_offsets(&st->g, r.toff);
+    pool_parallel_for((size_t)(st->g.g * st->ncb), data_pack_weights, &r);
+    pool_parallel_for_slots((size_t)st->ntasks, st->slots, data_task, &r);
+}
+
+/* ===========================================================================
+ * Weights pass
+ * ======================================================================== */
+
+typedef struct wt_state {
+    fast_geom g; /* cin = CG (x channels), cout = OG (dy channels) */
+    aclconvIsa isa;
+    int mr, nr;
+    int64_t ldb;     /* dyT row: OG rounded up to 16 */
+    int64_t rsub;    /* rows per kernel call */
+    int64_t nunits, nchunks;
+    int slots;
+    int64_t part_floats, dyt_floats;
+    uint64_t part_off, slab_off, dyt_off;
+} wt_state;
+
+_Static_assert(sizeof(wt_state) <= CONV_IMPL_STATE_BYTES, "state too large");
+
+static const char *wt_geom(const conv_problem *p, fast_geom *g)
+{
+    for (int i = 0; i < 3; ++i)
+        if (p->stride[i] != 1) return "stride > 1 not supported yet";
+    g->n = p->n;
+    g->g = p->g;
+    g->cin = p->cg;
+    g->cout = p->og;
+    for (int i = 0; i < 3; ++i) {
+        g->ks[i] = p->ks[i];
+        g->dil[i] = p->dil[i];
+        g->is[i] = p->xs[i];
+        g->os[i] = p->ys[i];
+        g->pad[i] = p->pad[i];
+    }
+    if (g->cin < 1 || g->cout < 1) return "no channels";
+    if (g->cin * g->cout < FAST_MIN_CHANNEL_PRODUCT) return "too few channels per group (depthwise)";
+    return geom_layout(g, 1);
+}
+
+static const char *wt_why_not(const conv_problem *p, aclconvIsa isa)
+{
+    fast_geom g;
+    return wt_geom(p, &g);
+}
+
+static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes)
+{
+    if (wt_geom(p, &st->g) != NULL) return false;
+    const fast_geom *g = &st->g;
+    const conv_ukernels *k = conv_ukernels_for(isa);
+    st->isa = isa;
+    st->mr = k->convwt_mr;
+    st->nr = k->convwt_nr;
+    st->ldb = round_up64(g->cout, 16);
+    st->rsub = max64(1, FAST_WT_POSITIONS / g->os[2]);
+    st->nunits = g->n * g->os[0] * g->nrb;
+    st->nchunks = min64(st->nunits, FAST_WT_CHUNKS);
+    st->slots = plan_slots();
+    st->part_floats = round_up64(g->g * g->cin * g->nt * st->ldb, 16);
+    st->dyt_floats = round_up64(g->rb * g->os[2] * st->ldb + CONV_UKERNEL_SLACK, 16);
+    if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
+    uint64_t size = 0;
+    int64_t parts, slabs, dyts;
+    if (!checked_mul_i64(st->part_floats, st->nchunks, &parts) ||
+        !checked_mul_i64(g->slab_floats, st->slots, &slabs) ||
+        !checked_mul_i64(st->dyt_floats, st->slots, &dyts))
+        return false;
+    if (!ws_take(&size, parts, &st->part_off) || !ws_take(&size, slabs, &st->slab_off) ||
+        !ws_take(&size, dyts, &st->dyt_off))
+        return false;
+    *bytes = size;
+    return true;
+}
+
+typedef struct wt_run {
+    const conv_problem *p;
+    const wt_state *st;
+    const conv_ukernels *k;
+    float *parts, *slabs, *dyts;
+    ptrdiff_t toff[FAST_MAX_TAPS];
+} wt_run;
+
+/* dyT[(r*OW + ow)*ldb + o] = rounded dy[n, o0 + o, od, oh0 + r, ow], zero for o >= OG. */
+static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t od, int64_t oh0,
+                     int64_t rows, float *dyt)
+{
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g;
+    const conv_view *v = &r->p->y;
+    const int64_t ow_n = g->os[2], ldb = st->ldb;
+    float buf[256];
+    for (int64_t rr = 0; rr < rows; ++rr) {
+        float *drow = dyt + rr * ow_n * ldb;
+        for (int64_t o = 0; o < g->cout; ++o)
+            for (int64_t w0 = 0; w0 < ow_n; w0 += 256) {
+                const int64_t cnt = min64(256, ow_n - w0);
+                load_row(v, n, o0 + o, od, oh0 + rr, w0, cnt, r->p->mode, buf);
+                for (int64_t i = 0; i < cnt; ++i) drow[(w0 + i) * ldb + o] = buf[i];
+            }
+        if (ldb > g->cout)
+            for (int64_t j = 0; j < ow_n; ++j)
+                memset(drow + j * ldb + g->cout, 0, (size_t)(ldb - g->cout) * sizeof(float));
+    }
+    memset(dyt + rows * ow_n * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
+}
+
+static void wt_chunk_task(void *ctx, size_t chunk, int slot)
+{
+    const wt_run *r = ctx;
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g;
+    float *part = r->parts + (int64_t)chunk * st->part_floats;
+    float *slab = r->slabs + (int64_t)slot * g->slab_floats;
+    float *dyt = r->dyts + (int64_t)slot * st->dyt_floats;
+    memset(part, 0, (size_t)st->part_floats * sizeof(float));
+    const int64_t u0 = (int64_t)chunk * st->nunits / st->nchunks;
+    const int64_t u1 = ((int64_t)chunk + 1) * st->nunits / st->nchunks;
+    const int64_t krows = g->cin * g->nt, ow_n = g->os[2];
+    for (int64_t u = u0; u < u1; ++u) {
+        const int64_t rbi = u % g->nrb, od = (u / g->nrb) % g->os[0], n = u / g->nrb / g->os[0];
+        const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
+        for (int64_t grp = 0; grp < g->g; ++grp) {
+            pack_slab(g, &r->p->x, r->p->mode, n, grp * g->cin, od - g->pad[0], oh0 - g->pad[1],
+                      slab);
+            pack_dyt(r, n, grp * g->cout, od, oh0, rows, dyt);
+            float *pg = part + grp * krows * st->ldb;
+            for (int64_t r0 = 0; r0 < rows; r0 += st->rsub) {
+                const int64_t nrow = min64(st->rsub, rows - r0);
+                for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
+                    const int64_t mr = min64(st->mr, krows - q0);
+                    const float *a[CONV_UKERNEL_MAX_MR];
+                    for (int64_t m = 0; m < st->mr; ++m) {
+                        const int64_t q = q0 + min64(m, mr - 1);
+                        a[m] = slab + (q / g->nt) * g->cs + r->toff[q % g->nt] + r0 * g->wp;
+                    }
+                    for (int64_t o0 = 0; o0 < g->cout; o0 += st->nr) {
+                        const int64_t nr = min64(st->nr, g->cout - o0);
+                        r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ow_n, a,
+                                     (size_t)g->wp, dyt + r0 * ow_n * st->ldb + o0,
+                                     (size_t)st->ldb, pg + q0 * st->ldb + o0, (size_t)st->ldb, 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* Sums the chunks in order for row (grp, ci) of dW^T and stores gradWeight. */
+static void wt_finish_task(void *ctx, size_t i)
+{
+    const wt_run *r = ctx;
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g;
+    const conv_view *out = &r->p->grad_weight;
+    const int64_t grp = (int64_t)i / g->cin, ci = (int64_t)i % g->cin;
+    for (int64_t t = 0; t < g->nt; ++t) {
+        const int64_t kw = t % g->ks[2], kh = (t / g->ks[2]) % g->ks[1], kd = t / g->ks[2] / g->ks[1];
+        const float *row = r->parts + ((grp * g->cin + ci) * g->nt + t) * st->ldb;
+        for (int64_t o = 0; o < g->cout; ++o) {
+            float s = row[o];
+            for (int64_t ch = 1; ch < st->nchunks; ++ch) s += row[ch * st->part_floats + o];
+            store_from_f32(out->data, out->dtype,
+                           conv_view_index(out, grp * g->cout + o, ci, kd, kh, kw), s);
+        }
+    }
+}
+
+static void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspace)
+{
+    wt_run r;
+    r.p = p;
+    r.st = st;
+    r.k = conv_ukernels_for(st->isa);
+    char *ws = workspace;
+    r.parts = (float *)(ws + st->part_off);
+    r.slabs = (float *)(ws + st->slab_off);
+    r.dyts = (float *)(ws + st->dyt_off);
+    tap_offsets(&st->g, r.toff);
+    pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
+    pool_parallel_for((size_t)(st->g.g * st->g.cin), wt_finish_task, &r);
+}
+
+/* ===========================================================================
+ * The implementation entry
+ * ======================================================================== */
+
+static const char *fast_why_not(const conv_problem *p, conv_pass pass, aclconvIsa isa)
+{
+    return pass == CONV_PASS_DATA ? data_why_not(p, isa) : wt_why_not(p, isa);
+}
+
+static bool fast_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
+                      uint64_t *workspace_bytes)
+{
+    return pass == CONV_PASS_DATA ? data_plan(p, isa, state, workspace_bytes)
+                                  : wt_plan(p, isa, state, workspace_bytes);
+}
+
+static void fast_run(const conv_problem *p, conv_pass pass, const void *state, void *workspace)
+{
+    if (pass == CONV_PASS_DATA)
+        data_run_pass(p, state, workspace);
+    else
+        wt_run_pass(p, state, workspace);
+}
+
+const conv_impl conv_impl_fast = {"fast", fast_why_not, fast_plan, fast_run};

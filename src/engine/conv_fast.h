@@ -1,0 +1,16 @@
+/* The fast engine: SIMD microkernels over flattened padded rows (see
+ * src/engine/conv_fast.c and docs/kernels.md). */
+#ifndef ACLCONV_CONV_FAST_H_
+#define ACLCONV_CONV_FAST_H_
+
+#include "engine/conv_impl.h"
+
+/* Most kernel taps (KD*KH*KW) a fast plan handles. */
+#define FAST_MAX_TAPS 512
+/* Fewest CG*OG per group the spatial kernels take (depthwise goes elsewhere). */
+#define FAST_MIN_CHANNEL_PRODUCT 2
+
+/* Stride-1 data pass (F, and D as F) and weights pass. */
+extern const conv_impl conv_impl_fast;
+
+#endif /* ACLCONV_CONV_FAST_H_ */

@@ -1,0 +1,59 @@
+/* AVX2+FMA spatial-vector convolution kernel: 4 channels x 24 lanes
+ * (12 ymm accumulators, 3 input vectors, 1 broadcast). */
+#include <immintrin.h>
+
+#include "kernels/conv_ukernels.h"
+
+#define MR 4
+#define VL 8
+
+static inline __m256i lane_mask(size_t n)
+{
+    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), idx);
+}
+
+static inline __attribute__((always_inline)) void conv_body(const int nv, size_t mr, size_t nr,
+                                                            size_t nc, size_t nt, const float *w,
+                                                            const float *x, size_t cs,
+                                                            const ptrdiff_t *toff, float *y,
+                                                            size_t ldy, int accumulate)
+{
+    __m256 acc[MR][3];
+    const __m256i full = _mm256_set1_epi32(-1);
+    const __m256i last = lane_mask(nr - (size_t)(nv - 1) * VL);
+    for (int m = 0; m < MR; ++m)
+        for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_setzero_ps();
+    if (accumulate)
+        for (size_t m = 0; m < mr; ++m)
+            for (int v = 0; v < nv; ++v)
+                acc[m][v] = _mm256_maskload_ps(y + m * ldy + (size_t)v * VL, v == nv - 1 ? last : full);
+    for (size_t c = 0; c < nc; ++c) {
+        const float *xc = x + c * cs;
+        for (size_t t = 0; t < nt; ++t) {
+            const float *xt = xc + toff[t];
+            __m256 xv[3];
+            for (int v = 0; v < nv; ++v) xv[v] = _mm256_loadu_ps(xt + v * VL);
+            for (int m = 0; m < MR; ++m) {
+                const __m256 wv = _mm256_broadcast_ss(w + m);
+                for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_fmadd_ps(wv, xv[v], acc[m][v]);
+            }
+            w += MR;
+        }
+    }
+    for (size_t m = 0; m < mr; ++m)
+        for (int v = 0; v < nv; ++v)
+            _mm256_maskstore_ps(y + m * ldy + (size_t)v * VL, v == nv - 1 ? last : full, acc[m][v]);
+}
+
+void f32_conv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                 const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                 size_t ldy, int accumulate)
+{
+    if (nr > 2 * VL)
+        conv_body(3, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+    else if (nr > VL)
+        conv_body(2, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+    else
+        conv_body(1, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+}

@@ -1,0 +1,78 @@
+/* The fp32 microkernels of the fast engine: one signature per family.
+ * Contracts (panel layouts, edge tiles, accumulate vs overwrite) are written
+ * out in docs/kernels.md. Kernels never allocate and never read the CPU: the
+ * engine picks a table with conv_ukernels_for(isa). */
+#ifndef ACLCONV_CONV_UKERNELS_H_
+#define ACLCONV_CONV_UKERNELS_H_
+
+#include <stddef.h>
+
+#include "aclconv/aclconv.h"
+
+/*
+ * Spatial-vector convolution kernel ("conv"): MR output channels x NR lanes.
+ *   for m < mr, j < nr:
+ *     y[m*ldy + j] (= or +=) sum_{c < nc} sum_{t < nt} w[(c*nt + t)*MR + m] * x[c*cs + toff[t] + j]
+ * Sum order per element: c ascending, then t ascending, one fused multiply-add
+ * (or multiply then add for the scalar kernel) per term, starting from 0
+ * (accumulate == 0) or from y (accumulate != 0).
+ * w: packed panel of nc*nt rows of MR floats (rows m >= mr are ignored but
+ * read). x: lanes j in [nr, roundup(nr, vector width)) are read as well, so
+ * every x[c*cs + toff[t] + j] for j < roundup(nr, 16) must be readable.
+ * 1 <= mr <= MR, 1 <= nr <= NR, nc*nt >= 1. Only y[m*ldy + j], m < mr, j < nr,
+ * is written.
+ */
+typedef void (*f32_conv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                    size_t ldy, int accumulate);
+
+/*
+ * Weight-gradient kernel ("convwt"): MR reduction rows x NR output lanes.
+ *   for m < mr, o < nr:
+ *     c[m*ldc + o] (= or +=) sum_{r < nrows} sum_{j < len} a[m][r*ars + j] * b[(r*len + j)*ldb + o]
+ * Sum order per element: r ascending, j ascending, starting from 0 or from c.
+ * a: MR row pointers (a[m] for m >= mr must be readable rows too; their
+ * results are dropped). b: lanes o in [nr, roundup(nr, vector width)) are
+ * read, so ldb must cover them. Only c[m*ldc + o], m < mr, o < nr is written.
+ */
+typedef void (*f32_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t len,
+                                      const float *const *a, size_t ars, const float *b,
+                                      size_t ldb, float *c, size_t ldc, int accumulate);
+
+/* The largest MR of any kernel (row pointer arrays are sized with it). */
+#define CONV_UKERNEL_MAX_MR 8
+/* Every x / b buffer keeps this many readable floats after its last element. */
+#define CONV_UKERNEL_SLACK 64
+
+typedef struct conv_ukernels {
+    aclconvIsa isa;
+    int conv_mr, conv_nr;
+    f32_conv_ukernel_fn conv;
+    int convwt_mr, convwt_nr;
+    f32_convwt_ukernel_fn convwt;
+} conv_ukernels;
+
+/* The kernel table of isa (a lower one when a kernel is missing). */
+const conv_ukernels *conv_ukernels_for(aclconvIsa isa);
+
+void f32_conv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                   const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                   size_t ldy, int accumulate);
+void f32_conv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                 const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                 size_t ldy, int accumulate);
+void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                   const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                   size_t ldy, int accumulate);
+
+void f32_convwt_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nrows, size_t len,
+                                     const float *const *a, size_t ars, const float *b,
+                                     size_t ldb, float *c, size_t ldc, int accumulate);
+void f32_convwt_ukernel_6x16__avx2(size_t mr, size_t nr, size_t nrows, size_t len,
+                                   const float *const *a, size_t ars, const float *b, size_t ldb,
+                                   float *c, size_t ldc, int accumulate);
+void f32_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
+                                     const float *const *a, size_t ars, const float *b,
+                                     size_t ldb, float *c, size_t ldc, int accumulate);
+
+#endif /* ACLCONV_CONV_UKERNELS_H_ */
