@@ -10,7 +10,9 @@
  * outputPadding < stride, prime sizes, channels not multiple of 16, all 8
  * output masks (masked-off outputs passed as NULL or as tensors that must stay
  * untouched), strided views with offsets on inputs and outputs, empty tensors,
- * FLOAT / FLOAT16 / BF16 and mixed dtypes, cubeMathType 0..3.
+ * FLOAT / FLOAT16 / BF16 and mixed dtypes, cubeMathType 0..3. Every 20th
+ * case is larger (up to 36x36 2-D, 9..40 channels) to reach tiling edges of
+ * the optimized engines.
  *
  * Comparison: every output element must lie in [lo, hi] = the reference's
  * sum pushed through the library's roundings, widened by the worst-case fp32
@@ -44,6 +46,8 @@
 #define DEFAULT_SEED 20260601ull
 #define DEFAULT_COUNT 1000
 #define SOAK_COUNT 20000
+/* every BIG_CASE_EVERY-th case has larger shapes (conv_gen_big_opts) */
+#define BIG_CASE_EVERY 20
 /* every THREAD_CHECK_EVERY-th case is also run with each thread count below */
 #define THREAD_CHECK_EVERY 4
 static const int k_thread_counts[] = {1, 2, 3};
@@ -270,11 +274,12 @@ int main(int argc, char **argv)
                count, g_default_threads);
         test_rng r;
         rng_seed(&r, g_seed);
-        conv_gen_opts o;
+        conv_gen_opts o, big;
         conv_gen_default_opts(&o);
+        conv_gen_big_opts(&big);
         for (int c = 0; c < count; ++c) {
             ref_problem p;
-            conv_gen_problem(&r, &o, &p);
+            conv_gen_problem(&r, c % BIG_CASE_EVERY == BIG_CASE_EVERY - 1 ? &big : &o, &p);
             snprintf(p.name, sizeof p.name, "r%d", c);
             run_case(&p, c % THREAD_CHECK_EVERY == 0, &st);
         }

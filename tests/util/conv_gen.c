@@ -14,6 +14,16 @@ void conv_gen_default_opts(conv_gen_opts *o)
     o->max_macs = 200000;
 }
 
+void conv_gen_big_opts(conv_gen_opts *o)
+{
+    conv_gen_default_opts(o);
+    o->max_spatial_1d = 160;
+    o->max_spatial_2d = 36;
+    o->max_spatial_3d = 12;
+    o->wide_percent = 50;
+    o->max_macs = 3000000;
+}
+
 aclDataType conv_promote(aclDataType a, aclDataType b)
 {
     if (a == b) return a;
@@ -47,11 +57,11 @@ static int gen_dim(test_rng *r, ref_problem *p, int i, int max_s)
     if (p->transposed) {
         /* input size S; gradOutput size from the transposed formula with an
          * outputPadding < stride, so the forward formula maps O back to S */
-        const int64_t max_in = p->dims == 1 ? 9 : p->dims == 2 ? 6 : 3;
+        const int64_t max_in = max_s / 2 > 3 ? max_s / 2 : 3;
         p->in[i] = rng_chance(r, 1, 4) ? k_primes[rng_range(r, 0, 2)] : rng_range(r, 1, max_in);
         p->op[i] = rng_range(r, 0, p->s[i] - 1);
         p->o[i] = (p->in[i] - 1) * p->s[i] - p->ph[i] - p->pt[i] + extent + p->op[i];
-        return p->o[i] >= 1 && p->o[i] <= max_s + 8 ? 0 : -1;
+        return p->o[i] >= 1 && p->o[i] <= 2 * max_s ? 0 : -1;
     }
     p->op[i] = 0;
     const int64_t min_s = extent - p->ph[i] - p->pt[i] < 1 ? 1 : extent - p->ph[i] - p->pt[i];

@@ -21,6 +21,8 @@ typedef struct conv_gen_opts {
 } conv_gen_opts;
 
 void conv_gen_default_opts(conv_gen_opts *o);
+/* Larger shapes (a few million multiply-adds) for engine tiling edges. */
+void conv_gen_big_opts(conv_gen_opts *o);
 
 /* A random problem that passes ref_problem_check and the 910B checker.
  * p->seed is drawn too (data / layout seed). */
