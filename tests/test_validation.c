@@ -953,6 +953,10 @@ static void test_safety(void)
     p.t[W].storage[0] = -1; p.t[W].storage[1] = 0; BAD(p, "weight: a storage dim is negative");
     p = base2d(); p.t[W].raw = true; p.t[W].has_storage = true; p.t[W].storage_n = 1;
     p.t[W].storage[0] = 108; OK_(p);
+    /* the byte offset must be representable, even for an empty view */
+    p = empty2d(); p.t[IN].offset = INT64_MAX / 2; BAD(p, "input offset");
+    p = empty2d(); p.t[IN].offset = INT64_MAX / 4; OK_EMPTY(p);
+    p = empty2d(); set_all_dtypes(&p, ACL_FLOAT16); p.t[IN].offset = INT64_MAX / 2; OK_EMPTY(p);
     /* a non-empty view with NULL data */
     p = base2d(); p.t[W].null_data = true; BAD(p, "weight");
     p = base2d(); p.t[GB].null_data = true; p.mask[2] = false; BAD(p, "gradBias");

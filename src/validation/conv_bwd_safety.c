@@ -74,6 +74,14 @@ static aclnnStatus check_tensor_memory(const aclTensor *t, const char *name, ext
                           CONV_BWD_OP, name);
         return ACLNN_ERR_PARAM_INVALID;
     }
+    /* offset in bytes must be representable even for an empty view (later
+     * layers form data + offset * esize) */
+    int64_t offset_bytes;
+    if (t->offset < 0 || !checked_mul_i64(t->offset, esize, &offset_bytes)) {
+        aclconv_set_error("%s: %s offset %" PRId64 " is negative or its byte offset overflows",
+                          CONV_BWD_OP, name, t->offset);
+        return ACLNN_ERR_PARAM_INVALID;
+    }
     if (numel == 0) return ACLNN_SUCCESS;
     if (t->data == NULL) {
         aclconv_set_error("%s: %s has %" PRId64 " elements but its data is NULL", CONV_BWD_OP,
