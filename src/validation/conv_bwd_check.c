@@ -85,7 +85,10 @@ static int64_t dim(const aclTensor *t, uint64_t i)
 
 /* Promote(a, b) restricted to FLOAT/FLOAT16/BF16 (spec §3): equal types stay,
  * any mix promotes to FLOAT (FP32 with anything, FP16 with BF16). */
-static aclDataType promote(aclDataType x, aclDataType y) { return x == y ? x : ACL_FLOAT; }
+static aclDataType promote(aclDataType x, aclDataType y)
+{
+    return x == y ? x : ACL_FLOAT;
+}
 
 static aclDataType promoted_dtype(const conv_bwd_args *a)
 {
@@ -136,10 +139,14 @@ static aclnnStatus check_not_null(const conv_bwd_args *a)
         const void *p;
         const char *name;
     } required[] = {
-        {a->grad_output, "gradOutput"}, {a->input, "input"},
-        {a->weight, "weight"},          {a->stride, "stride"},
-        {a->padding, "padding"},        {a->dilation, "dilation"},
-        {a->output_padding, "outputPadding"}, {a->output_mask, "outputMask"},
+        {a->grad_output, "gradOutput"},
+        {a->input, "input"},
+        {a->weight, "weight"},
+        {a->stride, "stride"},
+        {a->padding, "padding"},
+        {a->dilation, "dilation"},
+        {a->output_padding, "outputPadding"},
+        {a->output_mask, "outputMask"},
     };
     for (size_t i = 0; i < ACLCONV_ARRAY_SIZE(required); ++i) {
         if (required[i].p == NULL) {
@@ -190,8 +197,7 @@ static aclnnStatus check_dtypes(const conv_bwd_args *a, soc_id soc)
             aclconv_set_error("%s: %s has dtype %s (%d), not supported on %s (supported: %s)",
                               CONV_BWD_OP, ts[i].name, dtype_name(ts[i].t->dtype),
                               (int)ts[i].t->dtype, soc_name(soc),
-                              soc_is_dav2201(soc) ? "FLOAT, FLOAT16, BFLOAT16"
-                                                  : "FLOAT, FLOAT16");
+                              soc_is_dav2201(soc) ? "FLOAT, FLOAT16, BFLOAT16" : "FLOAT, FLOAT16");
             return ACLNN_ERR_PARAM_INVALID;
         }
     }
@@ -224,13 +230,13 @@ static aclnnStatus check_format(const conv_bwd_args *a, soc_id soc)
             want = "NCDHW";
             break;
         default:
-            aclconv_set_error("%s: %s has %" PRIu64 " dims, it must have 3 or 4 or 5",
-                              CONV_BWD_OP, ts[i].name, t->ndim);
+            aclconv_set_error("%s: %s has %" PRIu64 " dims, it must have 3 or 4 or 5", CONV_BWD_OP,
+                              ts[i].name, t->ndim);
             return ACLNN_ERR_PARAM_INVALID;
         }
         if (!ok) {
-            aclconv_set_error("%s: %s has format %s (%d) with %" PRIu64
-                              " dims, a %" PRIu64 "-dim tensor must be %s",
+            aclconv_set_error("%s: %s has format %s (%d) with %" PRIu64 " dims, a %" PRIu64
+                              "-dim tensor must be %s",
                               CONV_BWD_OP, ts[i].name, format_name(t->format), (int)t->format,
                               t->ndim, t->ndim, want);
             return ACLNN_ERR_PARAM_INVALID;
@@ -269,8 +275,7 @@ static aclnnStatus check_attr_values(const conv_bwd_args *a)
     /* D.2 */
     if ((st = check_array_min(a->padding, "padding", 0, "padding")) != ACLNN_SUCCESS) return st;
     /* D.3 */
-    if ((st = check_array_min(a->dilation, "dilation", 1, "dilation")) != ACLNN_SUCCESS)
-        return st;
+    if ((st = check_array_min(a->dilation, "dilation", 1, "dilation")) != ACLNN_SUCCESS) return st;
     const aclIntArray *op = a->output_padding;
     if (a->transposed) {
         /* D.4 */
@@ -346,8 +351,8 @@ static bool same_view(const aclTensor *x, const aclTensor *y)
 static aclnnStatus check_ranks(const conv_bwd_args *a)
 {
     if (a->grad_output->ndim != a->input->ndim || a->weight->ndim != a->input->ndim) {
-        aclconv_set_error("%s: gradOutput has %" PRIu64 " dims, input %" PRIu64
-                          ", weight %" PRIu64 ": they must be equal",
+        aclconv_set_error("%s: gradOutput has %" PRIu64 " dims, input %" PRIu64 ", weight %" PRIu64
+                          ": they must be equal",
                           CONV_BWD_OP, a->grad_output->ndim, a->input->ndim, a->weight->ndim);
         return ACLNN_ERR_PARAM_INVALID;
     }
@@ -495,8 +500,8 @@ static aclnnStatus check_spatial_dim(const conv_bwd_args *a, uint64_t i, bool wa
         return ACLNN_ERR_PARAM_INVALID;
     }
     if (span < eff) {
-        aclconv_set_error("%s: spatial dim %s: %s size %" PRId64 " + padding %" PRId64
-                          " + %" PRId64 " = %" PRId64 " is smaller than the dilated kernel "
+        aclconv_set_error("%s: spatial dim %s: %s size %" PRId64 " + padding %" PRId64 " + %" PRId64
+                          " = %" PRId64 " is smaller than the dilated kernel "
                           "(weight %" PRId64 " - 1) * dilation %" PRId64 " + 1 = %" PRId64,
                           CONV_BWD_OP, axis, fwd_in_name(a), xi, head, tail, span, ki, dil, eff);
         return ACLNN_ERR_PARAM_INVALID;
@@ -553,8 +558,8 @@ static aclnnStatus check_empty_tensor(const conv_bwd_args *a)
             return ACLNN_ERR_PARAM_INVALID;
         }
         if (bs->size != 1) {
-            aclconv_set_error("%s: biasSizes has %" PRIu64 " elements, it must have 1",
-                              CONV_BWD_OP, bs->size);
+            aclconv_set_error("%s: biasSizes has %" PRIu64 " elements, it must have 1", CONV_BWD_OP,
+                              bs->size);
             return ACLNN_ERR_PARAM_INVALID;
         }
         int64_t want;
@@ -619,8 +624,8 @@ static aclnnStatus check_empty_tensor(const conv_bwd_args *a)
 /* I.1: determinism with grouped 3-D dW on chips other than 910B. */
 static aclnnStatus check_determinism(const conv_bwd_args *a, soc_id soc)
 {
-    if (soc_is_dav2201(soc) || !conv_bwd_mask(a, MASK_GRAD_WEIGHT) ||
-        a->input->ndim != RANK_3D || a->groups <= 1)
+    if (soc_is_dav2201(soc) || !conv_bwd_mask(a, MASK_GRAD_WEIGHT) || a->input->ndim != RANK_3D ||
+        a->groups <= 1)
         return ACLNN_SUCCESS;
     int64_t det = 0;
     if (aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &det) != ACL_SUCCESS) det = 0;
@@ -648,9 +653,8 @@ static aclnnStatus check_dispatch(const conv_bwd_args *a, soc_id soc)
  * docs/validation.md). */
 static aclnnStatus check_3d_group_fp32_weight(const conv_bwd_args *a, soc_id soc)
 {
-    if (!soc_is_dav2201(soc) || a->input->ndim != RANK_3D ||
-        !conv_bwd_mask(a, MASK_GRAD_WEIGHT) || a->groups <= 1 ||
-        a->grad_weight->dtype != ACL_FLOAT)
+    if (!soc_is_dav2201(soc) || a->input->ndim != RANK_3D || !conv_bwd_mask(a, MASK_GRAD_WEIGHT) ||
+        a->groups <= 1 || a->grad_weight->dtype != ACL_FLOAT)
         return ACLNN_SUCCESS;
     if (a->cube_math_type == CUBE_USE_FP16) {
         aclconv_set_error("%s: cubeMathType = 2 (USE_FP16) is not supported for a 3-D FLOAT "
@@ -683,10 +687,10 @@ aclnnStatus conv_bwd_validate(const conv_bwd_args *a, soc_id soc, bool *empty)
         if ((st = (check)) != ACLNN_SUCCESS) return st;                                            \
     } while (0)
 
-    RUN(check_not_null(a));           /* A */
-    RUN(check_dtypes(a, soc));        /* B */
-    RUN(check_format(a, soc));        /* C */
-    RUN(check_attr_values(a));        /* D */
+    RUN(check_not_null(a));            /* A */
+    RUN(check_dtypes(a, soc));         /* B */
+    RUN(check_format(a, soc));         /* C */
+    RUN(check_attr_values(a));         /* D */
     RUN(check_cube_math_type(a, soc)); /* E0 */
 
     bool in_empty = conv_bwd_has_zero_dim(a->input), w_empty = conv_bwd_has_zero_dim(a->weight);

@@ -25,7 +25,10 @@ const char *conv_bwd_dims_text(const aclTensor *t, char *buf, size_t cap);
 bool conv_bwd_has_zero_dim(const aclTensor *t);
 
 /* outputMask[i] (outputMask has exactly 3 entries once step A passed). */
-static inline bool conv_bwd_mask(const conv_bwd_args *a, int i) { return a->output_mask->v[i]; }
+static inline bool conv_bwd_mask(const conv_bwd_args *a, int i)
+{
+    return a->output_mask->v[i];
+}
 
 /*
  * aclconv's own safety checks, run after every CANN rule (docs/validation.md,

@@ -23,7 +23,10 @@ typedef struct extent {
 } extent;
 
 /* Element size of the dtypes that pass step B (FLOAT, FLOAT16, BF16). */
-static int64_t elem_size(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; }
+static int64_t elem_size(aclDataType dt)
+{
+    return dt == ACL_FLOAT ? 4 : 2;
+}
 
 /* Product of dims (0 when one is 0, however large the others); false on a
  * negative dim or int64 overflow. */
@@ -84,8 +87,8 @@ static aclnnStatus check_tensor_memory(const aclTensor *t, const char *name, ext
     }
     if (numel == 0) return ACLNN_SUCCESS;
     if (t->data == NULL) {
-        aclconv_set_error("%s: %s has %" PRId64 " elements but its data is NULL", CONV_BWD_OP,
-                          name, numel);
+        aclconv_set_error("%s: %s has %" PRId64 " elements but its data is NULL", CONV_BWD_OP, name,
+                          numel);
         return ACLNN_ERR_PARAM_INVALID;
     }
     int64_t last = t->offset;
@@ -96,15 +99,15 @@ static aclnnStatus check_tensor_memory(const aclTensor *t, const char *name, ext
              checked_add_i64(last, step, &last);
     }
     if (!ok || last >= storage) {
-        aclconv_set_error("%s: %s view %s (offset %" PRId64 ") reaches past its storage of %" PRId64
-                          " elements",
-                          CONV_BWD_OP, name, conv_bwd_dims_text(t, b, sizeof b), t->offset,
-                          storage);
+        aclconv_set_error(
+            "%s: %s view %s (offset %" PRId64 ") reaches past its storage of %" PRId64 " elements",
+            CONV_BWD_OP, name, conv_bwd_dims_text(t, b, sizeof b), t->offset, storage);
         return ACLNN_ERR_PARAM_INVALID;
     }
     /* last < storage and storage * esize fits: these products fit in int64. */
     uintptr_t base = (uintptr_t)t->data;
-    uint64_t lo = (uint64_t)t->offset * (uint64_t)esize, hi = (uint64_t)(last + 1) * (uint64_t)esize;
+    uint64_t lo = (uint64_t)t->offset * (uint64_t)esize,
+             hi = (uint64_t)(last + 1) * (uint64_t)esize;
     if (hi > UINTPTR_MAX - base) {
         aclconv_set_error("%s: %s: data %p + %" PRIu64 " bytes wraps around the address space",
                           CONV_BWD_OP, name, t->data, hi);
