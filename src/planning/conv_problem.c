@@ -25,14 +25,16 @@ static conv_mode resolve_mode(aclDataType promoted, int8_t cube, soc_id soc)
     return CONV_MODE_F32;
 }
 
-/* Maps a 3-, 4- or 5-D tensor onto [N, C, D, H, W] with unit dims in front of
- * the spatial ones; a NULL tensor gives an empty view with data NULL. */
+/* Maps a 3-, 4- or 5-D tensor (or the 1-D gradBias) onto [N, C, D, H, W]
+ * with unit dims in front of the spatial ones. A tensor that is NULL or not
+ * wanted gives a unit view with data NULL. */
 static conv_view view_of(const aclTensor *t, bool wanted)
 {
     conv_view v;
     memset(&v, 0, sizeof v);
     for (int i = 0; i < CONV_VIEW_DIMS; ++i) v.dim[i] = 1;
-    if (t == NULL) return v;
+    /* Outputs not requested are never touched, whatever their rank. */
+    if (t == NULL || !wanted || t->ndim < 1 || t->ndim > CONV_VIEW_DIMS) return v;
     int nd = (int)t->ndim;
     int lead = CONV_VIEW_DIMS - nd; /* unit dims inserted after N, C */
     for (int i = 0; i < nd; ++i) {
@@ -48,7 +50,7 @@ static conv_view view_of(const aclTensor *t, bool wanted)
         for (int j = 2; j < CONV_VIEW_DIMS; ++j) v.dim[j] = 1, v.stride[j] = 0;
     }
     v.dtype = t->dtype;
-    if (wanted && t->data != NULL)
+    if (t->data != NULL)
         v.data = (char *)t->data + t->offset * (int64_t)aclDataTypeSize(t->dtype);
     return v;
 }
