@@ -1,0 +1,150 @@
+/*
+ * Every microkernel of every ISA the CPU has, against a plain loop: every
+ * edge tile (each mr in 1..MR times each nr in 1..NR), overwrite and
+ * accumulate, with small-integer data so every sum is exact and the
+ * comparison is bitwise. Guard values around the output tile must survive
+ * (a kernel writes exactly mr x nr elements). ISAs the CPU lacks: SKIP.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cpu.h"
+#include "kernels/conv_ukernels.h"
+#include "test_rng.h"
+
+#define GUARD (-12345.0f)
+
+static int g_fail;
+
+static float small_int(test_rng *r) { return (float)rng_range(r, -4, 4); }
+
+/* conv: y[m][j] = (acc ? y : 0) + sum_c sum_t w[(c*nt+t)*MR+m] * x[c*cs + toff[t] + j] */
+static int check_conv(const conv_ukernels *k, test_rng *r)
+{
+    const int MR = k->conv_mr, NR = k->conv_nr;
+    int bad = 0;
+    for (int mr = 1; mr <= MR; ++mr)
+        for (int nr = 1; nr <= NR; ++nr)
+            for (int accumulate = 0; accumulate < 2; ++accumulate) {
+                const size_t nc = (size_t)rng_range(r, 1, 5), nt = (size_t)rng_range(r, 1, 4);
+                const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40);
+                ptrdiff_t toff[4];
+                for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+                const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK;
+                const size_t ldy = (size_t)NR + 3;
+                float *x = malloc(xn * sizeof(float));
+                float *w = malloc(nc * nt * (size_t)MR * sizeof(float));
+                float *y = malloc((size_t)(MR + 1) * ldy * sizeof(float));
+                float *want = malloc((size_t)(MR + 1) * ldy * sizeof(float));
+                for (size_t i = 0; i < xn; ++i) x[i] = small_int(r);
+                for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = small_int(r);
+                for (size_t i = 0; i < (size_t)(MR + 1) * ldy; ++i)
+                    y[i] = want[i] = GUARD;
+                for (int m = 0; m < mr; ++m)
+                    for (int j = 0; j < nr; ++j) y[m * ldy + j] = want[m * ldy + j] = small_int(r);
+                for (int m = 0; m < mr; ++m)
+                    for (int j = 0; j < nr; ++j) {
+                        float s = accumulate ? want[m * ldy + j] : 0.0f;
+                        for (size_t c = 0; c < nc; ++c)
+                            for (size_t t = 0; t < nt; ++t)
+                                s += w[(c * nt + t) * MR + m] * x[c * cs + toff[t] + j];
+                        want[m * ldy + j] = s;
+                    }
+                k->conv((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+                for (size_t i = 0; i < (size_t)(MR + 1) * ldy; ++i)
+                    if (y[i] != want[i]) {
+                        if (bad++ < 3)
+                            printf("FAIL conv %s mr=%d nr=%d acc=%d nc=%zu nt=%zu: y[%zu][%zu] = %g, want %g\n",
+                                   cpu_isa_name(k->isa), mr, nr, accumulate, nc, nt, i / ldy,
+                                   i % ldy, y[i], want[i]);
+                        break;
+                    }
+                free(x);
+                free(w);
+                free(y);
+                free(want);
+            }
+    return bad;
+}
+
+/* convwt: c[m][o] = (acc ? c : 0) + sum_r sum_j a[m][r*ars + j] * b[(r*len + j)*ldb + o] */
+static int check_convwt(const conv_ukernels *k, test_rng *r)
+{
+    const int MR = k->convwt_mr, NR = k->convwt_nr;
+    int bad = 0;
+    for (int mr = 1; mr <= MR; ++mr)
+        for (int nr = 1; nr <= NR; ++nr)
+            for (int accumulate = 0; accumulate < 2; ++accumulate) {
+                const size_t nrows = (size_t)rng_range(r, 1, 3), len = (size_t)rng_range(r, 1, 9);
+                const size_t ars = len + (size_t)rng_range(r, 0, 5);
+                const size_t ldb = ((size_t)nr + 15) / 16 * 16 + (size_t)rng_range(r, 0, 1) * 16;
+                const size_t an = (size_t)MR * nrows * ars;
+                const size_t bn = nrows * len * ldb + CONV_UKERNEL_SLACK;
+                const size_t ldc = (size_t)NR + 5;
+                float *a = malloc(an * sizeof(float));
+                float *b = malloc(bn * sizeof(float));
+                float *c = malloc((size_t)(MR + 1) * ldc * sizeof(float));
+                float *want = malloc((size_t)(MR + 1) * ldc * sizeof(float));
+                const float *rows[CONV_UKERNEL_MAX_MR];
+                for (size_t i = 0; i < an; ++i) a[i] = small_int(r);
+                for (size_t i = 0; i < bn; ++i) b[i] = small_int(r);
+                for (int m = 0; m < MR; ++m) /* rows in a shuffled order */
+                    rows[m] = a + (size_t)((m * 5 + 3) % MR) * nrows * ars;
+                for (size_t i = 0; i < (size_t)(MR + 1) * ldc; ++i) c[i] = want[i] = GUARD;
+                for (int m = 0; m < mr; ++m)
+                    for (int o = 0; o < nr; ++o) c[m * ldc + o] = want[m * ldc + o] = small_int(r);
+                for (int m = 0; m < mr; ++m)
+                    for (int o = 0; o < nr; ++o) {
+                        float s = accumulate ? want[m * ldc + o] : 0.0f;
+                        for (size_t rr = 0; rr < nrows; ++rr)
+                            for (size_t j = 0; j < len; ++j)
+                                s += rows[m][rr * ars + j] * b[(rr * len + j) * ldb + o];
+                        want[m * ldc + o] = s;
+                    }
+                k->convwt((size_t)mr, (size_t)nr, nrows, len, rows, ars, b, ldb, c, ldc, accumulate);
+                for (size_t i = 0; i < (size_t)(MR + 1) * ldc; ++i)
+                    if (c[i] != want[i]) {
+                        if (bad++ < 3)
+                            printf("FAIL convwt %s mr=%d nr=%d acc=%d rows=%zu len=%zu: c[%zu][%zu] = %g, want %g\n",
+                                   cpu_isa_name(k->isa), mr, nr, accumulate, nrows, len, i / ldc,
+                                   i % ldc, c[i], want[i]);
+                        break;
+                    }
+                free(a);
+                free(b);
+                free(c);
+                free(want);
+            }
+    return bad;
+}
+
+int main(void)
+{
+    const uint64_t seed = 0x6b65726e656c73ull;
+    printf("test_kernels: seed %" PRIu64 "\n", seed);
+    const aclconvIsa have = cpu_detected_isa();
+    for (int isa = ACLCONV_ISA_SCALAR; isa <= ACLCONV_ISA_AVX512; ++isa) {
+        if (isa > (int)have) {
+            printf("SKIP %s: not supported by this CPU\n", cpu_isa_name((aclconvIsa)isa));
+            continue;
+        }
+        const conv_ukernels *k = conv_ukernels_for((aclconvIsa)isa);
+        if ((int)k->isa != isa) {
+            printf("FAIL table of %s has isa %s\n", cpu_isa_name((aclconvIsa)isa), cpu_isa_name(k->isa));
+            ++g_fail;
+            continue;
+        }
+        test_rng r;
+        rng_seed(&r, seed + (uint64_t)isa);
+        int bad_conv = check_conv(k, &r);
+        int bad_wt = check_convwt(k, &r);
+        printf("%s: conv %dx%d %s, convwt %dx%d %s\n", cpu_isa_name(k->isa), k->conv_mr,
+               k->conv_nr, bad_conv ? "FAIL" : "ok", k->convwt_mr, k->convwt_nr,
+               bad_wt ? "FAIL" : "ok");
+        g_fail += bad_conv + bad_wt;
+    }
+    printf("test_kernels: %s\n", g_fail ? "FAILED" : "OK");
+    return g_fail ? 1 : 0;
+}
