@@ -28,6 +28,23 @@ asan:
 tsan:
 	$(MAKE) test BUILD=build-tsan CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCONV_TSAN=ON -DACLCONV_BUILD_BENCH=OFF"
 
+# The operator benchmark against oneDNN (never part of `make test`); see
+# docs/benchmarks.md. BENCH_ARGS adds options, e.g.
+#   make bench BENCH_ARGS="--suite bench/suites/quick.suite"
+BENCH_BUILD ?= build-bench
+BENCH_ARGS ?=
+.PHONY: bench-build bench-check
+bench-build:
+	dpkg -s libdnnl-dev >/dev/null 2>&1 || (apt-get update && apt-get install -y libdnnl-dev)
+	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BENCH_BUILD) -j $(JOBS) --target aclconv_bench
+
+bench: bench-build
+	./$(BENCH_BUILD)/bench/aclconv_bench $(BENCH_ARGS)
+
+bench-check: bench-build
+	./$(BENCH_BUILD)/bench/aclconv_bench --check $(BENCH_ARGS)
+
 install: build
 	cmake --install $(BUILD) --prefix $(or $(PREFIX),/usr/local)
 

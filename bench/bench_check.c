@@ -340,7 +340,8 @@ int bench_check(const bench_case *c, const bench_host *h, const bench_opts *o, a
     r->check_full = 0;
     int done = 0;
 #ifdef BENCH_HAVE_REF
-    if (bench_case_macs(c) <= FULL_CHECK_MAX_MACS) {
+    if (o->check_mode == BENCH_CHECK_FULL ||
+        (o->check_mode == BENCH_CHECK_AUTO && bench_case_macs(c) <= FULL_CHECK_MAX_MACS)) {
         if (check_full(c, h, numel, st, r->check_msg, sizeof r->check_msg) == 0) {
             done = 1;
             r->check_full = 1;

@@ -58,6 +58,7 @@ static void usage(FILE *f)
             "  --no-dnnl             skip oneDNN\n"
             "  --check               verify aclconv against the double reference; exit 1 on mismatch\n"
             "  --check-samples N     elements per output compared in big cases (default 512)\n"
+            "  --check-mode M        auto (every element when small, else samples) | full | sampled\n"
             "  --ws-bound X          flag workspaces above X times the call's tensor bytes (default 1)\n"
             "  --peak-seconds S      duration of one peak trial (default 0.1; 0 skips)\n"
             "  --seed N              data seed (default 1)\n"
@@ -263,6 +264,7 @@ int main(int argc, char **argv)
                     .plan_reps = 5,
                     .check = 0,
                     .check_samples = 512,
+                    .check_mode = BENCH_CHECK_AUTO,
                     .ws_bound = 1.0,
                     .seed = 1,
                     .verbose = 0};
@@ -282,6 +284,16 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--max-case-seconds") == 0) o.max_case_seconds = atof(VAL);
         else if (strcmp(a, "--plan-reps") == 0) o.plan_reps = atoi(VAL);
         else if (strcmp(a, "--check-samples") == 0) o.check_samples = atoi(VAL);
+        else if (strcmp(a, "--check-mode") == 0) {
+            const char *m = VAL;
+            if (strcmp(m, "auto") == 0) o.check_mode = BENCH_CHECK_AUTO;
+            else if (strcmp(m, "full") == 0) o.check_mode = BENCH_CHECK_FULL;
+            else if (strcmp(m, "sampled") == 0) o.check_mode = BENCH_CHECK_SAMPLED;
+            else {
+                fprintf(stderr, "aclconv_bench: --check-mode auto|full|sampled\n");
+                return 2;
+            }
+        }
         else if (strcmp(a, "--ws-bound") == 0) o.ws_bound = atof(VAL);
         else if (strcmp(a, "--peak-seconds") == 0) peak_seconds = atof(VAL);
         else if (strcmp(a, "--seed") == 0) o.seed = strtoull(VAL, NULL, 0);

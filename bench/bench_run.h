@@ -10,6 +10,12 @@
 extern "C" {
 #endif
 
+enum {
+    BENCH_CHECK_AUTO,    /* every element of small cases, samples of big ones */
+    BENCH_CHECK_FULL,    /* every element (shared reference), whatever the size */
+    BENCH_CHECK_SAMPLED  /* samples only */
+};
+
 typedef struct bench_opts {
     int threads;             /* aclconv pool and oneDNN */
     int max_reps;            /* timed runs at most (--reps) */
@@ -18,6 +24,7 @@ typedef struct bench_opts {
     int plan_reps;           /* GetWorkspaceSize calls timed (median) */
     int check;               /* --check */
     int check_samples;       /* sampled elements per output for big cases */
+    int check_mode;          /* BENCH_CHECK_*: which elements --check compares */
     double ws_bound;         /* workspace bound, as a multiple of the call's tensor bytes */
     uint64_t seed;
     int verbose;
