@@ -41,15 +41,21 @@
 
 /* ---- geometry shared by both passes -------------------------------------- */
 
-/* A stride-1 forward convolution as the data pass or the weight pass sees it. */
+/* A forward convolution as the data pass or the weight pass sees it: output
+ * position o reads input o*st - pad + k*dil. Strided H and W are made stride
+ * 1 by a phase split of the input: tap k reads phase ph(k) at o + q(k) with
+ * k*dil - pad = q(k)*st + ph(k). Depth keeps one slab plane per tap kd. */
 typedef struct fast_geom {
     int64_t n, g, cin, cout;       /* per group: input / output channels */
-    int64_t is[3], os[3], ks[3], dil[3], pad[3]; /* pad: head, may be negative */
+    int64_t is[3], os[3], ks[3], dil[3], pad[3], st[3]; /* pad: head, may be negative */
     int64_t nt;                    /* taps */
+    int64_t nph[3];                /* used phases per dim (nph[0] = 1) */
+    int64_t phase[3][FAST_MAX_STRIDE]; /* the used phases, ascending */
+    int64_t qmin[3], qext[3];      /* min q(k) and max - min, per dim */
     int64_t wp;                    /* padded row width */
     int64_t rb, nrb;               /* output rows per task, row blocks */
-    int64_t hp;                    /* slab rows per plane */
-    int64_t cs;                    /* slab floats per channel: ks[0]*hp*wp */
+    int64_t hp;                    /* slab rows per phase plane */
+    int64_t cs;                    /* slab floats per channel */
     int64_t slab_floats;           /* cin*cs + slack */
 } fast_geom;
 
@@ -57,20 +63,58 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t round_up64(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-/* Fills the slab layout of g (sizes, kernel, padding set); rows blocked so a
- * slab is about FAST_SLAB_FLOATS, and at least min_tasks blocks overall. */
+/* Phase and shift of tap k in dim i: k*dil - pad = q*st + ph, 0 <= ph < st. */
+static void tap_pq(const fast_geom *g, int i, int64_t k, int64_t *ph, int64_t *q)
+{
+    const int64_t v = k * g->dil[i] - g->pad[i];
+    *q = floor_div(v, g->st[i]);
+    *ph = v - *q * g->st[i];
+}
+
+/* Index of phase ph among the used phases of dim i. */
+static int64_t phase_index(const fast_geom *g, int i, int64_t ph)
+{
+    for (int64_t j = 0; j < g->nph[i]; ++j)
+        if (g->phase[i][j] == ph) return j;
+    return 0; /* unreachable: every tap's phase is used */
+}
+
+/* Fills the slab layout of g (sizes, kernel, padding, stride set); rows
+ * blocked so a slab is about FAST_SLAB_FLOATS, and at least min_tasks blocks
+ * overall. */
 static const char *geom_layout(fast_geom *g, int64_t min_tasks)
 {
     g->nt = g->ks[0] * g->ks[1] * g->ks[2];
     if (g->nt > FAST_MAX_TAPS) return "more kernel taps than the fast engine supports";
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 3; ++i) {
         if (g->os[i] < 1 || g->is[i] < 1) return "empty spatial extent";
-    const int64_t halo_w = (g->ks[2] - 1) * g->dil[2], halo_h = (g->ks[1] - 1) * g->dil[1];
-    g->wp = g->os[2] + halo_w;
-    const int64_t per_row = g->cin * g->ks[0] * g->wp;
+        if (g->st[i] > FAST_MAX_STRIDE) return "stride larger than the fast engine supports";
+    }
+    g->nph[0] = 1;
+    g->qmin[0] = g->qext[0] = 0;
+    for (int i = 1; i < 3; ++i) {
+        bool used[FAST_MAX_STRIDE] = {false};
+        int64_t qmin = INT64_MAX, qmax = INT64_MIN;
+        for (int64_t k = 0; k < g->ks[i]; ++k) {
+            int64_t ph, q;
+            tap_pq(g, i, k, &ph, &q);
+            used[ph] = true;
+            qmin = min64(qmin, q);
+            qmax = max64(qmax, q);
+        }
+        g->nph[i] = 0;
+        for (int64_t ph = 0; ph < g->st[i]; ++ph)
+            if (used[ph]) g->phase[i][g->nph[i]++] = ph;
+        g->qmin[i] = qmin;
+        g->qext[i] = qmax - qmin;
+    }
+    g->wp = g->os[2] + g->qext[2];
+    const int64_t planes = g->ks[0] * g->nph[1] * g->nph[2];
+    const int64_t per_row = g->cin * planes * g->wp;
     if (per_row > FAST_MAX_FLOATS / 4) return "input rows too large for the fast engine";
-    int64_t rb = FAST_SLAB_FLOATS / per_row - halo_h;
+    int64_t rb = FAST_SLAB_FLOATS / per_row - g->qext[1];
     rb = max64(1, min64(rb, g->os[1]));
     int64_t outer = g->n * g->g * g->os[0];
     if (outer * ceil_div(g->os[1], rb) < min_tasks) {
@@ -79,30 +123,37 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks)
     }
     g->rb = rb;
     g->nrb = ceil_div(g->os[1], rb);
-    g->hp = rb + halo_h;
+    g->hp = rb + g->qext[1];
     if (g->hp > FAST_MAX_FLOATS / per_row) return "input slab too large for the fast engine";
-    g->cs = g->ks[0] * g->hp * g->wp;
+    g->cs = planes * g->hp * g->wp;
     g->slab_floats = round_up64(g->cin * g->cs + CONV_UKERNEL_SLACK, 16);
     if (g->slab_floats > FAST_MAX_FLOATS) return "input slab too large for the fast engine";
     return NULL;
 }
 
+/* Slab offset of tap (kd, kh, kw), for the slab layout of pack_slab. */
 static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
 {
     int64_t t = 0;
     for (int64_t kd = 0; kd < g->ks[0]; ++kd)
         for (int64_t kh = 0; kh < g->ks[1]; ++kh)
-            for (int64_t kw = 0; kw < g->ks[2]; ++kw)
-                toff[t++] = (ptrdiff_t)(kd * g->hp * g->wp + kh * g->dil[1] * g->wp + kw * g->dil[2]);
+            for (int64_t kw = 0; kw < g->ks[2]; ++kw) {
+                int64_t phh, qh, phw, qw;
+                tap_pq(g, 1, kh, &phh, &qh);
+                tap_pq(g, 2, kw, &phw, &qw);
+                const int64_t plane =
+                    (kd * g->nph[1] + phase_index(g, 1, phh)) * g->nph[2] + phase_index(g, 2, phw);
+                toff[t++] = (ptrdiff_t)((plane * g->hp + qh - g->qmin[1]) * g->wp + qw - g->qmin[2]);
+            }
 }
 
 /* ---- packing ---------------------------------------------------------------- */
 
-/* dst[0..count) = rounded v[n, c, d, h, w0 .. w0+count). */
+/* dst[0..count) = rounded v[n, c, d, h, w0 + i*step]. */
 static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
-                     int64_t count, conv_mode mode, float *dst)
+                     int64_t step, int64_t count, conv_mode mode, float *dst)
 {
-    const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4];
+    const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
     if (v->dtype == ACL_FLOAT && sw == 1 && mode == CONV_MODE_F32) {
         memcpy(dst, (const float *)v->data + base, (size_t)count * sizeof(float));
         return;
@@ -116,30 +167,39 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
         dst[i] = conv_round_operand(load_as_f32(v->data, v->dtype, base + i * sw), mode);
 }
 
-/* Packs channels [c0, c0+nch) of image n of v into a slab: [c][kd][hp][wp],
- * slab (c, kd, r, col) = v[n, c0+c, d0 + kd*dd, h0 + r, col - padw] or 0. */
+/* Packs channels [c0, c0+cin) of image n of v for output plane od and output
+ * rows from oh0: layout [c][kd][phase h][phase w][hp][wp], element
+ * (c, kd, ph, pw, r, col) = v[n, c0+c, od*std - padd + kd*dild,
+ * (oh0 + qmin_h + r)*sth + ph, (col + qmin_w)*stw + pw], or 0 outside. */
 static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n,
-                      int64_t c0, int64_t d0, int64_t h0, float *dst)
+                      int64_t c0, int64_t od, int64_t oh0, float *dst)
 {
     const int64_t *is = g->is;
-    const int64_t padw = g->pad[2];
-    const int64_t lo = max64(0, padw), hi = min64(g->wp, padw + is[2]); /* valid columns */
+    const int64_t d0 = od * g->st[0] - g->pad[0];
     for (int64_t c = 0; c < g->cin; ++c)
-        for (int64_t kd = 0; kd < g->ks[0]; ++kd) {
-            const int64_t d = d0 + kd * g->dil[0];
-            float *plane = dst + c * g->cs + kd * g->hp * g->wp;
-            for (int64_t r = 0; r < g->hp; ++r) {
-                const int64_t h = h0 + r;
-                float *row = plane + r * g->wp;
-                if (d < 0 || d >= is[0] || h < 0 || h >= is[1] || hi <= lo) {
-                    memset(row, 0, (size_t)g->wp * sizeof(float));
-                    continue;
+        for (int64_t kd = 0; kd < g->ks[0]; ++kd)
+            for (int64_t iph = 0; iph < g->nph[1]; ++iph)
+                for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
+                    const int64_t d = d0 + kd * g->dil[0];
+                    const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
+                    float *plane = dst + c * g->cs + ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
+                    /* valid columns: 0 <= (col + qmin)*st + pw < is */
+                    const int64_t lo = max64(0, -g->qmin[2]);
+                    const int64_t hi = is[2] - 1 - pw < 0 ? lo
+                                           : min64(g->wp, (is[2] - 1 - pw) / g->st[2] - g->qmin[2] + 1);
+                    for (int64_t r = 0; r < g->hp; ++r) {
+                        const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + ph;
+                        float *row = plane + r * g->wp;
+                        if (d < 0 || d >= is[0] || h < 0 || h >= is[1] || hi <= lo) {
+                            memset(row, 0, (size_t)g->wp * sizeof(float));
+                            continue;
+                        }
+                        if (lo > 0) memset(row, 0, (size_t)lo * sizeof(float));
+                        load_row(v, n, c0 + c, d, h, (lo + g->qmin[2]) * g->st[2] + pw, g->st[2],
+                                 hi - lo, mode, row + lo);
+                        if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
+                    }
                 }
-                if (lo > 0) memset(row, 0, (size_t)lo * sizeof(float));
-                load_row(v, n, c0 + c, d, h, lo - padw, hi - lo, mode, row + lo);
-                if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
-            }
-        }
     memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(float));
 }
 
@@ -182,9 +242,9 @@ _Static_assert(sizeof(data_state) <= CONV_IMPL_STATE_BYTES, "state too large");
 
 static const char *data_geom(const conv_problem *p, fast_geom *g, bool *bwd)
 {
-    for (int i = 0; i < 3; ++i)
-        if (p->stride[i] != 1) return "stride > 1 not supported yet";
     *bwd = p->data_dir == CONV_DIR_BWD_DATA;
+    for (int i = 0; i < 3; ++i)
+        if (p->stride[i] != 1 && *bwd) return "stride > 1 not supported yet for gradInput";
     g->n = p->n;
     g->g = p->g;
     g->cin = *bwd ? p->og : p->cg;
@@ -195,6 +255,7 @@ static const char *data_geom(const conv_problem *p, fast_geom *g, bool *bwd)
         g->is[i] = *bwd ? p->ys[i] : p->xs[i];
         g->os[i] = *bwd ? p->xs[i] : p->ys[i];
         g->pad[i] = *bwd ? p->dil[i] * (p->ks[i] - 1) - p->pad[i] : p->pad[i];
+        g->st[i] = *bwd ? 1 : p->stride[i];
     }
     if (g->cin < 1 || g->cout < 1) return "no channels";
     if (g->cin * g->cout < FAST_MIN_CHANNEL_PRODUCT) return "too few channels per group (depthwise)";
@@ -319,7 +380,7 @@ static void data_task(void *ctx, size_t index, int slot)
     const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
     float *slab = r->slabs + (int64_t)slot * g->slab_floats;
     float *tile = r->tiles + (int64_t)slot * st->tile_floats;
-    pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od - g->pad[0], oh0 - g->pad[1], slab);
+    pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, slab);
     const int64_t jn = (rows - 1) * g->wp + g->os[2];
     const int64_t panel = g->cin * g->nt * st->mr;
     for (int64_t cb0 = 0; cb0 < st->ncb; cb0 += st->cbb) {
@@ -375,8 +436,6 @@ _Static_assert(sizeof(wt_state) <= CONV_IMPL_STATE_BYTES, "state too large");
 
 static const char *wt_geom(const conv_problem *p, fast_geom *g)
 {
-    for (int i = 0; i < 3; ++i)
-        if (p->stride[i] != 1) return "stride > 1 not supported yet";
     g->n = p->n;
     g->g = p->g;
     g->cin = p->cg;
@@ -387,6 +446,7 @@ static const char *wt_geom(const conv_problem *p, fast_geom *g)
         g->is[i] = p->xs[i];
         g->os[i] = p->ys[i];
         g->pad[i] = p->pad[i];
+        g->st[i] = p->stride[i];
     }
     if (g->cin < 1 || g->cout < 1) return "no channels";
     if (g->cin * g->cout < FAST_MIN_CHANNEL_PRODUCT) return "too few channels per group (depthwise)";
@@ -450,7 +510,7 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t od, int64_t
         for (int64_t o = 0; o < g->cout; ++o)
             for (int64_t w0 = 0; w0 < ow_n; w0 += 256) {
                 const int64_t cnt = min64(256, ow_n - w0);
-                load_row(v, n, o0 + o, od, oh0 + rr, w0, cnt, r->p->mode, buf);
+                load_row(v, n, o0 + o, od, oh0 + rr, w0, 1, cnt, r->p->mode, buf);
                 for (int64_t i = 0; i < cnt; ++i) drow[(w0 + i) * ldb + o] = buf[i];
             }
         if (ldb > g->cout)
@@ -476,8 +536,7 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
         const int64_t rbi = u % g->nrb, od = (u / g->nrb) % g->os[0], n = u / g->nrb / g->os[0];
         const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
         for (int64_t grp = 0; grp < g->g; ++grp) {
-            pack_slab(g, &r->p->x, r->p->mode, n, grp * g->cin, od - g->pad[0], oh0 - g->pad[1],
-                      slab);
+            pack_slab(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, slab);
             pack_dyt(r, n, grp * g->cout, od, oh0, rows, dyt);
             float *pg = part + grp * krows * st->ldb;
             for (int64_t r0 = 0; r0 < rows; r0 += st->rsub) {

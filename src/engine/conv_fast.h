@@ -9,6 +9,8 @@
 #define FAST_MAX_TAPS 512
 /* Fewest CG*OG per group the spatial kernels take (depthwise goes elsewhere). */
 #define FAST_MIN_CHANNEL_PRODUCT 2
+/* Largest H / W stride of the phase split. */
+#define FAST_MAX_STRIDE 16
 
 /* Stride-1 data pass (F, and D as F) and weights pass. */
 extern const conv_impl conv_impl_fast;
