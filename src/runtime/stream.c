@@ -229,8 +229,7 @@ static int stream_wait_idle(stream *s, char *msg, size_t msg_size)
         pthread_cond_wait(&s->idle_cv, &s->mu);
     int st = s->status;
     if (st != 0 && msg != NULL) {
-        strncpy(msg, s->status_msg, msg_size - 1);
-        msg[msg_size - 1] = '\0';
+        snprintf(msg, msg_size, "%s", s->status_msg);
     }
     s->status = 0;
     s->status_msg[0] = '\0';
