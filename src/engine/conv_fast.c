@@ -47,10 +47,14 @@
  * k*dil - pad = q(k)*st + ph(k). Depth keeps one slab plane per tap kd. */
 typedef struct fast_geom {
     int64_t n, g, cin, cout;       /* per group: input / output channels */
-    int64_t is[3], os[3], ks[3], dil[3], pad[3], st[3]; /* pad: head, may be negative */
+    int64_t is[3], os[3], ks[3], st[3];
+    int64_t ntap[3];                  /* taps per dim (a subset of ks for D phases) */
+    int32_t tk[3][FAST_MAX_K];        /* weight tap index of each tap */
+    int32_t tsh[3][FAST_MAX_K];       /* tap j reads input o*st + tsh[j] */
+    int64_t ostep[3], ooff[3];        /* output o is written at o*ostep + ooff */
     int64_t nt;                    /* taps */
     int64_t nph[3];                /* used phases per dim (nph[0] = 1) */
-    int64_t phase[3][FAST_MAX_STRIDE]; /* the used phases, ascending */
+    int32_t phase[3][FAST_MAX_STRIDE]; /* the used phases, ascending */
     int64_t qmin[3], qext[3];      /* min q(k) and max - min, per dim */
     int64_t wp;                    /* padded row width */
     int64_t rb, nrb;               /* output rows per task, row blocks */
@@ -65,10 +69,10 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-/* Phase and shift of tap k in dim i: k*dil - pad = q*st + ph, 0 <= ph < st. */
-static void tap_pq(const fast_geom *g, int i, int64_t k, int64_t *ph, int64_t *q)
+/* Phase and shift of tap j in dim i: tsh[j] = q*st + ph, 0 <= ph < st. */
+static void tap_pq(const fast_geom *g, int i, int64_t j, int64_t *ph, int64_t *q)
 {
-    const int64_t v = k * g->dil[i] - g->pad[i];
+    const int64_t v = g->tsh[i][j];
     *q = floor_div(v, g->st[i]);
     *ph = v - *q * g->st[i];
 }
@@ -86,7 +90,8 @@ static int64_t phase_index(const fast_geom *g, int i, int64_t ph)
  * overall. */
 static const char *geom_layout(fast_geom *g, int64_t min_tasks)
 {
-    g->nt = g->ks[0] * g->ks[1] * g->ks[2];
+    g->nt = g->ntap[0] * g->ntap[1] * g->ntap[2];
+    if (g->nt < 1) return "no taps";
     if (g->nt > FAST_MAX_TAPS) return "more kernel taps than the fast engine supports";
     for (int i = 0; i < 3; ++i) {
         if (g->os[i] < 1 || g->is[i] < 1) return "empty spatial extent";
@@ -97,7 +102,7 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks)
     for (int i = 1; i < 3; ++i) {
         bool used[FAST_MAX_STRIDE] = {false};
         int64_t qmin = INT64_MAX, qmax = INT64_MIN;
-        for (int64_t k = 0; k < g->ks[i]; ++k) {
+        for (int64_t k = 0; k < g->ntap[i]; ++k) {
             int64_t ph, q;
             tap_pq(g, i, k, &ph, &q);
             used[ph] = true;
@@ -111,7 +116,7 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks)
         g->qext[i] = qmax - qmin;
     }
     g->wp = g->os[2] + g->qext[2];
-    const int64_t planes = g->ks[0] * g->nph[1] * g->nph[2];
+    const int64_t planes = g->ntap[0] * g->nph[1] * g->nph[2];
     const int64_t per_row = g->cin * planes * g->wp;
     if (per_row > FAST_MAX_FLOATS / 4) return "input rows too large for the fast engine";
     int64_t rb = FAST_SLAB_FLOATS / per_row - g->qext[1];
@@ -135,9 +140,9 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks)
 static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
 {
     int64_t t = 0;
-    for (int64_t kd = 0; kd < g->ks[0]; ++kd)
-        for (int64_t kh = 0; kh < g->ks[1]; ++kh)
-            for (int64_t kw = 0; kw < g->ks[2]; ++kw) {
+    for (int64_t kd = 0; kd < g->ntap[0]; ++kd)
+        for (int64_t kh = 0; kh < g->ntap[1]; ++kh)
+            for (int64_t kw = 0; kw < g->ntap[2]; ++kw) {
                 int64_t phh, qh, phw, qw;
                 tap_pq(g, 1, kh, &phh, &qh);
                 tap_pq(g, 2, kw, &phw, &qw);
@@ -169,18 +174,18 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
 
 /* Packs channels [c0, c0+cin) of image n of v for output plane od and output
  * rows from oh0: layout [c][kd][phase h][phase w][hp][wp], element
- * (c, kd, ph, pw, r, col) = v[n, c0+c, od*std - padd + kd*dild,
+ * (c, kd, ph, pw, r, col) = v[n, c0+c, od*std + tsh_d[kd],
  * (oh0 + qmin_h + r)*sth + ph, (col + qmin_w)*stw + pw], or 0 outside. */
 static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n,
                       int64_t c0, int64_t od, int64_t oh0, float *dst)
 {
     const int64_t *is = g->is;
-    const int64_t d0 = od * g->st[0] - g->pad[0];
+    const int64_t d0 = od * g->st[0];
     for (int64_t c = 0; c < g->cin; ++c)
-        for (int64_t kd = 0; kd < g->ks[0]; ++kd)
+        for (int64_t kd = 0; kd < g->ntap[0]; ++kd)
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
                 for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
-                    const int64_t d = d0 + kd * g->dil[0];
+                    const int64_t d = d0 + g->tsh[0][kd];
                     const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
                     float *plane = dst + c * g->cs + ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
                     /* valid columns: 0 <= (col + qmin)*st + pw < is */
@@ -226,66 +231,121 @@ static int plan_slots(void)
  * ======================================================================== */
 
 typedef struct data_state {
-    fast_geom g;
-    bool bwd; /* D as F: input dy, weights transposed and flipped */
+    bool bwd; /* D: input dy, weights transposed, one sub-problem per output phase */
     aclconvIsa isa;
     int mr, nr;
-    int64_t ncb;  /* output channel blocks of mr */
-    int64_t cbb;  /* channel blocks per sweep of the slab */
-    int64_t ntasks;
+    int64_t nsub; /* output phases (D with stride), else 1 */
     int slots;
+    int64_t slab_floats, wpk_floats, tile_floats; /* maxima over sub-problems */
     uint64_t wpk_off, slab_off, tile_off;
-    int64_t wpk_floats, tile_floats;
 } data_state;
 
 _Static_assert(sizeof(data_state) <= CONV_IMPL_STATE_BYTES, "state too large");
 
-static const char *data_geom(const conv_problem *p, fast_geom *g, bool *bwd)
+/* Taps k of a regular access: input o*st + k*dil - pad. */
+static void taps_regular(fast_geom *g, int i, int64_t k, int64_t dil, int64_t pad)
 {
-    *bwd = p->data_dir == CONV_DIR_BWD_DATA;
-    for (int i = 0; i < 3; ++i)
-        if (p->stride[i] != 1 && *bwd) return "stride > 1 not supported yet for gradInput";
+    g->ntap[i] = k;
+    for (int64_t j = 0; j < k; ++j) {
+        g->tk[i][j] = (int32_t)j;
+        g->tsh[i][j] = (int32_t)(j * dil - pad);
+    }
+}
+
+static int64_t data_nsub(const conv_problem *p)
+{
+    return p->data_dir == CONV_DIR_BWD_DATA ? p->stride[0] * p->stride[1] * p->stride[2] : 1;
+}
+
+/* The forward convolution of sub-problem sub of the data pass. F: x with the
+ * problem's taps. D: output phase rho (per dim) of gradInput, i = i'*s + rho:
+ * a stride-1 correlation of dy over the taps k with (rho + pad - k*dil) % s
+ * == 0, at shift (rho + pad - k*dil) / s. *empty: the sub-problem has no
+ * output position, or no tap (its outputs are zero). */
+static const char *data_geom(const conv_problem *p, int64_t sub, fast_geom *g, bool *empty)
+{
+    const bool bwd = p->data_dir == CONV_DIR_BWD_DATA;
+    memset(g, 0, sizeof *g);
+    *empty = false;
     g->n = p->n;
     g->g = p->g;
-    g->cin = *bwd ? p->og : p->cg;
-    g->cout = *bwd ? p->cg : p->og;
-    for (int i = 0; i < 3; ++i) {
-        g->ks[i] = p->ks[i];
-        g->dil[i] = p->dil[i];
-        g->is[i] = *bwd ? p->ys[i] : p->xs[i];
-        g->os[i] = *bwd ? p->xs[i] : p->ys[i];
-        g->pad[i] = *bwd ? p->dil[i] * (p->ks[i] - 1) - p->pad[i] : p->pad[i];
-        g->st[i] = *bwd ? 1 : p->stride[i];
-    }
+    g->cin = bwd ? p->og : p->cg;
+    g->cout = bwd ? p->cg : p->og;
     if (g->cin < 1 || g->cout < 1) return "no channels";
     if (g->cin * g->cout < FAST_MIN_CHANNEL_PRODUCT) return "too few channels per group (depthwise)";
+    int64_t rho[3] = {0, 0, 0};
+    if (bwd) {
+        rho[2] = sub % p->stride[2];
+        rho[1] = sub / p->stride[2] % p->stride[1];
+        rho[0] = sub / p->stride[2] / p->stride[1];
+    }
+    for (int i = 0; i < 3; ++i) {
+        if (p->ks[i] > FAST_MAX_K) return "kernel larger than the fast engine supports";
+        if (p->stride[i] > FAST_MAX_STRIDE) return "stride larger than the fast engine supports";
+        g->ks[i] = p->ks[i];
+        if (!bwd) {
+            g->is[i] = p->xs[i];
+            g->os[i] = p->ys[i];
+            g->st[i] = p->stride[i];
+            g->ostep[i] = 1;
+            g->ooff[i] = 0;
+            taps_regular(g, i, p->ks[i], p->dil[i], p->pad[i]);
+            continue;
+        }
+        const int64_t s = p->stride[i];
+        g->is[i] = p->ys[i];
+        g->os[i] = p->xs[i] > rho[i] ? ceil_div(p->xs[i] - rho[i], s) : 0;
+        g->st[i] = 1;
+        g->ostep[i] = s;
+        g->ooff[i] = rho[i];
+        g->ntap[i] = 0;
+        for (int64_t k = 0; k < p->ks[i]; ++k) {
+            const int64_t v = rho[i] + p->pad[i] - k * p->dil[i];
+            if (floor_div(v, s) * s != v) continue;
+            g->tk[i][g->ntap[i]] = (int32_t)k;
+            g->tsh[i][g->ntap[i]++] = (int32_t)floor_div(v, s);
+        }
+    }
+    for (int i = 0; i < 3; ++i)
+        if (g->os[i] < 1 || g->ntap[i] < 1) {
+            *empty = true;
+            return NULL;
+        }
     return geom_layout(g, FAST_MIN_TASKS);
 }
 
 static const char *data_why_not(const conv_problem *p, aclconvIsa isa)
 {
     fast_geom g;
-    bool bwd;
-    return data_geom(p, &g, &bwd);
+    bool empty;
+    for (int64_t sub = 0; sub < data_nsub(p); ++sub) {
+        const char *why = data_geom(p, sub, &g, &empty);
+        if (why) return why;
+    }
+    return NULL;
 }
 
 static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *bytes)
 {
-    if (data_geom(p, &st->g, &st->bwd) != NULL) return false;
-    const fast_geom *g = &st->g;
     const conv_ukernels *k = conv_ukernels_for(isa);
+    st->bwd = p->data_dir == CONV_DIR_BWD_DATA;
     st->isa = isa;
     st->mr = k->conv_mr;
     st->nr = k->conv_nr;
-    st->ncb = ceil_div(g->cout, st->mr);
-    st->cbb = max64(1, FAST_WBLOCK_FLOATS / (g->cin * g->nt * st->mr));
-    st->ntasks = g->n * g->g * g->os[0] * g->nrb;
+    st->nsub = data_nsub(p);
     st->slots = plan_slots();
-    st->wpk_floats = g->g * st->ncb * g->cin * g->nt * st->mr;
     st->tile_floats = round_up64((int64_t)st->mr * st->nr, 16);
+    for (int64_t sub = 0; sub < st->nsub; ++sub) {
+        fast_geom g;
+        bool empty;
+        if (data_geom(p, sub, &g, &empty) != NULL) return false;
+        if (empty) continue;
+        st->slab_floats = max64(st->slab_floats, g.slab_floats);
+        st->wpk_floats = max64(st->wpk_floats, g.g * ceil_div(g.cout, st->mr) * g.cin * g.nt * st->mr);
+    }
     uint64_t size = 0;
     int64_t slabs, tiles;
-    if (!checked_mul_i64(g->slab_floats, st->slots, &slabs) ||
+    if (!checked_mul_i64(st->slab_floats, st->slots, &slabs) ||
         !checked_mul_i64(st->tile_floats, st->slots, &tiles))
         return false;
     if (!ws_take(&size, st->wpk_floats, &st->wpk_off) || !ws_take(&size, slabs, &st->slab_off) ||
@@ -301,46 +361,48 @@ typedef struct data_run {
     const conv_ukernels *k;
     const conv_view *in, *out;
     float *wpk, *slabs, *tiles;
+    fast_geom g;      /* the sub-problem being run */
+    int64_t ncb, cbb; /* output channel blocks of mr; blocks per sweep of the slab */
     ptrdiff_t toff[FAST_MAX_TAPS];
 } data_run;
 
-/* Packs the weights of (group, channel block) i: [ci][t][m] panels. */
+/* Packs the weights of (group, channel block) i: [ci][tap][m] panels. */
 static void data_pack_weights(void *ctx, size_t i)
 {
     const data_run *r = ctx;
     const data_state *st = r->st;
-    const fast_geom *g = &st->g;
+    const fast_geom *g = &r->g;
     const conv_view *w = &r->p->w;
-    const int64_t grp = (int64_t)i / st->ncb, mb = (int64_t)i % st->ncb, mr = st->mr;
+    const int64_t grp = (int64_t)i / r->ncb, mb = (int64_t)i % r->ncb, mr = st->mr;
     float *dst = r->wpk + (int64_t)i * g->cin * g->nt * mr;
     for (int64_t ci = 0; ci < g->cin; ++ci)
-        for (int64_t kd = 0; kd < g->ks[0]; ++kd)
-            for (int64_t kh = 0; kh < g->ks[1]; ++kh)
-                for (int64_t kw = 0; kw < g->ks[2]; ++kw)
+        for (int64_t jd = 0; jd < g->ntap[0]; ++jd)
+            for (int64_t jh = 0; jh < g->ntap[1]; ++jh)
+                for (int64_t jw = 0; jw < g->ntap[2]; ++jw) {
+                    const int64_t kd = g->tk[0][jd], kh = g->tk[1][jh], kw = g->tk[2][jw];
                     for (int64_t m = 0; m < mr; ++m) {
                         const int64_t co = mb * mr + m;
                         float v = 0.0f;
                         if (co < g->cout) {
-                            int64_t idx;
-                            if (st->bwd) /* w[g*OG + ci][co][flipped taps] */
-                                idx = conv_view_index(w, grp * g->cin + ci, co, g->ks[0] - 1 - kd,
-                                                      g->ks[1] - 1 - kh, g->ks[2] - 1 - kw);
-                            else
-                                idx = conv_view_index(w, grp * g->cout + co, ci, kd, kh, kw);
+                            const int64_t idx =
+                                st->bwd ? conv_view_index(w, grp * g->cin + ci, co, kd, kh, kw)
+                                        : conv_view_index(w, grp * g->cout + co, ci, kd, kh, kw);
                             v = conv_round_operand(load_as_f32(w->data, w->dtype, idx), r->p->mode);
                         }
                         *dst++ = v;
                     }
+                }
 }
 
 /* Writes the valid columns of an mr x [j0, j0+nr) tile of the padded grid. */
 static void data_store_tile(const data_run *r, const float *tile, int64_t ldt, int64_t mr,
                             int64_t nr, int64_t n, int64_t co0, int64_t od, int64_t oh0, int64_t j0)
 {
-    const fast_geom *g = &r->st->g;
+    const fast_geom *g = &r->g;
     const conv_view *out = r->out;
     const conv_mode mode = r->p->mode;
-    const bool fast = out->dtype == ACL_FLOAT && out->stride[4] == 1 &&
+    const int64_t step = out->stride[4] * g->ostep[2];
+    const bool fast = out->dtype == ACL_FLOAT && step == 1 &&
                       (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32);
     for (int64_t m = 0; m < mr; ++m) {
         const float *src = tile + m * ldt;
@@ -349,13 +411,18 @@ static void data_store_tile(const data_run *r, const float *tile, int64_t ldt, i
             const int64_t seg = min64(j0 + nr - j, g->wp - col);
             const int64_t valid = col < g->os[2] ? min64(seg, g->os[2] - col) : 0;
             if (valid > 0) {
-                const int64_t base = conv_view_index(out, n, co0 + m, od, oh0 + row, col);
+                const int64_t base = conv_view_index(
+                    out, n, co0 + m, od * g->ostep[0] + g->ooff[0],
+                    (oh0 + row) * g->ostep[1] + g->ooff[1], col * g->ostep[2] + g->ooff[2]);
                 const float *s = src + (j - j0);
                 if (fast) {
                     memcpy((float *)out->data + base, s, (size_t)valid * sizeof(float));
+                } else if (out->dtype == ACL_FLOAT && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32)) {
+                    float *d = (float *)out->data + base;
+                    for (int64_t i = 0; i < valid; ++i) d[i * step] = s[i];
                 } else {
                     for (int64_t i = 0; i < valid; ++i)
-                        store_from_f32(out->data, out->dtype, base + i * out->stride[4],
+                        store_from_f32(out->data, out->dtype, base + i * step,
                                        conv_round_result(s[i], mode));
                 }
             }
@@ -370,7 +437,7 @@ static void data_task(void *ctx, size_t index, int slot)
 {
     const data_run *r = ctx;
     const data_state *st = r->st;
-    const fast_geom *g = &st->g;
+    const fast_geom *g = &r->g;
     int64_t i = (int64_t)index;
     const int64_t rbi = i % g->nrb;
     i /= g->nrb;
@@ -378,25 +445,42 @@ static void data_task(void *ctx, size_t index, int slot)
     i /= g->os[0];
     const int64_t grp = i % g->g, n = i / g->g;
     const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
-    float *slab = r->slabs + (int64_t)slot * g->slab_floats;
+    float *slab = r->slabs + (int64_t)slot * st->slab_floats;
     float *tile = r->tiles + (int64_t)slot * st->tile_floats;
     pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, slab);
     const int64_t jn = (rows - 1) * g->wp + g->os[2];
     const int64_t panel = g->cin * g->nt * st->mr;
-    for (int64_t cb0 = 0; cb0 < st->ncb; cb0 += st->cbb) {
-        const int64_t cb1 = min64(st->ncb, cb0 + st->cbb);
+    for (int64_t cb0 = 0; cb0 < r->ncb; cb0 += r->cbb) {
+        const int64_t cb1 = min64(r->ncb, cb0 + r->cbb);
         for (int64_t j0 = 0; j0 < jn; j0 += st->nr) {
             const int64_t nr = min64(st->nr, jn - j0);
             for (int64_t mb = cb0; mb < cb1; ++mb) {
                 const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
                 r->k->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
-                           r->wpk + (grp * st->ncb + mb) * panel, slab + j0, (size_t)g->cs,
+                           r->wpk + (grp * r->ncb + mb) * panel, slab + j0, (size_t)g->cs,
                            r->toff, tile, (size_t)st->nr, 0);
                 data_store_tile(r, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr, od,
                                 oh0, j0);
             }
         }
     }
+}
+
+/* Zeros gradInput[n, c] at the positions of an output phase without taps. */
+static void data_zero_task(void *ctx, size_t i)
+{
+    const data_run *r = ctx;
+    const fast_geom *g = &r->g;
+    const conv_view *out = r->out;
+    const int64_t channels = out->dim[1], n = (int64_t)i / channels, c = (int64_t)i % channels;
+    for (int64_t d = 0; d < g->os[0]; ++d)
+        for (int64_t h = 0; h < g->os[1]; ++h)
+            for (int64_t w = 0; w < g->os[2]; ++w)
+                store_from_f32(out->data, out->dtype,
+                               conv_view_index(out, n, c, d * g->ostep[0] + g->ooff[0],
+                                               h * g->ostep[1] + g->ooff[1],
+                                               w * g->ostep[2] + g->ooff[2]),
+                               0.0f);
 }
 
 static void data_run_pass(const conv_problem *p, const data_state *st, void *workspace)
@@ -411,9 +495,23 @@ static void data_run_pass(const conv_problem *p, const data_state *st, void *wor
     r.wpk = (float *)(ws + st->wpk_off);
     r.slabs = (float *)(ws + st->slab_off);
     r.tiles = (float *)(ws + st->tile_off);
-    tap_offsets(&st->g, r.toff);
-    pool_parallel_for((size_t)(st->g.g * st->ncb), data_pack_weights, &r);
-    pool_parallel_for_slots((size_t)st->ntasks, st->slots, data_task, &r);
+    for (int64_t sub = 0; sub < st->nsub; ++sub) {
+        bool empty;
+        data_geom(p, sub, &r.g, &empty); /* accepted at plan time */
+        const fast_geom *g = &r.g;
+        if (empty) {
+            bool no_positions = false;
+            for (int i = 0; i < 3; ++i) no_positions |= g->os[i] < 1;
+            if (!no_positions)
+                pool_parallel_for((size_t)(r.out->dim[0] * r.out->dim[1]), data_zero_task, &r);
+            continue;
+        }
+        r.ncb = ceil_div(g->cout, st->mr);
+        r.cbb = max64(1, FAST_WBLOCK_FLOATS / (g->cin * g->nt * st->mr));
+        tap_offsets(g, r.toff);
+        pool_parallel_for((size_t)(g->g * r.ncb), data_pack_weights, &r);
+        pool_parallel_for_slots((size_t)(g->n * g->g * g->os[0] * g->nrb), st->slots, data_task, &r);
+    }
 }
 
 /* ===========================================================================
@@ -436,17 +534,20 @@ _Static_assert(sizeof(wt_state) <= CONV_IMPL_STATE_BYTES, "state too large");
 
 static const char *wt_geom(const conv_problem *p, fast_geom *g)
 {
+    memset(g, 0, sizeof *g);
     g->n = p->n;
     g->g = p->g;
     g->cin = p->cg;
     g->cout = p->og;
     for (int i = 0; i < 3; ++i) {
+        if (p->ks[i] > FAST_MAX_K) return "kernel larger than the fast engine supports";
+        if (p->stride[i] > FAST_MAX_STRIDE) return "stride larger than the fast engine supports";
         g->ks[i] = p->ks[i];
-        g->dil[i] = p->dil[i];
         g->is[i] = p->xs[i];
         g->os[i] = p->ys[i];
-        g->pad[i] = p->pad[i];
         g->st[i] = p->stride[i];
+        g->ostep[i] = 1;
+        taps_regular(g, i, p->ks[i], p->dil[i], p->pad[i]);
     }
     if (g->cin < 1 || g->cout < 1) return "no channels";
     if (g->cin * g->cout < FAST_MIN_CHANNEL_PRODUCT) return "too few channels per group (depthwise)";

@@ -11,6 +11,8 @@
 #define FAST_MIN_CHANNEL_PRODUCT 2
 /* Largest H / W stride of the phase split. */
 #define FAST_MAX_STRIDE 16
+/* Largest kernel size per dim. */
+#define FAST_MAX_K 32
 
 /* Stride-1 data pass (F, and D as F) and weights pass. */
 extern const conv_impl conv_impl_fast;
