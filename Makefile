@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all build run test asan tsan install clean bench
+.PHONY: all build run test asan tsan install clean bench fuzz fuzz-build fuzz-ci soak valgrind
 
 all: build
 
@@ -27,6 +27,32 @@ asan:
 # The whole test suite under ThreadSanitizer.
 tsan:
 	$(MAKE) test BUILD=build-tsan CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCONV_TSAN=ON -DACLCONV_BUILD_BENCH=OFF"
+
+# ---- robustness (docs/robustness.md) ------------------------------------------
+# The API fuzzer: libFuzzer + ASan + UBSan (clang), in build-fuzz. `make fuzz`
+# runs FUZZ_SECONDS; new inputs go to build-fuzz/corpus, crashes to
+# build-fuzz/artifacts/ (replay one with build-fuzz/tests/fuzz/fuzz_conv_backward FILE).
+FUZZ_SECONDS ?= 600
+FUZZ_BUILD ?= build-fuzz
+FUZZ_FLAGS ?=
+FUZZ_ENV = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1
+fuzz-build:
+	@if ! command -v clang >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then \
+	  apt-get update -q && apt-get install -y -q clang libclang-rt-14-dev; fi
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DACLCONV_FUZZ=ON -DACLCONV_SANITIZE=ON -DACLCONV_BUILD_EXAMPLES=OFF -DACLCONV_BUILD_BENCH=OFF \
+	  -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_conv_backward
+
+fuzz: fuzz-build
+	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	$(FUZZ_ENV) ./$(FUZZ_BUILD)/tests/fuzz/fuzz_conv_backward -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=30 -max_len=512 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/artifacts/ \
+	  $(FUZZ_FLAGS) $(FUZZ_BUILD)/corpus tests/fuzz/corpus
+
+# What CI runs: one minute.
+fuzz-ci:
+	$(MAKE) fuzz FUZZ_SECONDS=60
 
 # The operator benchmark against oneDNN (never part of `make test`); see
 # docs/benchmarks.md. BENCH_ARGS adds options, e.g.
