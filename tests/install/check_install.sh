@@ -3,9 +3,10 @@
 # example the way CANN programs are built (g++, -lascendcl -lnnopbase -lopapi),
 # plus a pkg-config and a CMake find_package consumer; runs them and checks the
 # numbers the documentation promises.
-# usage: check_install.sh <build-dir> <source-dir> <work-dir>
+# usage: check_install.sh <build-dir> <source-dir> <work-dir> [extra compiler flags]
+# (the extra flags carry the sanitizer options of a sanitized build)
 set -euo pipefail
-build=$1 src=$2 work=$3
+build=$1 src=$2 work=$3 extra=${4:-}
 rm -rf "$work" && mkdir -p "$work"
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
@@ -21,7 +22,7 @@ check_output() { # file: 196 x 2.0, 4 x 98.0, 2 x 98.0
 }
 
 # 1. CANN's link line.
-g++ -std=c++11 -Wall -Werror "$src/examples/conv_backward_official.cpp" -I"$prefix/include" \
+g++ -std=c++11 -Wall -Werror $extra "$src/examples/conv_backward_official.cpp" -I"$prefix/include" \
     -L"$libdir" -lascendcl -lnnopbase -lopapi -Wl,-rpath,"$libdir" -o "$work/official"
 "$work/official" > "$work/official.out"
 check_output "$work/official.out"
@@ -30,7 +31,7 @@ check_output "$work/official.out"
 if command -v pkg-config >/dev/null 2>&1; then
   PKG_CONFIG_PATH=$libdir/pkgconfig
   export PKG_CONFIG_PATH
-  gcc -std=c11 -Wall -Werror -I"$src/examples" "$src/examples/conv_backward_2d.c" \
+  gcc -std=c11 -Wall -Werror $extra -I"$src/examples" "$src/examples/conv_backward_2d.c" \
       $(pkg-config --cflags --libs aclconv) -Wl,-rpath,"$libdir" -o "$work/pc"
   "$work/pc" > "$work/pc.out"
   check_output "$work/pc.out"
@@ -45,7 +46,7 @@ find_package(aclconv REQUIRED)
 add_executable(consumer $src/examples/conv_backward_2d.c)
 target_link_libraries(consumer PRIVATE aclconv::aclconv)
 CM
-cmake -S "$work/cm" -B "$work/cm/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake -S "$work/cm" -B "$work/cm/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="$extra" >/dev/null
 cmake --build "$work/cm/build" >/dev/null
 "$work/cm/build/consumer" > "$work/cm.out"
 check_output "$work/cm.out"
