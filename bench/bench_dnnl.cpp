@@ -195,7 +195,10 @@ void run_variant(const bench_case *c, const bench_opts *o, bool blocked, dnnl_va
         }
         v->ok = 1;
     } catch (const dnnl::error &e) {
-        std::snprintf(v->err, sizeof v->err, "%s (status %d)", e.what(), (int)e.status);
+        if (e.status == dnnl_unimplemented)
+            std::snprintf(v->err, sizeof v->err, "oneDNN has no implementation for this case (%s)",
+                          e.what());
+        else std::snprintf(v->err, sizeof v->err, "%s (status %d)", e.what(), (int)e.status);
     } catch (const std::exception &e) {
         std::snprintf(v->err, sizeof v->err, "%s", e.what());
     }
@@ -214,8 +217,10 @@ extern "C" const char *dnnl_bench_describe(void)
                      : v->cpu_runtime == DNNL_RUNTIME_THREADPOOL ? "threadpool"
                      : v->cpu_runtime == DNNL_RUNTIME_SEQ        ? "sequential"
                                                                  : "other";
-    std::snprintf(buf, sizeof buf, "oneDNN %d.%d.%d (%s, cpu runtime %s, %d threads)", v->major,
-                  v->minor, v->patch, v->hash, rt, omp_get_max_threads());
+    const bool hash = v->hash != nullptr && std::strcmp(v->hash, "N/A") != 0;
+    std::snprintf(buf, sizeof buf, "oneDNN %d.%d.%d%s%s, cpu runtime %s, %d threads", v->major,
+                  v->minor, v->patch, hash ? " " : "", hash ? v->hash : "", rt,
+                  omp_get_max_threads());
     return buf;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 #include "aclconv/aclconv.h"
@@ -151,7 +152,7 @@ static void print_case(int i, int count, const case_result *r, const bench_peak 
         return;
     }
     const double g = gflops(c, a->exec.median_ms);
-    printf("  aclconv   plan %.3f ms  exec", a->plan_ms);
+    printf("  aclconv   plan %.1f us  exec", a->plan_ms * 1e3);
     print_timing(&a->exec);
     printf("  %.1f GFLOP/s", g);
     if (peak->gflops > 0) printf("  %.1f%% of peak", 100.0 * g / peak->gflops);
@@ -194,7 +195,7 @@ static void print_summary(const case_result *res, int count, const bench_peak *p
                           int check)
 {
     printf("\n== summary (times: median ms; ratio = oneDNN time / aclconv time, >1: aclconv faster)\n");
-    printf("%-20s %-4s %-6s %9s %11s %8s %6s %-23s %9s", "case", "dt", "mask", "plan_ms", "exec_ms",
+    printf("%-20s %-4s %-6s %9s %11s %8s %6s %-23s %9s", "case", "dt", "mask", "plan_us", "exec_ms",
            "GFLOP/s", "%peak", "impl dx/dw", "ws_MiB");
     if (with_dnnl) printf(" %11s %11s %8s %8s", "dnnl_plain", "dnnl_blk", "r_plain", "r_blk");
     if (check) printf("  check");
@@ -212,7 +213,7 @@ static void print_summary(const case_result *res, int count, const bench_peak *p
             continue;
         }
         const double g = gflops(&r->c, a->exec.median_ms);
-        printf(" %9.3f %10.3f%s %8.1f %6.1f %-23.23s %9.1f", a->plan_ms, a->exec.median_ms,
+        printf(" %9.1f %10.3f%s %8.1f %6.1f %-23.23s %9.1f", a->plan_ms * 1e3, a->exec.median_ms,
                a->exec.capped ? "*" : " ", g, peak->gflops > 0 ? 100.0 * g / peak->gflops : 0.0,
                impl, (double)a->workspace / MIB);
         if (with_dnnl) {
@@ -331,6 +332,18 @@ int main(int argc, char **argv)
         return 2;
     }
 
+#ifdef ACLCONV_HAVE_DNNL
+    /* libgomp reads OMP_WAIT_POLICY when it is loaded, before main: restart
+     * once with it set. With the default (spin a while, then sleep) oneDNN's
+     * runs on a loaded machine were bimodal, up to 300x slower when a worker
+     * had to be woken (tick-sized stalls); "active" keeps workers spinning
+     * between primitives and steals the cores from aclconv's runs. */
+    if (use_dnnl && getenv("OMP_WAIT_POLICY") == NULL) {
+        setenv("OMP_WAIT_POLICY", "passive", 1);
+        execv("/proc/self/exe", argv);
+        /* exec failed: go on with the default policy */
+    }
+#endif
     bench_case *cases = NULL;
     int count = 0;
     if (read_cases(suite, single, &def, filter, &cases, &count) != 0) return 2;
@@ -360,7 +373,12 @@ int main(int argc, char **argv)
     const aclconvIsa isa = aclconvGetIsa();
     printf("aclconv %s, kernels ISA %s, %d threads\n", aclconvVersion(),
            (int)isa >= 0 && isa <= ACLCONV_ISA_AVX512 ? isa_names[isa] : "?", o.threads);
-    printf("%s\n", use_dnnl ? dnnl_bench_describe() : "oneDNN skipped (--no-dnnl)");
+    if (with_dnnl) {
+        const char *policy = getenv("OMP_WAIT_POLICY");
+        printf("%s, OMP_WAIT_POLICY=%s\n", dnnl_bench_describe(), policy ? policy : "(default)");
+    } else {
+        printf("%s\n", use_dnnl ? dnnl_bench_describe() : "oneDNN skipped (--no-dnnl)");
+    }
     bench_peak peak = {0.0, "skipped", o.threads};
     if (peak_seconds > 0) {
         fprintf(stderr, "measuring the FMA peak...\n");
@@ -395,6 +413,12 @@ int main(int argc, char **argv)
         print_case(i, count, r, &peak, &o);
     }
     print_summary(res, count, &peak, with_dnnl, o.check);
+    if (peak_seconds > 0) {
+        /* the machine is shared: a second measurement shows how noisy the first was */
+        bench_peak end = bench_measure_peak(o.threads, peak_seconds, PEAK_TRIALS);
+        printf("peak measured again at the end: %.1f GFLOP/s (start: %.1f; %%peak uses the start)\n",
+               end.gflops, peak.gflops);
+    }
     if (o.check)
         printf("check: %d of %d cases mismatch, %d failed to run\n", mismatches, count, failures);
 
