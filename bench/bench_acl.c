@@ -30,7 +30,10 @@ typedef struct acl_call {
     aclrtStream stream;
 } acl_call;
 
-static size_t dtype_bytes(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; }
+static size_t dtype_bytes(aclDataType dt)
+{
+    return dt == ACL_FLOAT ? 4 : 2;
+}
 
 static aclFormat format_of_rank(int rank)
 {
@@ -44,10 +47,12 @@ static void store_dtype(void *dst, const float *src, int64_t n, aclDataType dt)
         memcpy(dst, src, (size_t)n * sizeof(float));
     } else if (dt == ACL_BF16) {
         uint16_t *d = dst;
-        for (int64_t i = 0; i < n; ++i) d[i] = f32_to_bf16(src[i]);
+        for (int64_t i = 0; i < n; ++i)
+            d[i] = f32_to_bf16(src[i]);
     } else {
         uint16_t *d = dst;
-        for (int64_t i = 0; i < n; ++i) d[i] = f32_to_f16(src[i]);
+        for (int64_t i = 0; i < n; ++i)
+            d[i] = f32_to_f16(src[i]);
     }
 }
 
@@ -57,10 +62,12 @@ static void load_dtype(float *dst, const void *src, int64_t n, aclDataType dt)
         memcpy(dst, src, (size_t)n * sizeof(float));
     } else if (dt == ACL_BF16) {
         const uint16_t *s = src;
-        for (int64_t i = 0; i < n; ++i) dst[i] = bf16_to_f32(s[i]);
+        for (int64_t i = 0; i < n; ++i)
+            dst[i] = bf16_to_f32(s[i]);
     } else {
         const uint16_t *s = src;
-        for (int64_t i = 0; i < n; ++i) dst[i] = f16_to_f32(s[i]);
+        for (int64_t i = 0; i < n; ++i)
+            dst[i] = f16_to_f32(s[i]);
     }
 }
 
@@ -95,7 +102,8 @@ static int make_tensor(acl_call *k, int t, aclDataType dt, int is_operand, bench
             snprintf(r->err, sizeof r->err, "out of host memory");
             return -1;
         }
-        for (int64_t i = 0; i < n; ++i) k->host[t][i] = round_to(bench_rng_sym(rng), dt);
+        for (int64_t i = 0; i < n; ++i)
+            k->host[t][i] = round_to(bench_rng_sym(rng), dt);
         store_dtype(staging, k->host[t], n, dt);
     } else {
         memset(staging, 0, bytes);
@@ -106,10 +114,11 @@ static int make_tensor(acl_call *k, int t, aclDataType dt, int is_operand, bench
     int64_t strides[5];
     const int rank = k->rank[t];
     strides[rank - 1] = 1;
-    for (int i = rank - 2; i >= 0; --i) strides[i] = strides[i + 1] * k->shape[t][i + 1];
+    for (int i = rank - 2; i >= 0; --i)
+        strides[i] = strides[i + 1] * k->shape[t][i + 1];
     k->tensor[t] = aclCreateTensor(k->shape[t], (uint64_t)rank, dt, strides, 0,
-                                   t == T_DB ? ACL_FORMAT_ND : format_of_rank(rank),
-                                   k->shape[t], (uint64_t)rank, k->dev[t]);
+                                   t == T_DB ? ACL_FORMAT_ND : format_of_rank(rank), k->shape[t],
+                                   (uint64_t)rank, k->dev[t]);
     if (k->tensor[t] == NULL) return fail(r, "aclCreateTensor", 0);
     return 0;
 }
@@ -127,7 +136,8 @@ static int plan(acl_call *k, const bench_case *c, acl_result *r)
 static int run_once(void *arg)
 {
     acl_call *k = arg;
-    aclnnStatus st = aclnnConvolutionBackward(k->workspace, k->workspace_size, k->executor, k->stream);
+    aclnnStatus st =
+        aclnnConvolutionBackward(k->workspace, k->workspace_size, k->executor, k->stream);
     if (st != ACLNN_SUCCESS) return (int)st;
     return (int)aclrtSynchronizeStream(k->stream);
 }
@@ -165,8 +175,12 @@ int acl_bench_case(const bench_case *c, const bench_opts *o, void *stream, acl_r
     acl_call k;
     memset(&k, 0, sizeof k);
     k.stream = stream;
-    const int want[T_COUNT] = {1, 1, 1, (c->mask & BENCH_MASK_DATA) != 0,
-                               (c->mask & BENCH_MASK_WEIGHT) != 0, (c->mask & BENCH_MASK_WEIGHT) != 0};
+    const int want[T_COUNT] = {1,
+                               1,
+                               1,
+                               (c->mask & BENCH_MASK_DATA) != 0,
+                               (c->mask & BENCH_MASK_WEIGHT) != 0,
+                               (c->mask & BENCH_MASK_WEIGHT) != 0};
     bench_case_grad_output_shape(c, k.shape[T_DY]);
     bench_case_input_shape(c, k.shape[T_X]);
     bench_case_weight_shape(c, k.shape[T_W]);
@@ -203,7 +217,9 @@ int acl_bench_case(const bench_case *c, const bench_opts *o, void *stream, acl_r
     /* plan time: median of plan_reps calls; the last executor is kept */
     enum { MAX_PLAN_REPS = 64 };
     double plan_ms[MAX_PLAN_REPS];
-    const int plan_reps = o->plan_reps < 1 ? 1 : o->plan_reps > MAX_PLAN_REPS ? MAX_PLAN_REPS : o->plan_reps;
+    const int plan_reps = o->plan_reps < 1               ? 1
+                          : o->plan_reps > MAX_PLAN_REPS ? MAX_PLAN_REPS
+                                                         : o->plan_reps;
     for (int i = 0; i < plan_reps; ++i) {
         if (k.executor != NULL) {
             aclSetAclOpExecutorRepeatable(k.executor); /* releasable unrun, as in CANN */
@@ -219,9 +235,9 @@ int acl_bench_case(const bench_case *c, const bench_opts *o, void *stream, acl_r
     r->workspace = k.workspace_size;
     {
         acl_bench_impl_names(k.tensor[T_DY], k.tensor[T_X], k.tensor[T_W], k.bias_sizes, k.stride,
-                             k.padding, k.dilation, c->t != 0, k.output_padding, (int)c->g,
-                             k.mask, (int8_t)c->cube, k.tensor[T_DX], k.tensor[T_DW],
-                             k.tensor[T_DB], r->impl);
+                             k.padding, k.dilation, c->t != 0, k.output_padding, (int)c->g, k.mask,
+                             (int8_t)c->cube, k.tensor[T_DX], k.tensor[T_DW], k.tensor[T_DB],
+                             r->impl);
     }
     aclnnStatus st = aclSetAclOpExecutorRepeatable(k.executor);
     if (st != ACLNN_SUCCESS) {

@@ -19,10 +19,14 @@ const char *bench_dtype_name(aclDataType dt)
 
 int bench_dtype_parse(const char *s, aclDataType *dt)
 {
-    if (strcmp(s, "fp32") == 0 || strcmp(s, "f32") == 0) *dt = ACL_FLOAT;
-    else if (strcmp(s, "bf16") == 0) *dt = ACL_BF16;
-    else if (strcmp(s, "fp16") == 0 || strcmp(s, "f16") == 0) *dt = ACL_FLOAT16;
-    else return -1;
+    if (strcmp(s, "fp32") == 0 || strcmp(s, "f32") == 0)
+        *dt = ACL_FLOAT;
+    else if (strcmp(s, "bf16") == 0)
+        *dt = ACL_BF16;
+    else if (strcmp(s, "fp16") == 0 || strcmp(s, "f16") == 0)
+        *dt = ACL_FLOAT16;
+    else
+        return -1;
     return 0;
 }
 
@@ -33,10 +37,14 @@ const char *bench_mask_name(int mask)
 
 int bench_mask_parse(const char *s, int *mask)
 {
-    if (strcmp(s, "data") == 0) *mask = BENCH_MASK_DATA;
-    else if (strcmp(s, "weight") == 0) *mask = BENCH_MASK_WEIGHT;
-    else if (strcmp(s, "all") == 0) *mask = BENCH_MASK_ALL;
-    else return -1;
+    if (strcmp(s, "data") == 0)
+        *mask = BENCH_MASK_DATA;
+    else if (strcmp(s, "weight") == 0)
+        *mask = BENCH_MASK_WEIGHT;
+    else if (strcmp(s, "all") == 0)
+        *mask = BENCH_MASK_ALL;
+    else
+        return -1;
     return 0;
 }
 
@@ -141,13 +149,20 @@ int bench_case_parse(const char *line, const bench_case_defaults *def, bench_cas
                 set_err(err, err_len, "%s=%s: expected a non-negative integer", key, val);
                 return -1;
             }
-            if (strcmp(key, "dims") == 0) c->dims = (int)iv;
-            else if (strcmp(key, "n") == 0) c->n = iv;
-            else if (strcmp(key, "c") == 0) c->c = iv;
-            else if (strcmp(key, "o") == 0) c->o = iv;
-            else if (strcmp(key, "g") == 0) c->g = iv;
-            else if (strcmp(key, "t") == 0) c->t = (int)iv;
-            else if (strcmp(key, "cube") == 0) c->cube = (int)iv;
+            if (strcmp(key, "dims") == 0)
+                c->dims = (int)iv;
+            else if (strcmp(key, "n") == 0)
+                c->n = iv;
+            else if (strcmp(key, "c") == 0)
+                c->c = iv;
+            else if (strcmp(key, "o") == 0)
+                c->o = iv;
+            else if (strcmp(key, "g") == 0)
+                c->g = iv;
+            else if (strcmp(key, "t") == 0)
+                c->t = (int)iv;
+            else if (strcmp(key, "cube") == 0)
+                c->cube = (int)iv;
             else {
                 set_err(err, err_len, "unknown key '%s'%s", key, "");
                 return -1;
@@ -173,11 +188,12 @@ int bench_case_parse(const char *line, const bench_case_defaults *def, bench_cas
             return -1;
         }
         for (int j = 0; j < BENCH_MAX_DIMS; ++j)
-            dst[j] = j >= c->dims ? 1
+            dst[j] = j >= c->dims       ? 1
                      : sk[i].count == 0 ? defaults[i]
-                     : sk[i].v[sk[i].count == 1 ? 0 : j];
+                                        : sk[i].v[sk[i].count == 1 ? 0 : j];
         if (i == 3 || i == 5) /* p, op: unused dims 0 */
-            for (int j = c->dims; j < BENCH_MAX_DIMS; ++j) dst[j] = 0;
+            for (int j = c->dims; j < BENCH_MAX_DIMS; ++j)
+                dst[j] = 0;
     }
     if (c->o < 0) c->o = c->c;
     if (c->name[0] == '\0') snprintf(c->name, sizeof c->name, "case");
@@ -221,7 +237,8 @@ int bench_case_parse(const char *line, const bench_case_defaults *def, bench_cas
             return -1;
         }
     }
-    for (int j = c->dims; j < BENCH_MAX_DIMS; ++j) c->out[j] = 1;
+    for (int j = c->dims; j < BENCH_MAX_DIMS; ++j)
+        c->out[j] = 1;
     return 1;
 }
 
@@ -244,12 +261,11 @@ char *bench_case_format(const bench_case *c, char *buf, size_t len)
     PUT("s", c->s);
     PUT("p", c->p);
     PUT("d", c->d);
-    if (w < len)
-        w += (size_t)snprintf(buf + w, len - w, " g=%lld t=%d", (long long)c->g, c->t);
+    if (w < len) w += (size_t)snprintf(buf + w, len - w, " g=%lld t=%d", (long long)c->g, c->t);
     if (c->t) PUT("op", c->op);
     if (w < len)
-        w += (size_t)snprintf(buf + w, len - w, " dtype=%s mask=%s cube=%d #", bench_dtype_name(c->dtype),
-                              bench_mask_name(c->mask), c->cube);
+        w += (size_t)snprintf(buf + w, len - w, " dtype=%s mask=%s cube=%d #",
+                              bench_dtype_name(c->dtype), bench_mask_name(c->mask), c->cube);
     PUT("out", c->out);
 #undef PUT
     return buf;
@@ -259,10 +275,14 @@ static void shape_nc(const bench_case *c, int64_t a, int64_t b, const int64_t *s
 {
     shape[0] = a;
     shape[1] = b;
-    for (int j = 0; j < c->dims; ++j) shape[2 + j] = sp[j];
+    for (int j = 0; j < c->dims; ++j)
+        shape[2 + j] = sp[j];
 }
 
-void bench_case_input_shape(const bench_case *c, int64_t shape[5]) { shape_nc(c, c->n, c->c, c->in, shape); }
+void bench_case_input_shape(const bench_case *c, int64_t shape[5])
+{
+    shape_nc(c, c->n, c->c, c->in, shape);
+}
 
 void bench_case_grad_output_shape(const bench_case *c, int64_t shape[5])
 {
@@ -271,14 +291,17 @@ void bench_case_grad_output_shape(const bench_case *c, int64_t shape[5])
 
 void bench_case_weight_shape(const bench_case *c, int64_t shape[5])
 {
-    if (c->t) shape_nc(c, c->c, c->o / c->g, c->k, shape);
-    else shape_nc(c, c->o, c->c / c->g, c->k, shape);
+    if (c->t)
+        shape_nc(c, c->c, c->o / c->g, c->k, shape);
+    else
+        shape_nc(c, c->o, c->c / c->g, c->k, shape);
 }
 
 int64_t bench_shape_numel(const int64_t *shape, int rank)
 {
     int64_t n = 1;
-    for (int i = 0; i < rank; ++i) n *= shape[i];
+    for (int i = 0; i < rank; ++i)
+        n *= shape[i];
     return n;
 }
 
@@ -288,7 +311,8 @@ double bench_case_macs(const bench_case *c)
     const int64_t cy = c->t ? c->c : c->o, cx = c->t ? c->o : c->c;
     const int64_t *ys = c->t ? c->in : c->out;
     double m = (double)c->n * (double)cy * (double)(cx / c->g);
-    for (int j = 0; j < c->dims; ++j) m *= (double)ys[j] * (double)c->k[j];
+    for (int j = 0; j < c->dims; ++j)
+        m *= (double)ys[j] * (double)c->k[j];
     return m;
 }
 

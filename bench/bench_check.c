@@ -30,13 +30,13 @@
 #include "reference/ref_conv.h"
 #endif
 
-#define U_F32 (1.0 / 16777216.0)    /* 2^-24 */
-#define U_HF32 (1.0 / 4096.0)       /* 2^-12: 11 mantissa bits kept */
-#define U_F16 (1.0 / 2048.0)        /* 2^-11 */
-#define U_BF16 (1.0 / 256.0)        /* 2^-8 */
-#define ACC_SQRT_FACTOR 4.0         /* multiple of sqrt(K) u_f32 allowed */
-#define OP_PRODUCT_FACTOR 2.01      /* a product of two rounded operands: 2u + u^2 */
-#define FULL_CHECK_MAX_MACS 3.0e7   /* above: sampled elements */
+#define U_F32 (1.0 / 16777216.0)  /* 2^-24 */
+#define U_HF32 (1.0 / 4096.0)     /* 2^-12: 11 mantissa bits kept */
+#define U_F16 (1.0 / 2048.0)      /* 2^-11 */
+#define U_BF16 (1.0 / 256.0)      /* 2^-8 */
+#define ACC_SQRT_FACTOR 4.0       /* multiple of sqrt(K) u_f32 allowed */
+#define OP_PRODUCT_FACTOR 2.01    /* a product of two rounded operands: 2u + u^2 */
+#define FULL_CHECK_MAX_MACS 3.0e7 /* above: sampled elements */
 
 /* The geometry in index form: unused spatial dims are 1 (padding 0). */
 typedef struct geom {
@@ -64,7 +64,10 @@ static void geom_init(const bench_case *c, geom *q)
     }
 }
 
-static int64_t prod3(const int64_t v[3]) { return v[0] * v[1] * v[2]; }
+static int64_t prod3(const int64_t v[3])
+{
+    return v[0] * v[1] * v[2];
+}
 
 typedef struct acc2 {
     double sum, abs;
@@ -161,7 +164,8 @@ static acc2 elem_db(const geom *q, const bench_host *h, int64_t co)
     acc2 a = {0, 0};
     const int64_t out_sp = prod3(q->out);
     for (int64_t n = 0; n < q->n; ++n)
-        for (int64_t j = 0; j < out_sp; ++j) acc_add(&a, h->dy[(n * q->o + co) * out_sp + j], 1.0);
+        for (int64_t j = 0; j < out_sp; ++j)
+            acc_add(&a, h->dy[(n * q->o + co) * out_sp + j], 1.0);
     return a;
 }
 
@@ -250,7 +254,8 @@ static void to_ref_problem(const bench_case *c, ref_problem *p)
         p->op[j] = j < c->dims ? c->op[j] : 0;
     }
     p->transposed = c->t;
-    for (int t = 0; t < REF_T_COUNT; ++t) p->dt[t] = c->dtype;
+    for (int t = 0; t < REF_T_COUNT; ++t)
+        p->dt[t] = c->dtype;
     p->cube_math = c->cube;
     p->mask = ((c->mask & BENCH_MASK_DATA) ? REF_MASK_DX : 0) |
               ((c->mask & BENCH_MASK_WEIGHT) ? REF_MASK_DW | REF_MASK_DB : 0);
@@ -261,7 +266,8 @@ static double *to_double(const float *v, int64_t n, int absval)
 {
     double *d = malloc((size_t)(n ? n : 1) * sizeof *d);
     if (d != NULL)
-        for (int64_t i = 0; i < n; ++i) d[i] = absval ? fabs((double)v[i]) : (double)v[i];
+        for (int64_t i = 0; i < n; ++i)
+            d[i] = absval ? fabs((double)v[i]) : (double)v[i];
     return d;
 }
 
@@ -287,8 +293,8 @@ static int check_full(const bench_case *c, const bench_host *h, const int64_t nu
         in[v][2] = to_double(h->w, numel[2], v);
         for (int o = 0; o < 3; ++o)
             out[v][o] = got_of[o] ? calloc((size_t)numel[3 + o], sizeof(double)) : NULL;
-        if (!in[v][0] || !in[v][1] || !in[v][2] || (h->dx && !out[v][0]) ||
-            (h->dw && !out[v][1]) || (h->db && !out[v][2])) {
+        if (!in[v][0] || !in[v][1] || !in[v][2] || (h->dx && !out[v][0]) || (h->dw && !out[v][1]) ||
+            (h->db && !out[v][2])) {
             rc = -1;
             snprintf(msg, msg_len, "out of memory for the reference");
             break;
@@ -405,8 +411,8 @@ int bench_check(const bench_case *c, const bench_host *h, const bench_opts *o, a
             snprintf(r->check_msg, sizeof r->check_msg,
                      "%s: %lld of %lld compared elements off, first at flat index %lld: got %.9g, "
                      "reference %.9g",
-                     names[out], (long long)s->bad, (long long)s->compared,
-                     (long long)s->first_bad, s->bad_got, s->bad_ref);
+                     names[out], (long long)s->bad, (long long)s->compared, (long long)s->first_bad,
+                     s->bad_got, s->bad_ref);
         } else if (s->max_ref > 0 && s->max_got == 0 && r->check_ok) {
             r->check_ok = 0;
             snprintf(r->check_msg, sizeof r->check_msg, "%s: all compared elements are zero",

@@ -7,7 +7,8 @@
 // Regular convolution:   convolution_backward_data    diff_dst -> diff_src
 //                        convolution_backward_weights src, diff_dst -> diff_weights, diff_bias
 // Transposed (t=1):      deconvolution_backward_data  diff_dst (gradOutput) -> diff_src (gradInput)
-//                        deconvolution_backward_weights src (input), diff_dst -> diff_weights, diff_bias
+//                        deconvolution_backward_weights src (input), diff_dst -> diff_weights,
+//                        diff_bias
 // oneDNN's deconvolution weights are (OC, IC/g... ) = (o, c) dims; aclnn's
 // transposed weight [c, o/g, k] is their "iohw" memory order (giohw grouped).
 // Dilation: oneDNN counts from 0 (dense = 0), aclnn from 1.
@@ -28,9 +29,13 @@ using namespace dnnl;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-namespace {
+namespace
+{
 
-tag plain_act(int dims) { return dims == 1 ? tag::abc : dims == 2 ? tag::abcd : tag::abcde; }
+tag plain_act(int dims)
+{
+    return dims == 1 ? tag::abc : dims == 2 ? tag::abcd : tag::abcde;
+}
 
 // Regular weight [o, c/g, k] (grouped dims g, o/g, c/g, k: same order);
 // transposed weight [c, o/g, k] in oneDNN's (o, c, k) dims: i and o swapped.
@@ -58,7 +63,8 @@ memory random_memory(const memory::desc &md, const memory::dims &dims, tag plain
     memory src(f32md, eng);
     float *p = static_cast<float *>(src.get_data_handle());
     const size_t n = f32md.get_size() / sizeof(float);
-    for (size_t i = 0; i < n; ++i) p[i] = bench_rng_sym(rng);
+    for (size_t i = 0; i < n; ++i)
+        p[i] = bench_rng_sym(rng);
     memory dst(md, eng);
     reorder(src, dst).execute(s, src, dst);
     s.wait();
@@ -81,7 +87,10 @@ int run_once(void *arg)
     return 0;
 }
 
-void copy_str(char *dst, size_t len, const char *src) { std::snprintf(dst, len, "%s", src); }
+void copy_str(char *dst, size_t len, const char *src)
+{
+    std::snprintf(dst, len, "%s", src);
+}
 
 void run_variant(const bench_case *c, const bench_opts *o, bool blocked, dnnl_variant *v)
 {
@@ -95,8 +104,10 @@ void run_variant(const bench_case *c, const bench_opts *o, bool blocked, dnnl_va
         memory::dims strides, dil, pl, pr;
         // oneDNN weight dims: (g,) OC/g, IC/g, k with OC = output channels of
         // the primitive's forward op: o for both conv (c -> o) and deconv (c -> o).
-        if (grouped) wei_d = {c->g, c->o / c->g, c->c / c->g};
-        else wei_d = {c->o, c->c};
+        if (grouped)
+            wei_d = {c->g, c->o / c->g, c->c / c->g};
+        else
+            wei_d = {c->o, c->c};
         for (int j = 0; j < c->dims; ++j) {
             src_d.push_back(c->in[j]);
             dst_d.push_back(c->out[j]);
@@ -129,7 +140,8 @@ void run_variant(const bench_case *c, const bench_opts *o, bool blocked, dnnl_va
                                          dst_md, strides, dil, pl, pr);
             convolution_forward::primitive_desc fpd(fd, eng);
             if (run.do_d) {
-                convolution_backward_data::desc bd(alg, src_md, wei_md, dst_md, strides, dil, pl, pr);
+                convolution_backward_data::desc bd(alg, src_md, wei_md, dst_md, strides, dil, pl,
+                                                   pr);
                 convolution_backward_data::primitive_desc pd(bd, eng, fpd);
                 d_diff_src = pd.diff_src_desc();
                 d_wei = pd.weights_desc();
@@ -198,7 +210,8 @@ void run_variant(const bench_case *c, const bench_opts *o, bool blocked, dnnl_va
         if (e.status == dnnl_unimplemented)
             std::snprintf(v->err, sizeof v->err, "oneDNN has no implementation for this case (%s)",
                           e.what());
-        else std::snprintf(v->err, sizeof v->err, "%s (status %d)", e.what(), (int)e.status);
+        else
+            std::snprintf(v->err, sizeof v->err, "%s (status %d)", e.what(), (int)e.status);
     } catch (const std::exception &e) {
         std::snprintf(v->err, sizeof v->err, "%s", e.what());
     }
@@ -206,7 +219,10 @@ void run_variant(const bench_case *c, const bench_opts *o, bool blocked, dnnl_va
 
 } // namespace
 
-extern "C" int dnnl_bench_available(void) { return 1; }
+extern "C" int dnnl_bench_available(void)
+{
+    return 1;
+}
 
 extern "C" const char *dnnl_bench_describe(void)
 {

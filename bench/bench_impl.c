@@ -18,9 +18,9 @@ int acl_bench_impl_names(const aclTensor *gradOutput, const aclTensor *input,
 {
     snprintf(names[0], 48, "?");
     snprintf(names[1], 48, "?");
-    const conv_bwd_args args = {gradOutput,    input,  weight,     biasSizes,    stride,
-                                padding,       dilation, transposed, outputPadding, groups,
-                                outputMask,    cubeMathType, gradInput, gradWeight, gradBias};
+    const conv_bwd_args args = {gradOutput, input,        weight,     biasSizes,     stride,
+                                padding,    dilation,     transposed, outputPadding, groups,
+                                outputMask, cubeMathType, gradInput,  gradWeight,    gradBias};
     const soc_id soc = soc_current();
     bool empty = false;
     if (conv_bwd_validate(&args, soc, &empty) != ACLNN_SUCCESS) return -1;
@@ -29,7 +29,8 @@ int acl_bench_impl_names(const aclTensor *gradOutput, const aclTensor *input,
     void *plan = NULL;
     uint64_t size = 0;
     if (conv_plan_create(&problem, &plan, &size) != ACLNN_SUCCESS) return -1;
-    for (int pass = 0; pass < 2; ++pass) snprintf(names[pass], 48, "%s", conv_plan_impl_name(plan, pass));
+    for (int pass = 0; pass < 2; ++pass)
+        snprintf(names[pass], 48, "%s", conv_plan_impl_name(plan, pass));
     conv_plan_ops.destroy(plan);
     return 0;
 }

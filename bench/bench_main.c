@@ -23,9 +23,18 @@
 #define PEAK_TRIALS 10
 
 #ifndef ACLCONV_HAVE_DNNL
-int dnnl_bench_available(void) { return 0; }
-const char *dnnl_bench_describe(void) { return "oneDNN not built in (libdnnl-dev not found)"; }
-void dnnl_bench_set_threads(int threads) { (void)threads; }
+int dnnl_bench_available(void)
+{
+    return 0;
+}
+const char *dnnl_bench_describe(void)
+{
+    return "oneDNN not built in (libdnnl-dev not found)";
+}
+void dnnl_bench_set_threads(int threads)
+{
+    (void)threads;
+}
 int dnnl_bench_case(const bench_case *c, const bench_opts *o, dnnl_result *r)
 {
     (void)c;
@@ -44,27 +53,30 @@ typedef struct case_result {
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: aclconv_bench [options]\n"
-            "  --suite FILE          suite file (default %s/default.suite)\n"
-            "  --case \"k=v ...\"      one case in suite syntax instead of a suite\n"
-            "  --filter SUBSTR       only cases whose name contains SUBSTR\n"
-            "  --threads N           threads of aclconv (aclconvSetNumThreads) and oneDNN\n"
-            "                        (default: aclconvGetNumThreads(), i.e. ACLCONV_NUM_THREADS or cores)\n"
-            "  --reps N              at most N timed runs per measurement (default 100)\n"
-            "  --min-time S          stop once the timed runs add up to S seconds (default 1)\n"
-            "  --max-case-seconds S  stop repeating a measurement after S seconds (default 20)\n"
-            "  --plan-reps N         GetWorkspaceSize calls timed, median (default 5)\n"
-            "  --dtype fp32|bf16|fp16  --mask data|weight|all  --cube 0..3   case defaults\n"
-            "  --no-dnnl             skip oneDNN\n"
-            "  --check               verify aclconv against the double reference; exit 1 on mismatch\n"
-            "  --check-samples N     elements per output compared in big cases (default 512)\n"
-            "  --check-mode M        auto (every element when small, else samples) | full | sampled\n"
-            "  --ws-bound X          flag workspaces above X times the call's tensor bytes (default 1)\n"
-            "  --peak-seconds S      duration of one peak trial (default 0.1; 0 skips)\n"
-            "  --seed N              data seed (default 1)\n"
-            "  -v                    verbose\n",
-            BENCH_SUITE_DIR);
+    fprintf(
+        f,
+        "usage: aclconv_bench [options]\n"
+        "  --suite FILE          suite file (default %s/default.suite)\n"
+        "  --case \"k=v ...\"      one case in suite syntax instead of a suite\n"
+        "  --filter SUBSTR       only cases whose name contains SUBSTR\n"
+        "  --threads N           threads of aclconv (aclconvSetNumThreads) and oneDNN\n"
+        "                        (default: aclconvGetNumThreads(), i.e. ACLCONV_NUM_THREADS or "
+        "cores)\n"
+        "  --reps N              at most N timed runs per measurement (default 100)\n"
+        "  --min-time S          stop once the timed runs add up to S seconds (default 1)\n"
+        "  --max-case-seconds S  stop repeating a measurement after S seconds (default 20)\n"
+        "  --plan-reps N         GetWorkspaceSize calls timed, median (default 5)\n"
+        "  --dtype fp32|bf16|fp16  --mask data|weight|all  --cube 0..3   case defaults\n"
+        "  --no-dnnl             skip oneDNN\n"
+        "  --check               verify aclconv against the double reference; exit 1 on mismatch\n"
+        "  --check-samples N     elements per output compared in big cases (default 512)\n"
+        "  --check-mode M        auto (every element when small, else samples) | full | sampled\n"
+        "  --ws-bound X          flag workspaces above X times the call's tensor bytes (default "
+        "1)\n"
+        "  --peak-seconds S      duration of one peak trial (default 0.1; 0 skips)\n"
+        "  --seed N              data seed (default 1)\n"
+        "  -v                    verbose\n",
+        BENCH_SUITE_DIR);
 }
 
 static int read_cases(const char *path, const char *single, const bench_case_defaults *def,
@@ -122,13 +134,19 @@ static int read_cases(const char *path, const char *single, const bench_case_def
 
 static const char *fmt_bytes(uint64_t b, char *buf, size_t len)
 {
-    if (b < 1024) snprintf(buf, len, "%llu B", (unsigned long long)b);
-    else if (b < 1024 * 1024) snprintf(buf, len, "%.1f KiB", (double)b / 1024.0);
-    else snprintf(buf, len, "%.1f MiB", (double)b / MIB);
+    if (b < 1024)
+        snprintf(buf, len, "%llu B", (unsigned long long)b);
+    else if (b < 1024 * 1024)
+        snprintf(buf, len, "%.1f KiB", (double)b / 1024.0);
+    else
+        snprintf(buf, len, "%.1f MiB", (double)b / MIB);
     return buf;
 }
 
-static double gflops(const bench_case *c, double ms) { return ms > 0 ? bench_case_flops(c) / (ms * 1e6) : 0; }
+static double gflops(const bench_case *c, double ms)
+{
+    return ms > 0 ? bench_case_flops(c) / (ms * 1e6) : 0;
+}
 
 static void print_timing(const bench_timing *t)
 {
@@ -174,7 +192,8 @@ static void print_case(int i, int count, const case_result *r, const bench_peak 
             print_timing(&v[k]->exec);
             printf("  %.1f GFLOP/s  aclconv speedup %.3f\n", gflops(c, v[k]->exec.median_ms),
                    v[k]->exec.median_ms / a->exec.median_ms);
-            printf("            impl data=%s weights=%s\n", v[k]->impl_data[0] ? v[k]->impl_data : "-",
+            printf("            impl data=%s weights=%s\n",
+                   v[k]->impl_data[0] ? v[k]->impl_data : "-",
                    v[k]->impl_weights[0] ? v[k]->impl_weights : "-");
         }
     }
@@ -194,7 +213,8 @@ static void print_case(int i, int count, const case_result *r, const bench_peak 
 static void print_summary(const case_result *res, int count, const bench_peak *peak, int with_dnnl,
                           int check)
 {
-    printf("\n== summary (times: median ms; ratio = oneDNN time / aclconv time, >1: aclconv faster)\n");
+    printf("\n== summary (times: median ms; ratio = oneDNN time / aclconv time, >1: aclconv "
+           "faster)\n");
     printf("%-20s %-4s %-6s %9s %11s %8s %6s %-23s %9s", "case", "dt", "mask", "plan_us", "exec_ms",
            "GFLOP/s", "%peak", "impl dx/dw", "ws_MiB");
     if (with_dnnl) printf(" %11s %11s %8s %8s", "dnnl_plain", "dnnl_blk", "r_plain", "r_blk");
@@ -207,7 +227,8 @@ static void print_summary(const case_result *res, int count, const bench_peak *p
         const acl_result *a = &r->acl;
         char impl[64];
         snprintf(impl, sizeof impl, "%s/%s", a->impl[0], a->impl[1]);
-        printf("%-20.20s %-4s %-6s", r->c.name, bench_dtype_name(r->c.dtype), bench_mask_name(r->c.mask));
+        printf("%-20.20s %-4s %-6s", r->c.name, bench_dtype_name(r->c.dtype),
+               bench_mask_name(r->c.mask));
         if (!a->ok) {
             printf(" FAILED: %.80s\n", a->err);
             continue;
@@ -219,15 +240,19 @@ static void print_summary(const case_result *res, int count, const bench_peak *p
         if (with_dnnl) {
             const dnnl_variant *v[2] = {&r->dnnl.plain, &r->dnnl.blocked};
             for (int k = 0; k < 2; ++k) {
-                if (v[k]->ok) printf(" %10.3f%s", v[k]->exec.median_ms, v[k]->exec.capped ? "*" : " ");
-                else printf(" %11s", "n/a");
+                if (v[k]->ok)
+                    printf(" %10.3f%s", v[k]->exec.median_ms, v[k]->exec.capped ? "*" : " ");
+                else
+                    printf(" %11s", "n/a");
             }
             for (int k = 0; k < 2; ++k) {
                 if (v[k]->ok) {
                     const double ratio = v[k]->exec.median_ms / a->exec.median_ms;
                     printf(" %8.3f", ratio);
-                    if (k == 0) log_plain += log(ratio), ++n_plain;
-                    else log_blk += log(ratio), ++n_blk;
+                    if (k == 0)
+                        log_plain += log(ratio), ++n_plain;
+                    else
+                        log_blk += log(ratio), ++n_blk;
                 } else {
                     printf(" %8s", "-");
                 }
@@ -238,11 +263,15 @@ static void print_summary(const case_result *res, int count, const bench_peak *p
     }
     if (with_dnnl) {
         printf("geometric mean of oneDNN-plain / aclconv time:   ");
-        if (n_plain) printf("%.3f over %d cases\n", exp(log_plain / n_plain), n_plain);
-        else printf("-\n");
+        if (n_plain)
+            printf("%.3f over %d cases\n", exp(log_plain / n_plain), n_plain);
+        else
+            printf("-\n");
         printf("geometric mean of oneDNN-blocked / aclconv time: ");
-        if (n_blk) printf("%.3f over %d cases\n", exp(log_blk / n_blk), n_blk);
-        else printf("-\n");
+        if (n_blk)
+            printf("%.3f over %d cases\n", exp(log_blk / n_blk), n_blk);
+        else
+            printf("-\n");
     }
     printf("(* = stopped by --max-case-seconds)\n");
 }
@@ -276,31 +305,48 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
 #define VAL (need_arg(i, argc, a) ? argv[++i] : (exit(2), ""))
-        if (strcmp(a, "--suite") == 0) suite = VAL;
-        else if (strcmp(a, "--case") == 0) single = VAL;
-        else if (strcmp(a, "--filter") == 0) filter = VAL;
-        else if (strcmp(a, "--threads") == 0) o.threads = atoi(VAL);
-        else if (strcmp(a, "--reps") == 0) o.max_reps = atoi(VAL);
-        else if (strcmp(a, "--min-time") == 0) o.min_time = atof(VAL);
-        else if (strcmp(a, "--max-case-seconds") == 0) o.max_case_seconds = atof(VAL);
-        else if (strcmp(a, "--plan-reps") == 0) o.plan_reps = atoi(VAL);
-        else if (strcmp(a, "--check-samples") == 0) o.check_samples = atoi(VAL);
+        if (strcmp(a, "--suite") == 0)
+            suite = VAL;
+        else if (strcmp(a, "--case") == 0)
+            single = VAL;
+        else if (strcmp(a, "--filter") == 0)
+            filter = VAL;
+        else if (strcmp(a, "--threads") == 0)
+            o.threads = atoi(VAL);
+        else if (strcmp(a, "--reps") == 0)
+            o.max_reps = atoi(VAL);
+        else if (strcmp(a, "--min-time") == 0)
+            o.min_time = atof(VAL);
+        else if (strcmp(a, "--max-case-seconds") == 0)
+            o.max_case_seconds = atof(VAL);
+        else if (strcmp(a, "--plan-reps") == 0)
+            o.plan_reps = atoi(VAL);
+        else if (strcmp(a, "--check-samples") == 0)
+            o.check_samples = atoi(VAL);
         else if (strcmp(a, "--check-mode") == 0) {
             const char *m = VAL;
-            if (strcmp(m, "auto") == 0) o.check_mode = BENCH_CHECK_AUTO;
-            else if (strcmp(m, "full") == 0) o.check_mode = BENCH_CHECK_FULL;
-            else if (strcmp(m, "sampled") == 0) o.check_mode = BENCH_CHECK_SAMPLED;
+            if (strcmp(m, "auto") == 0)
+                o.check_mode = BENCH_CHECK_AUTO;
+            else if (strcmp(m, "full") == 0)
+                o.check_mode = BENCH_CHECK_FULL;
+            else if (strcmp(m, "sampled") == 0)
+                o.check_mode = BENCH_CHECK_SAMPLED;
             else {
                 fprintf(stderr, "aclconv_bench: --check-mode auto|full|sampled\n");
                 return 2;
             }
-        }
-        else if (strcmp(a, "--ws-bound") == 0) o.ws_bound = atof(VAL);
-        else if (strcmp(a, "--peak-seconds") == 0) peak_seconds = atof(VAL);
-        else if (strcmp(a, "--seed") == 0) o.seed = strtoull(VAL, NULL, 0);
-        else if (strcmp(a, "--no-dnnl") == 0) use_dnnl = 0;
-        else if (strcmp(a, "--check") == 0) o.check = 1;
-        else if (strcmp(a, "-v") == 0) o.verbose = 1;
+        } else if (strcmp(a, "--ws-bound") == 0)
+            o.ws_bound = atof(VAL);
+        else if (strcmp(a, "--peak-seconds") == 0)
+            peak_seconds = atof(VAL);
+        else if (strcmp(a, "--seed") == 0)
+            o.seed = strtoull(VAL, NULL, 0);
+        else if (strcmp(a, "--no-dnnl") == 0)
+            use_dnnl = 0;
+        else if (strcmp(a, "--check") == 0)
+            o.check = 1;
+        else if (strcmp(a, "-v") == 0)
+            o.verbose = 1;
         else if (strcmp(a, "--dtype") == 0) {
             if (bench_dtype_parse(VAL, &def.dtype) != 0) {
                 fprintf(stderr, "aclconv_bench: --dtype fp32|bf16|fp16\n");
@@ -362,7 +408,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (o.threads > 0 && aclconvSetNumThreads(o.threads) != ACL_SUCCESS) {
-        fprintf(stderr, "aclconv_bench: aclconvSetNumThreads(%d): %s\n", o.threads, aclGetRecentErrMsg());
+        fprintf(stderr, "aclconv_bench: aclconvSetNumThreads(%d): %s\n", o.threads,
+                aclGetRecentErrMsg());
         return 2;
     }
     o.threads = aclconvGetNumThreads();
@@ -386,8 +433,9 @@ int main(int argc, char **argv)
     }
     printf("peak: %.1f GFLOP/s fp32 (%s FMA loop, %d threads, best of %d)\n", peak.gflops, peak.isa,
            peak.threads, PEAK_TRIALS);
-    printf("timing: warm-up, then up to %d runs or %.2g s (median); at most %.3g s per measurement\n",
-           o.max_reps, o.min_time, o.max_case_seconds);
+    printf(
+        "timing: warm-up, then up to %d runs or %.2g s (median); at most %.3g s per measurement\n",
+        o.max_reps, o.min_time, o.max_case_seconds);
     fflush(stdout);
 
     case_result *res = calloc((size_t)count, sizeof *res);
@@ -407,7 +455,8 @@ int main(int argc, char **argv)
             dnnl_bench_case(&r->c, &o, &r->dnnl);
             r->have_dnnl = 1;
             if (r->dnnl.plain.ok) fprintf(stderr, " plain %.3f ms", r->dnnl.plain.exec.median_ms);
-            if (r->dnnl.blocked.ok) fprintf(stderr, " blocked %.3f ms", r->dnnl.blocked.exec.median_ms);
+            if (r->dnnl.blocked.ok)
+                fprintf(stderr, " blocked %.3f ms", r->dnnl.blocked.exec.median_ms);
         }
         fprintf(stderr, "\n");
         print_case(i, count, r, &peak, &o);
@@ -416,8 +465,9 @@ int main(int argc, char **argv)
     if (peak_seconds > 0) {
         /* the machine is shared: a second measurement shows how noisy the first was */
         bench_peak end = bench_measure_peak(o.threads, peak_seconds, PEAK_TRIALS);
-        printf("peak measured again at the end: %.1f GFLOP/s (start: %.1f; %%peak uses the start)\n",
-               end.gflops, peak.gflops);
+        printf(
+            "peak measured again at the end: %.1f GFLOP/s (start: %.1f; %%peak uses the start)\n",
+            end.gflops, peak.gflops);
     }
     if (o.check)
         printf("check: %d of %d cases mismatch, %d failed to run\n", mismatches, count, failures);

@@ -82,7 +82,10 @@ static void *peak_thread(void *arg)
 }
 
 /* FLOPs of one iteration of the loop on one thread. */
-static double flops_per_iter(int avx512) { return 2.0 * PEAK_CHAINS * (avx512 ? 16 : 8); }
+static double flops_per_iter(int avx512)
+{
+    return 2.0 * PEAK_CHAINS * (avx512 ? 16 : 8);
+}
 
 /* Runs iters on every thread; returns the wall time of the slowest. */
 static double run_threads(int avx512, int threads, uint64_t iters)
@@ -105,7 +108,8 @@ static double run_threads(int avx512, int threads, uint64_t iters)
     }
     double t0 = bench_now();
     pthread_barrier_wait(&start);
-    for (int t = 0; t < started; ++t) pthread_join(tid[t], NULL);
+    for (int t = 0; t < started; ++t)
+        pthread_join(tid[t], NULL);
     double t1 = bench_now();
     pthread_barrier_destroy(&start);
     return t1 - t0;

@@ -8,7 +8,10 @@ typedef struct bench_rng {
     uint64_t s;
 } bench_rng;
 
-static inline void bench_rng_seed(bench_rng *r, uint64_t seed) { r->s = seed; }
+static inline void bench_rng_seed(bench_rng *r, uint64_t seed)
+{
+    r->s = seed;
+}
 
 static inline uint64_t bench_rng_next(bench_rng *r)
 {
@@ -25,13 +28,17 @@ static inline float bench_rng_sym(bench_rng *r)
 }
 
 /* Uniform in [0, n). */
-static inline uint64_t bench_rng_below(bench_rng *r, uint64_t n) { return bench_rng_next(r) % n; }
+static inline uint64_t bench_rng_below(bench_rng *r, uint64_t n)
+{
+    return bench_rng_next(r) % n;
+}
 
 /* FNV-1a of a string: per-case seeds. */
 static inline uint64_t bench_rng_hash(const char *s)
 {
     uint64_t h = 1469598103934665603ull;
-    for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    for (; *s; ++s)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
     return h;
 }
 

@@ -11,9 +11,9 @@ extern "C" {
 #endif
 
 enum {
-    BENCH_CHECK_AUTO,    /* every element of small cases, samples of big ones */
-    BENCH_CHECK_FULL,    /* every element (shared reference), whatever the size */
-    BENCH_CHECK_SAMPLED  /* samples only */
+    BENCH_CHECK_AUTO,   /* every element of small cases, samples of big ones */
+    BENCH_CHECK_FULL,   /* every element (shared reference), whatever the size */
+    BENCH_CHECK_SAMPLED /* samples only */
 };
 
 typedef struct bench_opts {
@@ -52,7 +52,7 @@ typedef struct acl_result {
     uint64_t tensor_bytes; /* operands + requested outputs of the call */
     char impl[2][48];      /* gradInput, gradWeight ("-": not computed) */
     /* --check */
-    int checked;      /* 1 when the check ran */
+    int checked; /* 1 when the check ran */
     int check_ok;
     int check_full;   /* 1: every element compared, 0: sampled */
     double check_err; /* max |got - ref| / sum|terms| over the compared elements */
@@ -69,8 +69,8 @@ int acl_bench_case(const bench_case *c, const bench_opts *o, void *stream, acl_r
 typedef struct dnnl_variant {
     int ok;
     char err[256];
-    bench_timing exec;       /* backward data + backward weights (+bias), per mask */
-    char impl_data[64];      /* impl_info_str of the primitives */
+    bench_timing exec;  /* backward data + backward weights (+bias), per mask */
+    char impl_data[64]; /* impl_info_str of the primitives */
     char impl_weights[64];
 } dnnl_variant;
 
