@@ -30,10 +30,17 @@
 #define FAST_SLAB_FLOATS (128 * 1024)
 /* Floats of packed weights swept per pass over the slab. */
 #define FAST_WBLOCK_FLOATS (64 * 1024)
+/* Narrowest column block of long rows. */
+#define FAST_MIN_COLS 64
 /* Fewest tasks the data pass aims for, so two threads stay busy. */
 #define FAST_MIN_TASKS 8
-/* Reduction positions per weight-kernel call (dyT block kept in L1/L2). */
-#define FAST_WT_POSITIONS 256
+/* Floats of one transposed dy block (positions x OG), kept in L1/L2. */
+#define FAST_WT_DYT_FLOATS (32 * 1024)
+/* The weights pass uses the reduction-vector kernel below these sizes. */
+#define FAST_RV_MAX_OG 32
+#define FAST_RV_MAX_KROWS 24
+/* Longest dot product block of the reduction-vector path. */
+#define FAST_RV_MAX_POSITIONS 8192
 /* Chunks of the n-reduction of the weights pass (fixed; partial buffers). */
 #define FAST_WT_CHUNKS 4
 /* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
@@ -58,6 +65,7 @@ typedef struct fast_geom {
     int64_t qmin[3], qext[3];      /* min q(k) and max - min, per dim */
     int64_t wp;                    /* padded row width */
     int64_t rb, nrb;               /* output rows per task, row blocks */
+    int64_t wb, nwb;               /* output columns per task, column blocks */
     int64_t hp;                    /* slab rows per phase plane */
     int64_t cs;                    /* slab floats per channel */
     int64_t slab_floats;           /* cin*cs + slack */
@@ -115,13 +123,23 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks)
         g->qmin[i] = qmin;
         g->qext[i] = qmax - qmin;
     }
-    g->wp = g->os[2] + g->qext[2];
     const int64_t planes = g->ntap[0] * g->nph[1] * g->nph[2];
+    if (g->os[2] > FAST_MAX_FLOATS / 4 || g->cin * planes > FAST_MAX_FLOATS / 4 / (1 + g->qext[1]))
+        return "input rows too large for the fast engine";
+    /* long rows (1-D): blocks of columns so one row block stays near the budget */
+    g->wb = g->os[2];
+    const int64_t one_row = g->cin * planes * (1 + g->qext[1]);
+    if (one_row * (g->os[2] + g->qext[2]) > FAST_SLAB_FLOATS && g->os[2] > FAST_MIN_COLS) {
+        int64_t wb = FAST_SLAB_FLOATS / one_row - g->qext[2];
+        g->wb = min64(g->os[2], max64(FAST_MIN_COLS, wb / 16 * 16));
+    }
+    g->nwb = ceil_div(g->os[2], g->wb);
+    g->wp = g->wb + g->qext[2];
     const int64_t per_row = g->cin * planes * g->wp;
     if (per_row > FAST_MAX_FLOATS / 4) return "input rows too large for the fast engine";
     int64_t rb = FAST_SLAB_FLOATS / per_row - g->qext[1];
     rb = max64(1, min64(rb, g->os[1]));
-    int64_t outer = g->n * g->g * g->os[0];
+    int64_t outer = g->n * g->g * g->os[0] * g->nwb;
     if (outer * ceil_div(g->os[1], rb) < min_tasks) {
         int64_t want = min64(g->os[1], ceil_div(min_tasks, outer));
         rb = max64(1, min64(rb, ceil_div(g->os[1], want)));
@@ -173,11 +191,11 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
 }
 
 /* Packs channels [c0, c0+cin) of image n of v for output plane od and output
- * rows from oh0: layout [c][kd][phase h][phase w][hp][wp], element
- * (c, kd, ph, pw, r, col) = v[n, c0+c, od*std + tsh_d[kd],
- * (oh0 + qmin_h + r)*sth + ph, (col + qmin_w)*stw + pw], or 0 outside. */
+ * rows from oh0 and columns from ow0: layout [c][kd][phase h][phase w][hp][wp],
+ * element (c, kd, ph, pw, r, col) = v[n, c0+c, od*std + tsh_d[kd],
+ * (oh0 + qmin_h + r)*sth + ph, (ow0 + col + qmin_w)*stw + pw], or 0 outside. */
 static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n,
-                      int64_t c0, int64_t od, int64_t oh0, float *dst)
+                      int64_t c0, int64_t od, int64_t oh0, int64_t ow0, float *dst)
 {
     const int64_t *is = g->is;
     const int64_t d0 = od * g->st[0];
@@ -188,10 +206,11 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, in
                     const int64_t d = d0 + g->tsh[0][kd];
                     const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
                     float *plane = dst + c * g->cs + ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
-                    /* valid columns: 0 <= (col + qmin)*st + pw < is */
-                    const int64_t lo = max64(0, -g->qmin[2]);
+                    /* valid columns: 0 <= (ow0 + col + qmin)*st + pw < is */
+                    const int64_t q0 = ow0 + g->qmin[2];
+                    const int64_t lo = max64(0, -q0);
                     const int64_t hi = is[2] - 1 - pw < 0 ? lo
-                                           : min64(g->wp, (is[2] - 1 - pw) / g->st[2] - g->qmin[2] + 1);
+                                           : min64(g->wp, (is[2] - 1 - pw) / g->st[2] - q0 + 1);
                     for (int64_t r = 0; r < g->hp; ++r) {
                         const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + ph;
                         float *row = plane + r * g->wp;
@@ -200,7 +219,7 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, in
                             continue;
                         }
                         if (lo > 0) memset(row, 0, (size_t)lo * sizeof(float));
-                        load_row(v, n, c0 + c, d, h, (lo + g->qmin[2]) * g->st[2] + pw, g->st[2],
+                        load_row(v, n, c0 + c, d, h, (lo + q0) * g->st[2] + pw, g->st[2],
                                  hi - lo, mode, row + lo);
                         if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
                     }
@@ -396,7 +415,8 @@ static void data_pack_weights(void *ctx, size_t i)
 
 /* Writes the valid columns of an mr x [j0, j0+nr) tile of the padded grid. */
 static void data_store_tile(const data_run *r, const float *tile, int64_t ldt, int64_t mr,
-                            int64_t nr, int64_t n, int64_t co0, int64_t od, int64_t oh0, int64_t j0)
+                            int64_t nr, int64_t n, int64_t co0, int64_t od, int64_t oh0,
+                            int64_t ow0, int64_t cols, int64_t j0)
 {
     const fast_geom *g = &r->g;
     const conv_view *out = r->out;
@@ -409,11 +429,11 @@ static void data_store_tile(const data_run *r, const float *tile, int64_t ldt, i
         int64_t j = j0, row = j0 / g->wp, col = j0 % g->wp;
         while (j < j0 + nr) {
             const int64_t seg = min64(j0 + nr - j, g->wp - col);
-            const int64_t valid = col < g->os[2] ? min64(seg, g->os[2] - col) : 0;
+            const int64_t valid = col < cols ? min64(seg, cols - col) : 0;
             if (valid > 0) {
                 const int64_t base = conv_view_index(
                     out, n, co0 + m, od * g->ostep[0] + g->ooff[0],
-                    (oh0 + row) * g->ostep[1] + g->ooff[1], col * g->ostep[2] + g->ooff[2]);
+                    (oh0 + row) * g->ostep[1] + g->ooff[1], (ow0 + col) * g->ostep[2] + g->ooff[2]);
                 const float *s = src + (j - j0);
                 if (fast) {
                     memcpy((float *)out->data + base, s, (size_t)valid * sizeof(float));
@@ -439,16 +459,19 @@ static void data_task(void *ctx, size_t index, int slot)
     const data_state *st = r->st;
     const fast_geom *g = &r->g;
     int64_t i = (int64_t)index;
+    const int64_t cbi = i % g->nwb;
+    i /= g->nwb;
     const int64_t rbi = i % g->nrb;
     i /= g->nrb;
     const int64_t od = i % g->os[0];
     i /= g->os[0];
     const int64_t grp = i % g->g, n = i / g->g;
     const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
+    const int64_t ow0 = cbi * g->wb, cols = min64(g->wb, g->os[2] - ow0);
     float *slab = r->slabs + (int64_t)slot * st->slab_floats;
     float *tile = r->tiles + (int64_t)slot * st->tile_floats;
-    pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, slab);
-    const int64_t jn = (rows - 1) * g->wp + g->os[2];
+    pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
+    const int64_t jn = (rows - 1) * g->wp + cols;
     const int64_t panel = g->cin * g->nt * st->mr;
     for (int64_t cb0 = 0; cb0 < r->ncb; cb0 += r->cbb) {
         const int64_t cb1 = min64(r->ncb, cb0 + r->cbb);
@@ -460,7 +483,7 @@ static void data_task(void *ctx, size_t index, int slot)
                            r->wpk + (grp * r->ncb + mb) * panel, slab + j0, (size_t)g->cs,
                            r->toff, tile, (size_t)st->nr, 0);
                 data_store_tile(r, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr, od,
-                                oh0, j0);
+                                oh0, ow0, cols, j0);
             }
         }
     }
@@ -510,7 +533,8 @@ static void data_run_pass(const conv_problem *p, const data_state *st, void *wor
         r.cbb = max64(1, FAST_WBLOCK_FLOATS / (g->cin * g->nt * st->mr));
         tap_offsets(g, r.toff);
         pool_parallel_for((size_t)(g->g * r.ncb), data_pack_weights, &r);
-        pool_parallel_for_slots((size_t)(g->n * g->g * g->os[0] * g->nrb), st->slots, data_task, &r);
+        pool_parallel_for_slots((size_t)(g->n * g->g * g->os[0] * g->nrb * g->nwb), st->slots,
+                                data_task, &r);
     }
 }
 
@@ -523,7 +547,8 @@ typedef struct wt_state {
     aclconvIsa isa;
     int mr, nr;
     int64_t ldb;     /* dyT row: OG rounded up to 16 */
-    int64_t rsub;    /* rows per kernel call */
+    bool rv;              /* reduction-vector kernel (small OG or few (c, tap) rows) */
+    int64_t brows, bcols; /* reduction block: rows x columns of positions */
     int64_t nunits, nchunks;
     int slots;
     int64_t part_floats, dyt_floats;
@@ -550,7 +575,6 @@ static const char *wt_geom(const conv_problem *p, fast_geom *g)
         taps_regular(g, i, p->ks[i], p->dil[i], p->pad[i]);
     }
     if (g->cin < 1 || g->cout < 1) return "no channels";
-    if (g->cin * g->cout < FAST_MIN_CHANNEL_PRODUCT) return "too few channels per group (depthwise)";
     return geom_layout(g, 1);
 }
 
@@ -569,12 +593,16 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     st->mr = k->convwt_mr;
     st->nr = k->convwt_nr;
     st->ldb = round_up64(g->cout, 16);
-    st->rsub = max64(1, FAST_WT_POSITIONS / g->os[2]);
-    st->nunits = g->n * g->os[0] * g->nrb;
+    st->rv = g->cout < FAST_RV_MAX_OG || g->cin * g->nt < FAST_RV_MAX_KROWS;
+    const int64_t positions = st->rv ? max64(64, min64(FAST_RV_MAX_POSITIONS, FAST_WT_DYT_FLOATS / g->cout))
+                                     : max64(16, FAST_WT_DYT_FLOATS / st->ldb);
+    st->bcols = min64(g->wb, positions);
+    st->brows = st->bcols == g->wb ? max64(1, positions / g->wb) : 1;
+    st->nunits = g->n * g->os[0] * g->nrb * g->nwb;
     st->nchunks = min64(st->nunits, FAST_WT_CHUNKS);
     st->slots = plan_slots();
     st->part_floats = round_up64(g->g * g->cin * g->nt * st->ldb, 16);
-    st->dyt_floats = round_up64(g->rb * g->os[2] * st->ldb + CONV_UKERNEL_SLACK, 16);
+    st->dyt_floats = round_up64(st->brows * st->bcols * (st->rv ? g->cout : st->ldb) + CONV_UKERNEL_SLACK, 16);
     if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
     uint64_t size = 0;
     int64_t parts, slabs, dyts;
@@ -597,28 +625,61 @@ typedef struct wt_run {
     ptrdiff_t toff[FAST_MAX_TAPS];
 } wt_run;
 
-/* dyT[(r*OW + ow)*ldb + o] = rounded dy[n, o0 + o, od, oh0 + r, ow], zero for o >= OG. */
-static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t od, int64_t oh0,
-                     int64_t rows, float *dyt)
+/* dyT[(r*ncol + j)*ldb + o] = rounded dy[n, o0 + o, od, h0 + r, c0 + j], zero for o >= OG. */
+static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t od, int64_t h0,
+                     int64_t nrow, int64_t c0, int64_t ncol, float *dyt)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
     const conv_view *v = &r->p->y;
-    const int64_t ow_n = g->os[2], ldb = st->ldb;
-    float buf[256];
-    for (int64_t rr = 0; rr < rows; ++rr) {
-        float *drow = dyt + rr * ow_n * ldb;
-        for (int64_t o = 0; o < g->cout; ++o)
-            for (int64_t w0 = 0; w0 < ow_n; w0 += 256) {
-                const int64_t cnt = min64(256, ow_n - w0);
-                load_row(v, n, o0 + o, od, oh0 + rr, w0, 1, cnt, r->p->mode, buf);
+    const int64_t ldb = st->ldb;
+    enum { CHUNK = 64 };
+    float buf[CHUNK];
+    for (int64_t rr = 0; rr < nrow; ++rr) {
+        float *drow = dyt + rr * ncol * ldb;
+        for (int64_t w0 = 0; w0 < ncol; w0 += CHUNK) {
+            const int64_t cnt = min64(CHUNK, ncol - w0);
+            for (int64_t o = 0; o < g->cout; ++o) {
+                load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, buf);
                 for (int64_t i = 0; i < cnt; ++i) drow[(w0 + i) * ldb + o] = buf[i];
             }
+        }
         if (ldb > g->cout)
-            for (int64_t j = 0; j < ow_n; ++j)
+            for (int64_t j = 0; j < ncol; ++j)
                 memset(drow + j * ldb + g->cout, 0, (size_t)(ldb - g->cout) * sizeof(float));
     }
-    memset(dyt + rows * ow_n * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
+    memset(dyt + nrow * ncol * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
+}
+
+/* The reduction-vector path of one position block: dy rows copied to
+ * dyr[o][rr*ncol + j], then dW^T[(c,t)][o] += dyr[o] . slab rows of (c,t). */
+static void wt_block_rv(const wt_run *r, const float *slab, float *dyr, float *pg, int64_t n,
+                        int64_t grp, int64_t od, int64_t oh0, int64_t r0, int64_t nrow, int64_t ow0,
+                        int64_t c0, int64_t ncol)
+{
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g;
+    const int64_t blk = nrow * ncol, krows = g->cin * g->nt;
+    for (int64_t o = 0; o < g->cout; ++o)
+        for (int64_t rr = 0; rr < nrow; ++rr)
+            load_row(&r->p->y, n, grp * g->cout + o, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode,
+                     dyr + o * blk + rr * ncol);
+    const int rmr = r->k->convrv_mr, rnr = r->k->convrv_nr;
+    for (int64_t o0 = 0; o0 < g->cout; o0 += rmr) {
+        const int64_t mr = min64(rmr, g->cout - o0);
+        const float *a[CONV_UKERNEL_MAX_MR];
+        for (int64_t m = 0; m < rmr; ++m) a[m] = dyr + (o0 + min64(m, mr - 1)) * blk;
+        for (int64_t q0 = 0; q0 < krows; q0 += rnr) {
+            const int64_t nr = min64(rnr, krows - q0);
+            const float *b[CONV_UKERNEL_MAX_MR];
+            for (int64_t m = 0; m < rnr; ++m) {
+                const int64_t q = q0 + min64(m, nr - 1);
+                b[m] = slab + (q / g->nt) * g->cs + r->toff[q % g->nt] + r0 * g->wp + c0;
+            }
+            r->k->convrv((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)ncol, b,
+                         (size_t)g->wp, pg + q0 * st->ldb + o0, 1, (size_t)st->ldb, 1);
+        }
+    }
 }
 
 static void wt_chunk_task(void *ctx, size_t chunk, int slot)
@@ -632,27 +693,34 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
     memset(part, 0, (size_t)st->part_floats * sizeof(float));
     const int64_t u0 = (int64_t)chunk * st->nunits / st->nchunks;
     const int64_t u1 = ((int64_t)chunk + 1) * st->nunits / st->nchunks;
-    const int64_t krows = g->cin * g->nt, ow_n = g->os[2];
+    const int64_t krows = g->cin * g->nt;
     for (int64_t u = u0; u < u1; ++u) {
-        const int64_t rbi = u % g->nrb, od = (u / g->nrb) % g->os[0], n = u / g->nrb / g->os[0];
+        const int64_t cbi = u % g->nwb, v = u / g->nwb;
+        const int64_t rbi = v % g->nrb, od = (v / g->nrb) % g->os[0], n = v / g->nrb / g->os[0];
         const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
+        const int64_t ow0 = cbi * g->wb, ow_n = min64(g->wb, g->os[2] - ow0);
         for (int64_t grp = 0; grp < g->g; ++grp) {
-            pack_slab(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, slab);
-            pack_dyt(r, n, grp * g->cout, od, oh0, rows, dyt);
+            pack_slab(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
             float *pg = part + grp * krows * st->ldb;
-            for (int64_t r0 = 0; r0 < rows; r0 += st->rsub) {
-                const int64_t nrow = min64(st->rsub, rows - r0);
+            for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
+            for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
+                const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
+                if (st->rv) {
+                    wt_block_rv(r, slab, dyt, pg, n, grp, od, oh0, r0, nrow, ow0, c0, ncol);
+                    continue;
+                }
+                pack_dyt(r, n, grp * g->cout, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
                 for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
                     const int64_t mr = min64(st->mr, krows - q0);
                     const float *a[CONV_UKERNEL_MAX_MR];
                     for (int64_t m = 0; m < st->mr; ++m) {
                         const int64_t q = q0 + min64(m, mr - 1);
-                        a[m] = slab + (q / g->nt) * g->cs + r->toff[q % g->nt] + r0 * g->wp;
+                        a[m] = slab + (q / g->nt) * g->cs + r->toff[q % g->nt] + r0 * g->wp + c0;
                     }
                     for (int64_t o0 = 0; o0 < g->cout; o0 += st->nr) {
                         const int64_t nr = min64(st->nr, g->cout - o0);
-                        r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ow_n, a,
-                                     (size_t)g->wp, dyt + r0 * ow_n * st->ldb + o0,
+                        r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a,
+                                     (size_t)g->wp, dyt + o0,
                                      (size_t)st->ldb, pg + q0 * st->ldb + o0, (size_t)st->ldb, 1);
                     }
                 }

@@ -8,7 +8,7 @@
 /* Most kernel taps (KD*KH*KW) a fast plan handles. */
 #define FAST_MAX_TAPS 512
 /* Fewest CG*OG per group the spatial kernels take (depthwise goes elsewhere). */
-#define FAST_MIN_CHANNEL_PRODUCT 2
+#define FAST_MIN_CHANNEL_PRODUCT 1
 /* Largest H / W stride of the phase split. */
 #define FAST_MAX_STRIDE 16
 /* Largest kernel size per dim. */

@@ -39,6 +39,21 @@ typedef void (*f32_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t
                                       const float *const *a, size_t ars, const float *b,
                                       size_t ldb, float *c, size_t ldc, int accumulate);
 
+/*
+ * Reduction-vector kernel ("convrv"): MR rows of a x NR rows of b, each output
+ * a dot product along j.
+ *   for m < mr, n < nr:
+ *     c[m*ldm + n*ldn] (= or +=) sum_{r < nrows} sum_{j < len} a[m][r*ars + j] * b[n][r*brs + j]
+ * Sum order per element: one partial sum per vector lane (lane = j mod vector
+ * width), each over r ascending then j ascending; then the lanes are added in
+ * a fixed tree; then added to c when accumulating. Reads exactly the elements
+ * named (remainders masked). a[m] for m >= mr and b[n] for n >= nr must be
+ * readable rows; their results are dropped.
+ */
+typedef void (*f32_convrv_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t len,
+                                      const float *const *a, size_t ars, const float *const *b,
+                                      size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
+
 /* The largest MR of any kernel (row pointer arrays are sized with it). */
 #define CONV_UKERNEL_MAX_MR 8
 /* Every x / b buffer keeps this many readable floats after its last element. */
@@ -50,6 +65,8 @@ typedef struct conv_ukernels {
     f32_conv_ukernel_fn conv;
     int convwt_mr, convwt_nr;
     f32_convwt_ukernel_fn convwt;
+    int convrv_mr, convrv_nr;
+    f32_convrv_ukernel_fn convrv;
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */
@@ -74,5 +91,15 @@ void f32_convwt_ukernel_6x16__avx2(size_t mr, size_t nr, size_t nrows, size_t le
 void f32_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
                                      size_t ldb, float *c, size_t ldc, int accumulate);
+
+void f32_convrv_ukernel_2x4__scalar(size_t mr, size_t nr, size_t nrows, size_t len,
+                                    const float *const *a, size_t ars, const float *const *b,
+                                    size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
+void f32_convrv_ukernel_3x4__avx2(size_t mr, size_t nr, size_t nrows, size_t len,
+                                  const float *const *a, size_t ars, const float *const *b,
+                                  size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
+void f32_convrv_ukernel_4x6__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
+                                    const float *const *a, size_t ars, const float *const *b,
+                                    size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
 
 #endif /* ACLCONV_CONV_UKERNELS_H_ */
