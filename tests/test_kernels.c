@@ -21,9 +21,8 @@ static int g_fail;
 static float small_int(test_rng *r) { return (float)rng_range(r, -4, 4); }
 
 /* conv: y[m][j] = (acc ? y : 0) + sum_c sum_t w[(c*nt+t)*MR+m] * x[c*cs + toff[t] + j] */
-static int check_conv(const conv_ukernels *k, test_rng *r)
+static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_fn fn, test_rng *r)
 {
-    const int MR = k->conv_mr, NR = k->conv_nr;
     int bad = 0;
     for (int mr = 1; mr <= MR; ++mr)
         for (int nr = 1; nr <= NR; ++nr)
@@ -52,12 +51,12 @@ static int check_conv(const conv_ukernels *k, test_rng *r)
                                 s += w[(c * nt + t) * MR + m] * x[c * cs + toff[t] + j];
                         want[m * ldy + j] = s;
                     }
-                k->conv((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+                fn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
                 for (size_t i = 0; i < (size_t)(MR + 1) * ldy; ++i)
                     if (y[i] != want[i]) {
                         if (bad++ < 3)
-                            printf("FAIL conv %s mr=%d nr=%d acc=%d nc=%zu nt=%zu: y[%zu][%zu] = %g, want %g\n",
-                                   cpu_isa_name(k->isa), mr, nr, accumulate, nc, nt, i / ldy,
+                            printf("FAIL conv %dx%d %s mr=%d nr=%d acc=%d nc=%zu nt=%zu: y[%zu][%zu] = %g, want %g\n",
+                                   MR, NR, cpu_isa_name(k->isa), mr, nr, accumulate, nc, nt, i / ldy,
                                    i % ldy, y[i], want[i]);
                         break;
                     }
@@ -122,9 +121,8 @@ static int check_convwt(const conv_ukernels *k, test_rng *r)
 
 /* convrv: c[m*ldm + n*ldn] = (acc ? c : 0) + sum_r sum_j a[m][r*ars + j] * b[n][r*brs + j];
  * len covers every remainder of the vector width and several full vectors. */
-static int check_convrv(const conv_ukernels *k, test_rng *r)
+static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukernel_fn fn, test_rng *r)
 {
-    const int MR = k->convrv_mr, NR = k->convrv_nr;
     int bad = 0;
     for (int mr = 1; mr <= MR; ++mr)
         for (int nr = 1; nr <= NR; ++nr)
@@ -140,8 +138,8 @@ static int check_convrv(const conv_ukernels *k, test_rng *r)
                     const float *ar[CONV_UKERNEL_MAX_MR], *br[CONV_UKERNEL_MAX_MR];
                     for (size_t i = 0; i < an; ++i) a[i] = small_int(r);
                     for (size_t i = 0; i < bn; ++i) b[i] = small_int(r);
-                    for (int m = 0; m < MR; ++m) ar[m] = a + (size_t)((m * 3 + 1) % MR) * nrows * ars;
-                    for (int n = 0; n < NR; ++n) br[n] = b + (size_t)((n * 5 + 2) % NR) * nrows * brs;
+                    for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m) ar[m] = a + (size_t)((m * 3 + 1) % MR) * nrows * ars;
+                    for (int n = 0; n < CONV_UKERNEL_MAX_MR; ++n) br[n] = b + (size_t)((n * 5 + 2) % NR) * nrows * brs;
                     for (size_t i = 0; i < cn; ++i) c[i] = want[i] = GUARD;
                     for (int m = 0; m < mr; ++m)
                         for (int n = 0; n < nr; ++n) {
@@ -152,7 +150,7 @@ static int check_convrv(const conv_ukernels *k, test_rng *r)
                                 for (size_t j = 0; j < len; ++j) s += ar[m][rr * ars + j] * br[n][rr * brs + j];
                             want[m + n * ldn] = s;
                         }
-                    k->convrv((size_t)mr, (size_t)nr, nrows, len, ar, ars, br, brs, c, 1, ldn, accumulate);
+                    fn((size_t)mr, (size_t)nr, nrows, len, ar, ars, br, brs, c, 1, ldn, accumulate);
                     for (size_t i = 0; i < cn; ++i)
                         if (c[i] != want[i]) {
                             if (bad++ < 3)
@@ -186,13 +184,17 @@ int main(void)
         }
         test_rng r;
         rng_seed(&r, seed + (uint64_t)isa);
-        int bad_conv = check_conv(k, &r);
+        int bad_conv = check_conv(k, k->conv_mr, k->conv_nr, k->conv, &r);
+        int bad_conv1 = check_conv(k, 1, k->conv1_nr, k->conv1, &r);
         int bad_wt = check_convwt(k, &r);
-        int bad_rv = check_convrv(k, &r);
+        int bad_rv = check_convrv(k, k->convrv_mr, k->convrv_nr, k->convrv, &r);
+        int bad_rv1 = check_convrv(k, 1, k->convrv1_nr, k->convrv1, &r);
         printf("%s: conv %dx%d %s, convwt %dx%d %s, convrv %dx%d %s\n", cpu_isa_name(k->isa),
                k->conv_mr, k->conv_nr, bad_conv ? "FAIL" : "ok", k->convwt_mr, k->convwt_nr,
                bad_wt ? "FAIL" : "ok", k->convrv_mr, k->convrv_nr, bad_rv ? "FAIL" : "ok");
-        g_fail += bad_conv + bad_wt + bad_rv;
+        printf("%s: conv 1x%d %s, convrv 1x%d %s\n", cpu_isa_name(k->isa), k->conv1_nr,
+               bad_conv1 ? "FAIL" : "ok", k->convrv1_nr, bad_rv1 ? "FAIL" : "ok");
+        g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1;
     }
     printf("test_kernels: %s\n", g_fail ? "FAILED" : "OK");
     return g_fail ? 1 : 0;

@@ -41,6 +41,9 @@
 #define FAST_RV_MAX_KROWS 24
 /* Longest dot product block of the reduction-vector path. */
 #define FAST_RV_MAX_POSITIONS 8192
+/* The data pass uses the single-row kernel up to this many output channels
+ * per group (8x48 would waste more than half its rows). */
+#define FAST_ONE_ROW_MAX_OUT 4
 /* Chunks of the n-reduction of the weights pass (fixed; partial buffers). */
 #define FAST_WT_CHUNKS 4
 /* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
@@ -251,6 +254,7 @@ static int plan_slots(void)
 
 typedef struct data_state {
     bool bwd; /* D: input dy, weights transposed, one sub-problem per output phase */
+    bool one_row; /* few output channels per group: the MR = 1 kernel */
     aclconvIsa isa;
     int mr, nr;
     int64_t nsub; /* output phases (D with stride), else 1 */
@@ -349,8 +353,9 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
     const conv_ukernels *k = conv_ukernels_for(isa);
     st->bwd = p->data_dir == CONV_DIR_BWD_DATA;
     st->isa = isa;
-    st->mr = k->conv_mr;
-    st->nr = k->conv_nr;
+    st->one_row = (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
+    st->mr = st->one_row ? 1 : k->conv_mr;
+    st->nr = st->one_row ? k->conv1_nr : k->conv_nr;
     st->nsub = data_nsub(p);
     st->slots = plan_slots();
     st->tile_floats = round_up64((int64_t)st->mr * st->nr, 16);
@@ -377,7 +382,7 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
 typedef struct data_run {
     const conv_problem *p;
     const data_state *st;
-    const conv_ukernels *k;
+    f32_conv_ukernel_fn conv;
     const conv_view *in, *out;
     float *wpk, *slabs, *tiles;
     fast_geom g;      /* the sub-problem being run */
@@ -479,7 +484,7 @@ static void data_task(void *ctx, size_t index, int slot)
             const int64_t nr = min64(st->nr, jn - j0);
             for (int64_t mb = cb0; mb < cb1; ++mb) {
                 const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
-                r->k->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
+                r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
                            r->wpk + (grp * r->ncb + mb) * panel, slab + j0, (size_t)g->cs,
                            r->toff, tile, (size_t)st->nr, 0);
                 data_store_tile(r, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr, od,
@@ -511,7 +516,8 @@ static void data_run_pass(const conv_problem *p, const data_state *st, void *wor
     data_run r;
     r.p = p;
     r.st = st;
-    r.k = conv_ukernels_for(st->isa);
+    const conv_ukernels *k = conv_ukernels_for(st->isa);
+    r.conv = st->one_row ? k->conv1 : k->conv;
     r.in = st->bwd ? &p->y : &p->x;
     r.out = &p->grad_input;
     char *ws = workspace;
@@ -664,19 +670,21 @@ static void wt_block_rv(const wt_run *r, const float *slab, float *dyr, float *p
         for (int64_t rr = 0; rr < nrow; ++rr)
             load_row(&r->p->y, n, grp * g->cout + o, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode,
                      dyr + o * blk + rr * ncol);
-    const int rmr = r->k->convrv_mr, rnr = r->k->convrv_nr;
+    const bool one = g->cout == 1;
+    const f32_convrv_ukernel_fn kern = one ? r->k->convrv1 : r->k->convrv;
+    const int rmr = one ? 1 : r->k->convrv_mr, rnr = one ? r->k->convrv1_nr : r->k->convrv_nr;
     for (int64_t o0 = 0; o0 < g->cout; o0 += rmr) {
         const int64_t mr = min64(rmr, g->cout - o0);
         const float *a[CONV_UKERNEL_MAX_MR];
-        for (int64_t m = 0; m < rmr; ++m) a[m] = dyr + (o0 + min64(m, mr - 1)) * blk;
+        for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m) a[m] = dyr + (o0 + min64(m, mr - 1)) * blk;
         for (int64_t q0 = 0; q0 < krows; q0 += rnr) {
             const int64_t nr = min64(rnr, krows - q0);
             const float *b[CONV_UKERNEL_MAX_MR];
-            for (int64_t m = 0; m < rnr; ++m) {
+            for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m) {
                 const int64_t q = q0 + min64(m, nr - 1);
                 b[m] = slab + (q / g->nt) * g->cs + r->toff[q % g->nt] + r0 * g->wp + c0;
             }
-            r->k->convrv((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)ncol, b,
+            kern((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)ncol, b,
                          (size_t)g->wp, pg + q0 * st->ldb + o0, 1, (size_t)st->ldb, 1);
         }
     }

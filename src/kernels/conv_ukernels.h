@@ -67,6 +67,11 @@ typedef struct conv_ukernels {
     f32_convwt_ukernel_fn convwt;
     int convrv_mr, convrv_nr;
     f32_convrv_ukernel_fn convrv;
+    /* single-row variants (MR = 1): depthwise and very few output channels */
+    int conv1_nr;
+    f32_conv_ukernel_fn conv1;
+    int convrv1_nr;
+    f32_convrv_ukernel_fn convrv1;
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */
@@ -99,6 +104,22 @@ void f32_convrv_ukernel_3x4__avx2(size_t mr, size_t nr, size_t nrows, size_t len
                                   const float *const *a, size_t ars, const float *const *b,
                                   size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
 void f32_convrv_ukernel_4x6__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
+                                    const float *const *a, size_t ars, const float *const *b,
+                                    size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
+
+void f32_conv_ukernel_1x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                   const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                   size_t ldy, int accumulate);
+void f32_conv_ukernel_1x64__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                 const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                 size_t ldy, int accumulate);
+void f32_conv_ukernel_1x128__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                    size_t ldy, int accumulate);
+void f32_convrv_ukernel_1x8__avx2(size_t mr, size_t nr, size_t nrows, size_t len,
+                                  const float *const *a, size_t ars, const float *const *b,
+                                  size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
+void f32_convrv_ukernel_1x8__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                     const float *const *a, size_t ars, const float *const *b,
                                     size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
 

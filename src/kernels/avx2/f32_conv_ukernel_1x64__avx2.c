@@ -1,0 +1,48 @@
+/* AVX2+FMA single-row convolution kernel: 1 channel x 64 lanes (8 ymm
+ * accumulators): depthwise and very few output channels. */
+#include <immintrin.h>
+
+#include "kernels/conv_ukernels.h"
+
+#define VL 8
+
+static inline __attribute__((always_inline)) void conv1_body(const int nv, size_t nr, size_t nc,
+                                                             size_t nt, const float *w,
+                                                             const float *x, size_t cs,
+                                                             const ptrdiff_t *toff, float *y,
+                                                             int accumulate)
+{
+    __m256 acc[8];
+    const __m256i full = _mm256_set1_epi32(-1);
+    const __m256i last = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(nr - (size_t)(nv - 1) * VL)),
+                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    for (int v = 0; v < nv; ++v)
+        acc[v] = accumulate ? _mm256_maskload_ps(y + v * VL, v == nv - 1 ? last : full) : _mm256_setzero_ps();
+    for (size_t c = 0; c < nc; ++c) {
+        const float *xc = x + c * cs;
+        for (size_t t = 0; t < nt; ++t) {
+            const float *xt = xc + toff[t];
+            const __m256 wv = _mm256_broadcast_ss(w++);
+            __m256 xv[8];
+            for (int v = 0; v < nv; ++v) xv[v] = _mm256_loadu_ps(xt + v * VL);
+            for (int v = 0; v < nv; ++v) acc[v] = _mm256_fmadd_ps(wv, xv[v], acc[v]);
+        }
+    }
+    for (int v = 0; v < nv; ++v) _mm256_maskstore_ps(y + v * VL, v == nv - 1 ? last : full, acc[v]);
+}
+
+void f32_conv_ukernel_1x64__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                 const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                 size_t ldy, int accumulate)
+{
+    switch ((nr + VL - 1) / VL) {
+    case 8: conv1_body(8, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
+    case 7: conv1_body(7, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
+    case 6: conv1_body(6, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
+    case 5: conv1_body(5, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
+    case 4: conv1_body(4, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
+    case 3: conv1_body(3, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
+    case 2: conv1_body(2, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
+    default: conv1_body(1, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
+    }
+}
