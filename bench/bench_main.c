@@ -461,14 +461,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "\n");
         print_case(i, count, r, &peak, &o);
     }
-    print_summary(res, count, &peak, with_dnnl, o.check);
     if (peak_seconds > 0) {
-        /* the machine is shared: a second measurement shows how noisy the first was */
+        /* The machine is shared: the start-up value may have caught a busy
+         * moment. Measure again and let the summary use the higher one. */
+        fprintf(stderr, "measuring the FMA peak again...\n");
         bench_peak end = bench_measure_peak(o.threads, peak_seconds, PEAK_TRIALS);
-        printf(
-            "peak measured again at the end: %.1f GFLOP/s (start: %.1f; %%peak uses the start)\n",
-            end.gflops, peak.gflops);
+        printf("\npeak measured again at the end: %.1f GFLOP/s (start %.1f); the summary's %%peak "
+               "uses the higher\n",
+               end.gflops, peak.gflops);
+        if (end.gflops > peak.gflops) peak.gflops = end.gflops;
     }
+    print_summary(res, count, &peak, with_dnnl, o.check);
     if (o.check)
         printf("check: %d of %d cases mismatch, %d failed to run\n", mismatches, count, failures);
 
