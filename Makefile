@@ -24,9 +24,12 @@ test: build
 asan:
 	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCONV_SANITIZE=ON -DACLCONV_BUILD_BENCH=OFF"
 
-# The whole test suite under ThreadSanitizer.
+# The whole test suite under ThreadSanitizer. TSan needs a fixed memory layout
+# on kernels with high mmap randomization (vm.mmap_rnd_bits > 28 makes it die
+# with "unexpected memory mapping"): run without ASLR when setarch allows it.
+TSAN_RUN = $(shell setarch $$(uname -m) -R true >/dev/null 2>&1 && echo setarch $$(uname -m) -R)
 tsan:
-	$(MAKE) test BUILD=build-tsan CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCONV_TSAN=ON -DACLCONV_BUILD_BENCH=OFF"
+	$(TSAN_RUN) $(MAKE) test BUILD=build-tsan CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCONV_TSAN=ON -DACLCONV_BUILD_BENCH=OFF"
 
 # ---- robustness (docs/robustness.md) ------------------------------------------
 # The API fuzzer: libFuzzer + ASan + UBSan (clang), in build-fuzz. `make fuzz`
@@ -53,6 +56,23 @@ fuzz: fuzz-build
 # What CI runs: one minute.
 fuzz-ci:
 	$(MAKE) fuzz FUZZ_SECONDS=60
+
+# Concurrency (and the randomized tests, if they have a soak mode) for
+# SOAK_SECONDS: stream / executor races, per-thread state, lifetime races.
+SOAK_SECONDS ?= 300
+soak: build
+	SOAK_SECONDS=$(SOAK_SECONDS) ./$(BUILD)/tests/test_concurrency
+	@if [ -x $(BUILD)/tests/test_conv_random ]; then ACLCONV_SOAK=1 ./$(BUILD)/tests/test_conv_random; fi
+
+# valgrind memcheck on every example (and the executor / fault tests): no
+# invalid access, no definite leak.
+VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
+valgrind: build
+	@command -v valgrind >/dev/null 2>&1 || (apt-get update -q && apt-get install -y -q valgrind)
+	@set -e; for prog in $(BUILD)/examples/* $(BUILD)/tests/test_executor $(BUILD)/tests/test_faults; do \
+	  if [ -f "$$prog" ] && [ -x "$$prog" ]; then \
+	    echo "valgrind $$prog"; ACLCONV_NUM_THREADS=2 $(VALGRIND) "$$prog" > /dev/null; fi; \
+	done
 
 # The operator benchmark against oneDNN (never part of `make test`); see
 # docs/benchmarks.md. BENCH_ARGS adds options, e.g.
