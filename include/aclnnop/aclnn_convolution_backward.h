@@ -83,7 +83,7 @@ ACLNN_API aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
  * Phase 2: queues the planned computation on stream (NULL: the default
  * stream) and returns; aclrtSynchronizeStream waits for it. workspace must
  * hold at least the planned workspaceSize bytes (it may be NULL when that is
- * 0). The executor is released after the run unless it was made repeatable.
+ * 0), at any alignment, and stay valid until the run has finished. The executor is released after the run unless it was made repeatable.
  * Returns ACLNN_ERR_PARAM_NULLPTR for a NULL executor or a NULL workspace with
  * a non-zero planned size, ACLNN_ERR_PARAM_INVALID for a too small workspace
  * or an executor already consumed.

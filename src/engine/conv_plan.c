@@ -69,6 +69,9 @@ aclnnStatus conv_plan_create(const conv_problem *p, void **out, uint64_t *worksp
         pl->impl[pass] = impl;
         if (bytes > pl->workspace_size) pl->workspace_size = bytes;
     }
+    /* Implementations get a 64-byte aligned workspace whatever the caller's
+     * alignment: plan room to move the base up. */
+    if (pl->workspace_size > 0) pl->workspace_size += ACLCONV_ALIGN;
     *out = pl;
     *workspace_size = pl->workspace_size;
     return ACLNN_SUCCESS;
@@ -107,6 +110,8 @@ static aclnnStatus conv_plan_run(void *plan, void *workspace)
             if (outputs[i]->data != NULL) conv_view_zero(outputs[i]);
         return ACLNN_SUCCESS;
     }
+    uintptr_t base = (uintptr_t)workspace;
+    workspace = (void *)((base + ACLCONV_ALIGN - 1) / ACLCONV_ALIGN * ACLCONV_ALIGN);
     for (int pass = 0; pass < CONV_PASS_COUNT; ++pass)
         if (pl->impl[pass] != NULL)
             pl->impl[pass]->run(p, (conv_pass)pass, pl->state[pass], workspace);
