@@ -28,6 +28,8 @@
 /* ---- tunables (problem-independent constants) ---------------------------- */
 /* Floats of the packed input slab one task aims for (about half of L2). */
 #define FAST_SLAB_FLOATS (128 * 1024)
+/* The weights pass streams its slab rows: larger units, longer reductions. */
+#define FAST_WT_SLAB_FLOATS (512 * 1024)
 /* Floats of packed weights swept per pass over the slab. */
 #define FAST_WBLOCK_FLOATS (64 * 1024)
 /* Narrowest column block of long rows. */
@@ -35,7 +37,7 @@
 /* Fewest tasks the data pass aims for, so two threads stay busy. */
 #define FAST_MIN_TASKS 8
 /* Floats of one transposed dy block (positions x OG), kept in L1/L2. */
-#define FAST_WT_DYT_FLOATS (32 * 1024)
+#define FAST_WT_DYT_FLOATS (128 * 1024)
 /* The weights pass uses the reduction-vector kernel below these sizes. */
 #define FAST_RV_MAX_OG 32
 #define FAST_RV_MAX_KROWS 24
@@ -99,7 +101,7 @@ static int64_t phase_index(const fast_geom *g, int i, int64_t ph)
 /* Fills the slab layout of g (sizes, kernel, padding, stride set); rows
  * blocked so a slab is about FAST_SLAB_FLOATS, and at least min_tasks blocks
  * overall. */
-static const char *geom_layout(fast_geom *g, int64_t min_tasks)
+static const char *geom_layout(fast_geom *g, int64_t min_tasks, int64_t budget)
 {
     g->nt = g->ntap[0] * g->ntap[1] * g->ntap[2];
     if (g->nt < 1) return "no taps";
@@ -132,15 +134,15 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks)
     /* long rows (1-D): blocks of columns so one row block stays near the budget */
     g->wb = g->os[2];
     const int64_t one_row = g->cin * planes * (1 + g->qext[1]);
-    if (one_row * (g->os[2] + g->qext[2]) > FAST_SLAB_FLOATS && g->os[2] > FAST_MIN_COLS) {
-        int64_t wb = FAST_SLAB_FLOATS / one_row - g->qext[2];
+    if (one_row * (g->os[2] + g->qext[2]) > budget && g->os[2] > FAST_MIN_COLS) {
+        int64_t wb = budget / one_row - g->qext[2];
         g->wb = min64(g->os[2], max64(FAST_MIN_COLS, wb / 16 * 16));
     }
     g->nwb = ceil_div(g->os[2], g->wb);
     g->wp = g->wb + g->qext[2];
     const int64_t per_row = g->cin * planes * g->wp;
     if (per_row > FAST_MAX_FLOATS / 4) return "input rows too large for the fast engine";
-    int64_t rb = FAST_SLAB_FLOATS / per_row - g->qext[1];
+    int64_t rb = budget / per_row - g->qext[1];
     rb = max64(1, min64(rb, g->os[1]));
     int64_t outer = g->n * g->g * g->os[0] * g->nwb;
     if (outer * ceil_div(g->os[1], rb) < min_tasks) {
@@ -334,7 +336,7 @@ static const char *data_geom(const conv_problem *p, int64_t sub, fast_geom *g, b
             *empty = true;
             return NULL;
         }
-    return geom_layout(g, FAST_MIN_TASKS);
+    return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
 }
 
 static const char *data_why_not(const conv_problem *p, aclconvIsa isa)
@@ -581,7 +583,7 @@ static const char *wt_geom(const conv_problem *p, fast_geom *g)
         taps_regular(g, i, p->ks[i], p->dil[i], p->pad[i]);
     }
     if (g->cin < 1 || g->cout < 1) return "no channels";
-    return geom_layout(g, 1);
+    return geom_layout(g, 1, FAST_WT_SLAB_FLOATS);
 }
 
 static const char *wt_why_not(const conv_problem *p, aclconvIsa isa)
