@@ -73,7 +73,7 @@ static int run_path(const char *path)
         snprintf(names[count++], len, "%s/%s", path, e->d_name);
     }
     closedir(d);
-    qsort(names, count, sizeof *names, cmp_names);
+    if (count > 1) qsort(names, count, sizeof *names, cmp_names);
     int rc = 0;
     for (size_t i = 0; i < count; ++i) {
         rc |= run_file(names[i]);
