@@ -232,6 +232,28 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, in
     memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(float));
 }
 
+/* The slab of pack_slab read in place: possible for single-row slabs (1-D
+ * layouts: one plane, one row, no phase split) of an fp32 view with unit W
+ * stride when nothing is rounded and the block, with the kernels' vector
+ * over-read, lies inside the row. Then *x points at slab element (c=0, col=0)
+ * and *cs is the view's channel stride. */
+static bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n,
+                          int64_t c0, int64_t od, int64_t oh0, int64_t ow0, const float **x,
+                          int64_t *cs)
+{
+    if (v->dtype != ACL_FLOAT || mode != CONV_MODE_F32 || v->stride[4] != 1) return false;
+    if (g->ntap[0] != 1 || g->hp != 1 || g->nph[1] != 1 || g->nph[2] != 1 || g->st[2] != 1)
+        return false;
+    const int64_t d = od * g->st[0] + g->tsh[0][0];
+    const int64_t h = (oh0 + g->qmin[1]) * g->st[1] + g->phase[1][0];
+    const int64_t w = ow0 + g->qmin[2] + g->phase[2][0];
+    if (d < 0 || d >= g->is[0] || h < 0 || h >= g->is[1] || w < 0 || w + g->wp + 16 > g->is[2])
+        return false;
+    *x = (const float *)v->data + conv_view_index(v, n, c0, d, h, w);
+    *cs = v->stride[1];
+    return true;
+}
+
 /* ---- workspace ----------------------------------------------------------- */
 
 static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
@@ -477,7 +499,10 @@ static void data_task(void *ctx, size_t index, int slot)
     const int64_t ow0 = cbi * g->wb, cols = min64(g->wb, g->os[2] - ow0);
     float *slab = r->slabs + (int64_t)slot * st->slab_floats;
     float *tile = r->tiles + (int64_t)slot * st->tile_floats;
-    pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
+    const float *xs = slab;
+    int64_t cs = g->cs;
+    if (!slab_in_place(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, &xs, &cs))
+        pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
     const int64_t jn = (rows - 1) * g->wp + cols;
     const int64_t panel = g->cin * g->nt * st->mr;
     for (int64_t cb0 = 0; cb0 < r->ncb; cb0 += r->cbb) {
@@ -487,7 +512,7 @@ static void data_task(void *ctx, size_t index, int slot)
             for (int64_t mb = cb0; mb < cb1; ++mb) {
                 const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
                 r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
-                           r->wpk + (grp * r->ncb + mb) * panel, slab + j0, (size_t)g->cs,
+                           r->wpk + (grp * r->ncb + mb) * panel, xs + j0, (size_t)cs,
                            r->toff, tile, (size_t)st->nr, 0);
                 data_store_tile(r, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr, od,
                                 oh0, ow0, cols, j0);
@@ -661,32 +686,39 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t od, int64_t
 
 /* The reduction-vector path of one position block: dy rows copied to
  * dyr[o][rr*ncol + j], then dW^T[(c,t)][o] += dyr[o] . slab rows of (c,t). */
-static void wt_block_rv(const wt_run *r, const float *slab, float *dyr, float *pg, int64_t n,
+static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *dyr, float *pg, int64_t n,
                         int64_t grp, int64_t od, int64_t oh0, int64_t r0, int64_t nrow, int64_t ow0,
                         int64_t c0, int64_t ncol)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
-    const int64_t blk = nrow * ncol, krows = g->cin * g->nt;
-    for (int64_t o = 0; o < g->cout; ++o)
-        for (int64_t rr = 0; rr < nrow; ++rr)
-            load_row(&r->p->y, n, grp * g->cout + o, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode,
-                     dyr + o * blk + rr * ncol);
+    const conv_view *y = &r->p->y;
+    const int64_t krows = g->cin * g->nt;
+    /* dy rows: read in place (the kernel reads exactly len elements), or copied */
+    const bool in_place = y->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32 && y->stride[4] == 1;
+    const float *dy0 = in_place ? (const float *)y->data + conv_view_index(y, n, grp * g->cout, od, oh0 + r0, ow0 + c0)
+                                : dyr;
+    const int64_t blk = in_place ? y->stride[1] : nrow * ncol, ars = in_place ? y->stride[3] : ncol;
+    if (!in_place)
+        for (int64_t o = 0; o < g->cout; ++o)
+            for (int64_t rr = 0; rr < nrow; ++rr)
+                load_row(y, n, grp * g->cout + o, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode,
+                         dyr + o * blk + rr * ncol);
     const bool one = g->cout == 1;
     const f32_convrv_ukernel_fn kern = one ? r->k->convrv1 : r->k->convrv;
     const int rmr = one ? 1 : r->k->convrv_mr, rnr = one ? r->k->convrv1_nr : r->k->convrv_nr;
     for (int64_t o0 = 0; o0 < g->cout; o0 += rmr) {
         const int64_t mr = min64(rmr, g->cout - o0);
         const float *a[CONV_UKERNEL_MAX_MR];
-        for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m) a[m] = dyr + (o0 + min64(m, mr - 1)) * blk;
+        for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m) a[m] = dy0 + (o0 + min64(m, mr - 1)) * blk;
         for (int64_t q0 = 0; q0 < krows; q0 += rnr) {
             const int64_t nr = min64(rnr, krows - q0);
             const float *b[CONV_UKERNEL_MAX_MR];
             for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m) {
                 const int64_t q = q0 + min64(m, nr - 1);
-                b[m] = slab + (q / g->nt) * g->cs + r->toff[q % g->nt] + r0 * g->wp + c0;
+                b[m] = slab + (q / g->nt) * cs + r->toff[q % g->nt] + r0 * g->wp + c0;
             }
-            kern((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)ncol, b,
+            kern((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)ars, b,
                          (size_t)g->wp, pg + q0 * st->ldb + o0, 1, (size_t)st->ldb, 1);
         }
     }
@@ -710,13 +742,16 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
         const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
         const int64_t ow0 = cbi * g->wb, ow_n = min64(g->wb, g->os[2] - ow0);
         for (int64_t grp = 0; grp < g->g; ++grp) {
-            pack_slab(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
+            const float *xs = slab;
+            int64_t cs = g->cs;
+            if (!slab_in_place(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, &xs, &cs))
+                pack_slab(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
             float *pg = part + grp * krows * st->ldb;
             for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
             for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
                 const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
                 if (st->rv) {
-                    wt_block_rv(r, slab, dyt, pg, n, grp, od, oh0, r0, nrow, ow0, c0, ncol);
+                    wt_block_rv(r, xs, cs, dyt, pg, n, grp, od, oh0, r0, nrow, ow0, c0, ncol);
                     continue;
                 }
                 pack_dyt(r, n, grp * g->cout, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
@@ -725,7 +760,7 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
                     const float *a[CONV_UKERNEL_MAX_MR];
                     for (int64_t m = 0; m < st->mr; ++m) {
                         const int64_t q = q0 + min64(m, mr - 1);
-                        a[m] = slab + (q / g->nt) * g->cs + r->toff[q % g->nt] + r0 * g->wp + c0;
+                        a[m] = xs + (q / g->nt) * cs + r->toff[q % g->nt] + r0 * g->wp + c0;
                     }
                     for (int64_t o0 = 0; o0 < g->cout; o0 += st->nr) {
                         const int64_t nr = min64(st->nr, g->cout - o0);
