@@ -71,6 +71,7 @@ typedef struct fast_geom {
     int64_t wp;                    /* padded row width */
     int64_t rb, nrb;               /* output rows per task, row blocks */
     int64_t wb, nwb;               /* output columns per task, column blocks */
+    int64_t force_rb, force_wb;    /* > 0: blocking imposed (phases of one D pass) */
     int64_t hp;                    /* slab rows per phase plane */
     int64_t cs;                    /* slab floats per channel */
     int64_t slab_floats;           /* cin*cs + slack */
@@ -134,7 +135,9 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks, int64_t budget)
     /* long rows (1-D): blocks of columns so one row block stays near the budget */
     g->wb = g->os[2];
     const int64_t one_row = g->cin * planes * (1 + g->qext[1]);
-    if (one_row * (g->os[2] + g->qext[2]) > budget && g->os[2] > FAST_MIN_COLS) {
+    if (g->force_wb > 0) {
+        g->wb = g->force_wb;
+    } else if (one_row * (g->os[2] + g->qext[2]) > budget && g->os[2] > FAST_MIN_COLS) {
         int64_t wb = budget / one_row - g->qext[2];
         g->wb = min64(g->os[2], max64(FAST_MIN_COLS, wb / 16 * 16));
     }
@@ -149,6 +152,7 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks, int64_t budget)
         int64_t want = min64(g->os[1], ceil_div(min_tasks, outer));
         rb = max64(1, min64(rb, ceil_div(g->os[1], want)));
     }
+    if (g->force_rb > 0) rb = g->force_rb;
     g->rb = rb;
     g->nrb = ceil_div(g->os[1], rb);
     g->hp = rb + g->qext[1];
@@ -283,7 +287,9 @@ typedef struct data_state {
     int mr, nr;
     int64_t nsub; /* output phases (D with stride), else 1 */
     int slots;
-    int64_t slab_floats, wpk_floats, tile_floats; /* maxima over sub-problems */
+    int64_t slab_floats, tile_floats; /* maxima over sub-problems */
+    int64_t wpk_floats;               /* all sub-problems */
+    int64_t tasks_d, tasks_rb, tasks_wb; /* task grid per (n, group): planes, row / column blocks */
     uint64_t wpk_off, slab_off, tile_off;
 } data_state;
 
@@ -309,7 +315,8 @@ static int64_t data_nsub(const conv_problem *p)
  * a stride-1 correlation of dy over the taps k with (rho + pad - k*dil) % s
  * == 0, at shift (rho + pad - k*dil) / s. *empty: the sub-problem has no
  * output position, or no tap (its outputs are zero). */
-static const char *data_geom(const conv_problem *p, int64_t sub, fast_geom *g, bool *empty)
+static const char *data_geom(const conv_problem *p, int64_t sub, const fast_geom *lead,
+                             fast_geom *g, bool *empty)
 {
     const bool bwd = p->data_dir == CONV_DIR_BWD_DATA;
     memset(g, 0, sizeof *g);
@@ -358,18 +365,34 @@ static const char *data_geom(const conv_problem *p, int64_t sub, fast_geom *g, b
             *empty = true;
             return NULL;
         }
+    if (lead) {
+        g->force_rb = lead->rb;
+        g->force_wb = lead->wb;
+    }
     return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
+}
+
+/* The sub-problems of the data pass; the first non-empty one leads the
+ * blocking of the others, so a task computes every phase of one block. */
+static const char *data_subs(const conv_problem *p, fast_geom *subs, bool *empty, int64_t *nsub)
+{
+    *nsub = data_nsub(p);
+    if (*nsub > FAST_MAX_SUBS) return "too many output phases (stride) for the fast engine";
+    const fast_geom *lead = NULL;
+    for (int64_t sub = 0; sub < *nsub; ++sub) {
+        const char *why = data_geom(p, sub, lead, &subs[sub], &empty[sub]);
+        if (why) return why;
+        if (!lead && !empty[sub]) lead = &subs[sub];
+    }
+    return NULL;
 }
 
 static const char *data_why_not(const conv_problem *p, aclconvIsa isa)
 {
-    fast_geom g;
-    bool empty;
-    for (int64_t sub = 0; sub < data_nsub(p); ++sub) {
-        const char *why = data_geom(p, sub, &g, &empty);
-        if (why) return why;
-    }
-    return NULL;
+    fast_geom subs[FAST_MAX_SUBS];
+    bool empty[FAST_MAX_SUBS];
+    int64_t nsub;
+    return data_subs(p, subs, empty, &nsub);
 }
 
 static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *bytes)
@@ -380,16 +403,19 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
     st->one_row = (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
     st->mr = st->one_row ? 1 : k->conv_mr;
     st->nr = st->one_row ? k->conv1_nr : k->conv_nr;
-    st->nsub = data_nsub(p);
     st->slots = plan_slots();
     st->tile_floats = round_up64((int64_t)st->mr * st->nr, 16);
+    fast_geom subs[FAST_MAX_SUBS];
+    bool empty[FAST_MAX_SUBS];
+    if (data_subs(p, subs, empty, &st->nsub) != NULL) return false;
     for (int64_t sub = 0; sub < st->nsub; ++sub) {
-        fast_geom g;
-        bool empty;
-        if (data_geom(p, sub, &g, &empty) != NULL) return false;
-        if (empty) continue;
-        st->slab_floats = max64(st->slab_floats, g.slab_floats);
-        st->wpk_floats = max64(st->wpk_floats, g.g * ceil_div(g.cout, st->mr) * g.cin * g.nt * st->mr);
+        const fast_geom *g = &subs[sub];
+        if (empty[sub]) continue;
+        st->slab_floats = max64(st->slab_floats, g->slab_floats);
+        st->wpk_floats += g->g * ceil_div(g->cout, st->mr) * g->cin * g->nt * st->mr;
+        st->tasks_d = max64(st->tasks_d, g->os[0]);
+        st->tasks_rb = max64(st->tasks_rb, g->nrb);
+        st->tasks_wb = max64(st->tasks_wb, g->nwb);
     }
     uint64_t size = 0;
     int64_t slabs, tiles;
@@ -409,8 +435,14 @@ typedef struct data_run {
     f32_conv_ukernel_fn conv;
     const conv_view *in, *out;
     float *wpk, *slabs, *tiles;
-    fast_geom g;      /* the sub-problem being run */
-    int64_t ncb, cbb; /* output channel blocks of mr; blocks per sweep of the slab */
+    int64_t nsub;
+    fast_geom subs[FAST_MAX_SUBS];
+    bool empty[FAST_MAX_SUBS];
+    int64_t ncb[FAST_MAX_SUBS], cbb[FAST_MAX_SUBS]; /* channel blocks of mr; blocks per sweep */
+    int64_t wpk_at[FAST_MAX_SUBS], toff_at[FAST_MAX_SUBS]; /* where each sub's weights / taps start */
+    const fast_geom *g; /* data_pack_weights / data_zero_task: the sub being prepared */
+    float *wpk_sub;
+    int64_t ncb_sub;
     ptrdiff_t toff[FAST_MAX_TAPS];
 } data_run;
 
@@ -419,10 +451,10 @@ static void data_pack_weights(void *ctx, size_t i)
 {
     const data_run *r = ctx;
     const data_state *st = r->st;
-    const fast_geom *g = &r->g;
+    const fast_geom *g = r->g;
     const conv_view *w = &r->p->w;
-    const int64_t grp = (int64_t)i / r->ncb, mb = (int64_t)i % r->ncb, mr = st->mr;
-    float *dst = r->wpk + (int64_t)i * g->cin * g->nt * mr;
+    const int64_t grp = (int64_t)i / r->ncb_sub, mb = (int64_t)i % r->ncb_sub, mr = st->mr;
+    float *dst = r->wpk_sub + (int64_t)i * g->cin * g->nt * mr;
     for (int64_t ci = 0; ci < g->cin; ++ci)
         for (int64_t jd = 0; jd < g->ntap[0]; ++jd)
             for (int64_t jh = 0; jh < g->ntap[1]; ++jh)
@@ -443,11 +475,10 @@ static void data_pack_weights(void *ctx, size_t i)
 }
 
 /* Writes the valid columns of an mr x [j0, j0+nr) tile of the padded grid. */
-static void data_store_tile(const data_run *r, const float *tile, int64_t ldt, int64_t mr,
+static void data_store_tile(const data_run *r, const fast_geom *g, const float *tile, int64_t ldt, int64_t mr,
                             int64_t nr, int64_t n, int64_t co0, int64_t od, int64_t oh0,
                             int64_t ow0, int64_t cols, int64_t j0)
 {
-    const fast_geom *g = &r->g;
     const conv_view *out = r->out;
     const conv_mode mode = r->p->mode;
     const int64_t step = out->stride[4] * g->ostep[2];
@@ -486,36 +517,42 @@ static void data_task(void *ctx, size_t index, int slot)
 {
     const data_run *r = ctx;
     const data_state *st = r->st;
-    const fast_geom *g = &r->g;
     int64_t i = (int64_t)index;
-    const int64_t cbi = i % g->nwb;
-    i /= g->nwb;
-    const int64_t rbi = i % g->nrb;
-    i /= g->nrb;
-    const int64_t od = i % g->os[0];
-    i /= g->os[0];
-    const int64_t grp = i % g->g, n = i / g->g;
-    const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
-    const int64_t ow0 = cbi * g->wb, cols = min64(g->wb, g->os[2] - ow0);
+    const int64_t cbi = i % st->tasks_wb;
+    i /= st->tasks_wb;
+    const int64_t rbi = i % st->tasks_rb;
+    i /= st->tasks_rb;
+    const int64_t od = i % st->tasks_d;
+    i /= st->tasks_d;
+    const int64_t ngroups = r->p->g, grp = i % ngroups, n = i / ngroups;
     float *slab = r->slabs + (int64_t)slot * st->slab_floats;
     float *tile = r->tiles + (int64_t)slot * st->tile_floats;
-    const float *xs = slab;
-    int64_t cs = g->cs;
-    if (!slab_in_place(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, &xs, &cs))
-        pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
-    const int64_t jn = (rows - 1) * g->wp + cols;
-    const int64_t panel = g->cin * g->nt * st->mr;
-    for (int64_t cb0 = 0; cb0 < r->ncb; cb0 += r->cbb) {
-        const int64_t cb1 = min64(r->ncb, cb0 + r->cbb);
-        for (int64_t j0 = 0; j0 < jn; j0 += st->nr) {
-            const int64_t nr = min64(st->nr, jn - j0);
-            for (int64_t mb = cb0; mb < cb1; ++mb) {
-                const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
-                r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
-                           r->wpk + (grp * r->ncb + mb) * panel, xs + j0, (size_t)cs,
-                           r->toff, tile, (size_t)st->nr, 0);
-                data_store_tile(r, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr, od,
-                                oh0, ow0, cols, j0);
+    for (int64_t sub = 0; sub < r->nsub; ++sub) {
+        if (r->empty[sub]) continue;
+        const fast_geom *g = &r->subs[sub];
+        if (od >= g->os[0] || rbi >= g->nrb || cbi >= g->nwb) continue;
+        const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
+        const int64_t ow0 = cbi * g->wb, cols = min64(g->wb, g->os[2] - ow0);
+        const float *xs = slab;
+        int64_t cs = g->cs;
+        if (!slab_in_place(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, &xs, &cs))
+            pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
+        const int64_t jn = (rows - 1) * g->wp + cols;
+        const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
+        const float *wpk = r->wpk + r->wpk_at[sub];
+        const ptrdiff_t *toff = r->toff + r->toff_at[sub];
+        for (int64_t cb0 = 0; cb0 < ncb; cb0 += cbb) {
+            const int64_t cb1 = min64(ncb, cb0 + cbb);
+            for (int64_t j0 = 0; j0 < jn; j0 += st->nr) {
+                const int64_t nr = min64(st->nr, jn - j0);
+                for (int64_t mb = cb0; mb < cb1; ++mb) {
+                    const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
+                    r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
+                            wpk + (grp * ncb + mb) * panel, xs + j0, (size_t)cs, toff, tile,
+                            (size_t)st->nr, 0);
+                    data_store_tile(r, g, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr,
+                                    od, oh0, ow0, cols, j0);
+                }
             }
         }
     }
@@ -525,7 +562,7 @@ static void data_task(void *ctx, size_t index, int slot)
 static void data_zero_task(void *ctx, size_t i)
 {
     const data_run *r = ctx;
-    const fast_geom *g = &r->g;
+    const fast_geom *g = r->g;
     const conv_view *out = r->out;
     const int64_t channels = out->dim[1], n = (int64_t)i / channels, c = (int64_t)i % channels;
     for (int64_t d = 0; d < g->os[0]; ++d)
@@ -540,7 +577,7 @@ static void data_zero_task(void *ctx, size_t i)
 
 static void data_run_pass(const conv_problem *p, const data_state *st, void *workspace)
 {
-    data_run r;
+    data_run r; /* on the caller's stack: about FAST_MAX_SUBS geometries */
     r.p = p;
     r.st = st;
     const conv_ukernels *k = conv_ukernels_for(st->isa);
@@ -551,24 +588,31 @@ static void data_run_pass(const conv_problem *p, const data_state *st, void *wor
     r.wpk = (float *)(ws + st->wpk_off);
     r.slabs = (float *)(ws + st->slab_off);
     r.tiles = (float *)(ws + st->tile_off);
-    for (int64_t sub = 0; sub < st->nsub; ++sub) {
-        bool empty;
-        data_geom(p, sub, &r.g, &empty); /* accepted at plan time */
-        const fast_geom *g = &r.g;
-        if (empty) {
+    data_subs(p, r.subs, r.empty, &r.nsub); /* accepted at plan time */
+    int64_t wat = 0, tat = 0;
+    for (int64_t sub = 0; sub < r.nsub; ++sub) {
+        const fast_geom *g = &r.subs[sub];
+        r.g = g;
+        if (r.empty[sub]) {
             bool no_positions = false;
             for (int i = 0; i < 3; ++i) no_positions |= g->os[i] < 1;
             if (!no_positions)
                 pool_parallel_for((size_t)(r.out->dim[0] * r.out->dim[1]), data_zero_task, &r);
             continue;
         }
-        r.ncb = ceil_div(g->cout, st->mr);
-        r.cbb = max64(1, FAST_WBLOCK_FLOATS / (g->cin * g->nt * st->mr));
-        tap_offsets(g, r.toff);
-        pool_parallel_for((size_t)(g->g * r.ncb), data_pack_weights, &r);
-        pool_parallel_for_slots((size_t)(g->n * g->g * g->os[0] * g->nrb * g->nwb), st->slots,
-                                data_task, &r);
+        r.ncb[sub] = ceil_div(g->cout, st->mr);
+        r.cbb[sub] = max64(1, FAST_WBLOCK_FLOATS / (g->cin * g->nt * st->mr));
+        r.wpk_at[sub] = wat;
+        r.toff_at[sub] = tat;
+        tap_offsets(g, r.toff + tat);
+        r.wpk_sub = r.wpk + wat;
+        r.ncb_sub = r.ncb[sub];
+        pool_parallel_for((size_t)(g->g * r.ncb[sub]), data_pack_weights, &r);
+        wat += g->g * r.ncb[sub] * g->cin * g->nt * st->mr;
+        tat += g->nt;
     }
+    pool_parallel_for_slots((size_t)(p->n * p->g * st->tasks_d * st->tasks_rb * st->tasks_wb),
+                            st->slots, data_task, &r);
 }
 
 /* ===========================================================================

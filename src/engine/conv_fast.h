@@ -13,6 +13,8 @@
 #define FAST_MAX_STRIDE 16
 /* Largest kernel size per dim. */
 #define FAST_MAX_K 32
+/* Most output phases (product of strides) of a fast gradInput. */
+#define FAST_MAX_SUBS 16
 
 /* Stride-1 data pass (F, and D as F) and weights pass. */
 extern const conv_impl conv_impl_fast;
