@@ -181,18 +181,76 @@ static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
 
 /* ---- packing ---------------------------------------------------------------- */
 
-/* dst[0..count) = rounded v[n, c, d, h, w0 + i*step]. */
+/* Inline copies of f16_to_f32 / f32_to_f16 (src/common/dtype.c), bit for bit:
+ * the packing and store loops call them per element. */
+static inline float f16_to_f32_inl(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    const uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    if (exp == 0x1fu) return f32_from_bits(sign | 0x7f800000u | (man << 13));
+    if (exp == 0) {
+        if (man == 0) return f32_from_bits(sign);
+        const float v = (float)man * 0x1p-24f;
+        return sign ? -v : v;
+    }
+    return f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
+}
+
+static inline uint16_t f32_to_f16_inl(float f)
+{
+    const uint32_t u = f32_bits(f);
+    const uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    const uint32_t a = u & 0x7fffffffu;
+    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
+    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);
+    if (a < 0x38800000u) {
+        if (a < 0x33000000u) return sign;
+        const uint32_t exp = a >> 23, man = (a & 0x7fffffu) | 0x800000u;
+        const uint32_t shift = 126u - exp;
+        uint32_t q = man >> shift;
+        const uint32_t rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (q & 1u))) ++q;
+        return (uint16_t)(sign | q);
+    }
+    uint32_t r = a - 0x38000000u;
+    r += 0xfffu + ((r >> 13) & 1u);
+    return (uint16_t)(sign | (r >> 13));
+}
+
+/* dst[0..count) = rounded v[n, c, d, h, w0 + i*step], as conv_round_operand
+ * would give, with the conversion chosen once per row. Values of a narrow
+ * dtype are exact in the modes that keep at least their precision (bf16 in
+ * FLOAT / HF32 / BF16, fp16 in FLOAT / HF32 / FLOAT16), so those skip the
+ * rounding; a NaN still goes through it (its payload is quieted there). */
 static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
                      int64_t step, int64_t count, conv_mode mode, float *dst)
 {
     const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
-    if (v->dtype == ACL_FLOAT && sw == 1 && mode == CONV_MODE_F32) {
-        memcpy(dst, (const float *)v->data + base, (size_t)count * sizeof(float));
+    if (v->dtype == ACL_FLOAT) {
+        const float *s = (const float *)v->data + base;
+        if (mode == CONV_MODE_F32 && sw == 1)
+            memcpy(dst, s, (size_t)count * sizeof(float));
+        else if (mode == CONV_MODE_F32)
+            for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
+        else if (mode == CONV_MODE_HF32)
+            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_hf32(s[i * sw]);
+        else
+            for (int64_t i = 0; i < count; ++i) dst[i] = conv_round_operand(s[i * sw], mode);
         return;
     }
-    if (v->dtype == ACL_FLOAT && mode == CONV_MODE_F32) {
-        const float *s = (const float *)v->data + base;
-        for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
+    const uint16_t *s = (const uint16_t *)v->data + base;
+    if (v->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
+        for (int64_t i = 0; i < count; ++i) {
+            const float f = bf16_to_f32(s[i * sw]);
+            dst[i] = f == f ? f : conv_round_operand(f, mode);
+        }
+        return;
+    }
+    if (v->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16) {
+        for (int64_t i = 0; i < count; ++i) {
+            const float f = f16_to_f32_inl(s[i * sw]);
+            dst[i] = f == f ? f : conv_round_operand(f, mode);
+        }
         return;
     }
     for (int64_t i = 0; i < count; ++i)
@@ -500,6 +558,13 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
                 } else if (out->dtype == ACL_FLOAT && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32)) {
                     float *d = (float *)out->data + base;
                     for (int64_t i = 0; i < valid; ++i) d[i * step] = s[i];
+                } else if (out->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
+                    /* rounding to bf16 twice (result, then store) is rounding once */
+                    uint16_t *d = (uint16_t *)out->data + base;
+                    for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_to_bf16(s[i]);
+                } else if (out->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16) {
+                    uint16_t *d = (uint16_t *)out->data + base;
+                    for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_to_f16_inl(s[i]);
                 } else {
                     for (int64_t i = 0; i < valid; ++i)
                         store_from_f32(out->data, out->dtype, base + i * step,
