@@ -42,7 +42,7 @@ FUZZ_ENV = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_
 fuzz-build:
 	@if ! command -v clang >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then \
 	  apt-get update -q && apt-get install -y -q clang libclang-rt-14-dev; fi
-	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DACLCONV_FUZZ=ON -DACLCONV_SANITIZE=ON -DACLCONV_BUILD_EXAMPLES=OFF -DACLCONV_BUILD_BENCH=OFF \
 	  -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_conv_backward
