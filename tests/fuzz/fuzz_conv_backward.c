@@ -49,6 +49,7 @@
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "common/alloc.h"
+#include "aclconv/aclconv.h"
 #include "common/log.h"
 
 #if defined(__has_feature)
@@ -164,6 +165,8 @@ typedef struct call {
     bool transposed;
     /* run options */
     int stream_kind;   /* 0 created, 1 default (NULL), 2 garbage handle, 3 destroyed handle */
+    int isa;           /* 0: the best; 1 + aclconvIsa: the cap for planning */
+    int threads;       /* 0: default; else aclconvSetNumThreads(threads) for planning */
     bool repeatable;
     int runs;          /* 0..3 */
     int ws_mode;       /* 0 exact, 1 one byte short, 2 NULL, 3 misaligned, 4 NULL out-pointers */
@@ -222,7 +225,9 @@ static void decode(const uint8_t *data, size_t size, call *c)
     const uint8_t flags = rd_u8(&hr);
     const bool tr = flags & 1;
     const int64_t n = 1 + rd_u8(&hr) % 3, g = 1 + rd_u8(&hr) % 3;
-    const int64_t ag = 1 + rd_u8(&hr) % 3, bg = 1 + rd_u8(&hr) % 3; /* per-group channels */
+    /* channels per group: mostly 1..3, sometimes up to 24 (the big kernels) */
+    const uint8_t agb = rd_u8(&hr), bgb = rd_u8(&hr);
+    const int64_t ag = 1 + agb % (agb < 0xC0 ? 3 : 24), bg = 1 + bgb % (bgb < 0xC0 ? 3 : 24);
     c->cube = (int8_t)(rd_u8(&hr) % 4);
     const uint8_t layout = rd_u8(&hr);
     const uint8_t opts = rd_u8(&hr);
@@ -306,6 +311,8 @@ static void decode(const uint8_t *data, size_t size, call *c)
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 16777619u;
     c->seed = h;
+    c->isa = mix >> 12 & 3;
+    c->threads = mix >> 14 & 3;
     while (r.i < r.n) {
         const uint8_t opc = rd_u8(&r);
         const uint8_t arg = rd_u8(&r);
@@ -349,7 +356,7 @@ static void decode(const uint8_t *data, size_t size, call *c)
         case 19: c->transposed = !c->transposed; break;
         case 20: { /* more dims than the API allows */
             uint8_t v = rd_u8(&r);
-            uint64_t cnt = v < 0x80 ? 9 + v % 8 : v < 0xF0 ? 17 + v : UINT64_MAX - (v & 7);
+            uint64_t cnt = v < 0x80 ? 9u + v % 8u : v < 0xF0 ? 17u + v : UINT64_MAX - (v & 7u);
             if (arg & 0x80) t->sndim = cnt;
             else t->ndim = cnt;
             break;
@@ -431,6 +438,7 @@ static void gbuf_free(gbuf *b)
 /* ---- the run ---------------------------------------------------------------------- */
 
 static aclrtStream g_stream, g_dead_stream;
+static int g_default_threads;
 static bool g_ready;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -444,6 +452,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         fprintf(stderr, "fuzz: runtime setup failed: %s\n", aclGetRecentErrMsg());
         abort();
     }
+    g_default_threads = aclconvGetNumThreads();
     g_ready = true;
     return 0;
 }
@@ -638,7 +647,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         EXPECT(mask != NULL, "aclCreateBoolArray(%llu) failed", (unsigned long long)c.mask_len);
     }
 
-    /* ---- phase 1 ---- */
+    /* ---- phase 1, under an ISA cap and a thread count ---- */
+    aclconvSetMaxIsa(c.isa ? (aclconvIsa)(c.isa - 1) : ACLCONV_ISA_AVX512);
+    aclconvSetNumThreads(c.threads ? c.threads : g_default_threads);
     uint64_t ws_size = 0xdeadbeef;
     aclOpExecutor *ex = (aclOpExecutor *)(uintptr_t)0x1;
     aclconv_clear_error();
@@ -710,6 +721,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (c.ws_mode == 1) wsz = ws_size > 0 ? ws_size - 1 : 0;
             if (c.ws_mode == 2) wsp = NULL;
 
+            /* runs with another thread count than planning (the plan must not care) */
+            if (c.threads) aclconvSetNumThreads(1 + c.threads % 3);
+            bool any_ok = false;
             for (int k = 0; k < c.runs; ++k) {
                 aclnnStatus want = ACLNN_SUCCESS;
                 if (!live) want = ACLNN_ERR_PARAM_INVALID;
@@ -724,6 +738,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 /* queued, or failed to queue: a one-shot executor is consumed */
                 if ((rs == ACLNN_SUCCESS || rs == ACLNN_ERR_RUNTIME_ERROR) && !c.repeatable)
                     live = false;
+                any_ok |= rs == ACLNN_SUCCESS;
+            }
+            /* determinism: a repeatable executor run again with another thread
+             * count rewrites its outputs with the same bits */
+            if (strict && any_ok && live && c.repeatable && c.threads && good_stream &&
+                c.ws_mode != 1 && !(c.ws_mode == 2 && ws_size > 0)) {
+                if (aclrtSynchronizeDevice() != ACL_SUCCESS) FAIL("sync before the rerun");
+                unsigned char *saved[NT] = {NULL};
+                for (int b = 0; b < NT; ++b) {
+                    if (bufs[b].base == NULL) continue;
+                    saved[b] = malloc(bufs[b].bytes + 1);
+                    memcpy(saved[b], gbuf_data(&bufs[b]), bufs[b].bytes);
+                }
+                aclconvSetNumThreads(1 + (c.threads + 1) % 3);
+                aclnnStatus rs = aclnnConvolutionBackward(wsp, wsz, ex, stream);
+                if (rs != ACLNN_SUCCESS) FAIL("rerun: %d", rs);
+                if (aclrtSynchronizeDevice() != ACL_SUCCESS) FAIL("sync after the rerun");
+                for (int b = 0; b < NT; ++b) {
+                    if (saved[b] == NULL) continue;
+                    if (memcmp(saved[b], gbuf_data(&bufs[b]), bufs[b].bytes) != 0)
+                        FAIL("the rerun with %d instead of %d threads changed the buffer of %s",
+                             1 + (c.threads + 1) % 3, 1 + c.threads % 3, k_tensor_names[b]);
+                    free(saved[b]);
+                }
             }
         }
         aclconv_clear_error();
@@ -752,6 +790,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     aclconvTestFailAllocAt(0);
+    aclconvSetMaxIsa(ACLCONV_ISA_AVX512);
+    aclconvSetNumThreads(g_default_threads);
 
     /* ---- memory checks and clean up ---- */
     for (int b = 0; b < NT; ++b) {
