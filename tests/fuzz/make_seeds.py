@@ -52,6 +52,16 @@ def main(out):
         seeds[f"ws-mode{m}"] = header(2, 0, opts=(m + 3) << 5, spatial=[[2, 0, 0, 0, 3, 0]] * 2)
     seeds["fault-early"] = header(1, 0, fault=0xC0, spatial=[[2, 0, 0, 0, 3, 0]])
     seeds["fault-late"] = header(1, 0, fault=0xC8, spatial=[[2, 0, 0, 0, 3, 0]])
+    # ISA caps (mix bits 12-13) and thread counts (bits 14-15), bigger channel
+    # counts (>= 0xC0: 1 + b % 24), a repeatable executor run twice (the rerun
+    # with another thread count must give the same bits)
+    for isa in range(4):
+        for tr in (0, 1):
+            for rank in (1, 2, 3):
+                sp = [[2, 1, 0, 1, 6, 0], [1, 0, 1, 0, 5, 0], [2, 0, 0, 1, 4, 0]][:rank]
+                seeds[f"isa{isa}-r{rank}-t{tr}"] = header(
+                    rank, tr, 1, 0, 0xC5 + isa, 0xCF - isa, opts=0x04 | 1 << 3,
+                    mix=(isa << 12) | ((1 + (isa + rank) % 3) << 14), spatial=sp)
     base = header(2, 0, spatial=[[2, 0, 0, 0, 3, 0]] * 2)
     # mutations: op, arg, value...
     seeds["neg-dim"] = base + bytes([1, 1 | 2 << 3, 0xC0])
