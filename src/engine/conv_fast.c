@@ -604,6 +604,16 @@ static void data_task(void *ctx, size_t index, int slot)
             pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
         const int64_t jn = (rows - 1) * g->wp + cols;
         const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
+        /* no junk columns and a dense fp32 output plane: the kernel stores in place */
+        const conv_view *out = r->out;
+        const bool in_place = out->dtype == ACL_FLOAT && out->stride[4] == 1 &&
+                              (r->p->mode == CONV_MODE_F32 || r->p->mode == CONV_MODE_HF32) &&
+                              g->ostep[1] == 1 && g->ostep[2] == 1 && g->wp == g->os[2] &&
+                              out->stride[3] == g->wp;
+        float *out0 = in_place ? (float *)out->data +
+                                     conv_view_index(out, n, grp * g->cout, od * g->ostep[0] + g->ooff[0],
+                                                     oh0 + g->ooff[1], g->ooff[2])
+                               : NULL;
         const float *wpk = r->wpk + r->wpk_at[sub];
         const ptrdiff_t *toff = r->toff + r->toff_at[sub];
         for (int64_t cb0 = 0; cb0 < ncb; cb0 += cbb) {
@@ -612,6 +622,12 @@ static void data_task(void *ctx, size_t index, int slot)
                 const int64_t nr = min64(st->nr, jn - j0);
                 for (int64_t mb = cb0; mb < cb1; ++mb) {
                     const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
+                    if (in_place) {
+                        r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
+                                wpk + (grp * ncb + mb) * panel, xs + j0, (size_t)cs, toff,
+                                out0 + mb * st->mr * out->stride[1] + j0, (size_t)out->stride[1], 0);
+                        continue;
+                    }
                     r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
                             wpk + (grp * ncb + mb) * panel, xs + j0, (size_t)cs, toff, tile,
                             (size_t)st->nr, 0);
