@@ -167,6 +167,34 @@ static void test_streams(void)
     unplan(&p);
 }
 
+/* The executor copied what it needs: tensors and arrays destroyed between the
+ * two phases (or re-initialized) change nothing. */
+static void test_objects_destroyed_after_plan(void)
+{
+    planned p;
+    plan_case(&p);
+    CHECK_ST(aclSetAclOpExecutorRepeatable(p.ex), ACLNN_SUCCESS);
+    int64_t one[1] = {1};
+    CHECK_ST(aclInitTensor(p.b.t[RC_DX], one, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, one, 1,
+                           p.b.mem[RC_X]),
+             ACLNN_SUCCESS);
+    for (int i = 0; i < RC_NT; ++i) {
+        aclDestroyTensor(p.b.t[i]);
+        p.b.t[i] = NULL;
+    }
+    aclDestroyIntArray(p.b.stride);
+    aclDestroyIntArray(p.b.pad);
+    aclDestroyBoolArray(p.b.mask);
+    p.b.stride = p.b.pad = NULL;
+    p.b.mask = NULL;
+    CHECK_ST(aclnnConvolutionBackward(p.ws, p.ws_size, p.ex, g_stream), ACLNN_SUCCESS);
+    CHECK_ST(aclnnConvolutionBackward(p.ws, p.ws_size, p.ex, g_stream), ACLNN_SUCCESS);
+    CHECK_ST(aclrtSynchronizeStream(g_stream), ACL_SUCCESS);
+    check_results(&p, "objects destroyed between the phases");
+    CHECK_ST(aclDestroyAclOpExecutor(p.ex), ACLNN_SUCCESS);
+    unplan(&p);
+}
+
 /* ---- aliasing and views outside storage ------------------------------------ */
 
 /* GetWorkspaceSize of g_case with tensor `which` replaced by t (others from b). */
@@ -318,6 +346,7 @@ int main(void)
     test_destroy_twice();
     test_workspace_errors();
     test_streams();
+    test_objects_destroyed_after_plan();
     test_aliasing();
     test_views_outside_storage();
     free(g_expect);
