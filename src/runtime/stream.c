@@ -266,42 +266,39 @@ void streams_close(void)
 
 aclError streams_synchronize_all(const char *fn)
 {
-    /* Snapshot the live streams (with a reference each) so that no lock is
-     * held while waiting: a running task may itself submit to a stream. */
+    /* Waits for the live streams one at a time, in creation order (handles
+     * grow with it), holding a reference on the stream being waited for and
+     * no lock: a running task may itself submit work. It allocates nothing,
+     * so "returned" means "work done" even out of memory. */
     pthread_mutex_lock(&g_reg.mu);
-    if (!g_reg.open) {
-        pthread_mutex_unlock(&g_reg.mu);
+    bool open = g_reg.open;
+    pthread_mutex_unlock(&g_reg.mu);
+    if (!open) {
         aclconv_set_error("%s: the runtime is not initialized (call aclInit first)", fn);
         return ACL_ERROR_UNINITIALIZE;
     }
-    size_t n = 0;
-    for (stream *s = g_reg.live; s != NULL; s = s->next_live)
-        ++n;
-    stream **snap = aclconv_malloc(n * sizeof *snap);
-    if (snap == NULL) {
-        pthread_mutex_unlock(&g_reg.mu);
-        aclconv_set_error("%s: out of memory", fn);
-        return ACL_ERROR_BAD_ALLOC;
-    }
-    size_t i = 0;
-    for (stream *s = g_reg.live; s != NULL; s = s->next_live, ++i) {
-        snap[i] = s;
-        ++s->refs;
-    }
-    pthread_mutex_unlock(&g_reg.mu);
-
     int first = 0;
     char msg[STATUS_MSG_CAPACITY] = "";
-    for (i = 0; i < n; ++i) {
+    uintptr_t waited = 0; /* every stream with a handle up to this one is done */
+    for (;;) {
+        pthread_mutex_lock(&g_reg.mu);
+        stream *next = NULL;
+        for (stream *s = g_reg.live; s != NULL; s = s->next_live)
+            if ((uintptr_t)s->handle > waited &&
+                (next == NULL || (uintptr_t)s->handle < (uintptr_t)next->handle))
+                next = s;
+        if (next != NULL) ++next->refs;
+        pthread_mutex_unlock(&g_reg.mu);
+        if (next == NULL) break;
+        waited = (uintptr_t)next->handle;
         char m[STATUS_MSG_CAPACITY];
-        int st = stream_wait_idle(snap[i], m, sizeof m);
+        int st = stream_wait_idle(next, m, sizeof m);
         if (st != 0 && first == 0) {
             first = st;
             memcpy(msg, m, sizeof msg);
         }
-        stream_unref(snap[i]);
+        stream_unref(next);
     }
-    aclconv_free(snap);
     if (first != 0)
         aclconv_set_error("%s: a stream task failed with status %d: %s", fn, first, msg);
     return first;
