@@ -1,0 +1,545 @@
+/* The depthwise implementation (CG == OG == 1): see conv_dw.h and
+ * docs/kernels.md, "Depthwise implementation".
+ *
+ * Every pass is, per spatial dim, a stride-1 correlation over a packed plane:
+ *   F and W (source x): tap k reads x at o*s + k*dil - pad = (o + q)*s + r,
+ *     so the source is split into phases r (P_r[m] = x[(m + qmin)*s + r]) and
+ *     the tap reads P_r[o + q - qmin]. One output phase.
+ *   D (source dy): input position i = i'*s + rho (output phase rho) gathers
+ *     dy[i' + sh] for the taps k with rho + pad - k*dil = sh*s. The source is
+ *     dy itself (P[m] = dy[m + qmin]); each output phase is one sub-problem.
+ * The packed planes of the three dims are flattened with common pitches, so
+ * output (a, b, col) of a sub-problem is grid position j = (a*Ph + b)*Pw + col
+ * and every tap is one contiguous vector of the packed source. */
+#include "engine/conv_dw.h"
+
+#include <string.h>
+
+#include "common/checked.h"
+#include "common/dtype.h"
+#include "engine/conv_views.h"
+#include "kernels/dw_ukernels.h"
+#include "threading/pool.h"
+
+#define DW_MAX_K 32       /* kernel side */
+#define DW_MAX_STRIDE 16  /* stride (source phases, output phases) */
+#define DW_MAX_TAPS 512   /* taps of the whole kernel */
+#define DW_MAX_PLANE (1ll << 24) /* floats of a packed channel plane (all phases) */
+#define DW_WT_MIN_TASKS 16 /* weights pass: split n into chunks below this many channels */
+#define DW_WT_MAX_BLOCK 16 /* weights pass: channels per task, consecutive in memory */
+#define DW_FLOAT_ALIGN 16  /* floats: 64 bytes */
+
+/* One spatial dim of the geometry. */
+typedef struct dw_dim {
+    int64_t qmin;     /* packed m holds source position (m + qmin)*src_step + phase */
+    int64_t ext;      /* packed extent */
+    int64_t out_n;    /* output size of the pass in this dim */
+    int32_t src_step; /* F / W: the stride; D: 1 */
+    int32_t out_step; /* D: the stride (output phases interleave); else 1 */
+    int32_t nph;      /* source phases */
+    int32_t nsub;     /* output phases */
+    int32_t ph_val[DW_MAX_STRIDE];
+    int16_t sub_tb[DW_MAX_STRIDE + 1]; /* taps of output phase u: [sub_tb[u], sub_tb[u+1]) */
+    int8_t tap_k[DW_MAX_K], tap_ph[DW_MAX_K];
+    int32_t tap_off[DW_MAX_K]; /* packed offset of the tap */
+} dw_dim;
+
+typedef struct dw_state {
+    dw_dim dim[CONV_SPATIAL];
+    aclconvIsa isa;
+    bool bwd;           /* data pass from dy (D) */
+    bool dy_direct;     /* weights pass reads dy rows from the view (fp32, unit W stride) */
+    int slots;
+    int64_t ntaps;      /* KD*KH*KW */
+    int64_t plane;      /* floats of one packed phase plane */
+    int64_t src_floats; /* all phases */
+    int64_t slot_floats;
+    int64_t aux_off;    /* in a slot: grid (data) or packed dy (weights), floats */
+    int64_t nchunk;     /* weights: chunks of n per channel */
+    int64_t cb, ncb;    /* weights: channels per task, channel blocks */
+    uint64_t flag_off;  /* per slot: its packed plane's zero borders are written */
+    uint64_t part_off;  /* weights: partial sums, bytes into the workspace */
+} dw_state;
+
+_Static_assert(sizeof(dw_state) <= CONV_IMPL_STATE_BYTES, "dw_state exceeds the plan state");
+
+static inline int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t round_floats(int64_t n)
+{
+    return (n + DW_FLOAT_ALIGN - 1) / DW_FLOAT_ALIGN * DW_FLOAT_ALIGN;
+}
+
+/* Source x, stride phases on the input side (F and W). */
+static void geom_src_phases(const conv_problem *p, int i, dw_dim *d)
+{
+    const int64_t k_n = p->ks[i], s = p->stride[i];
+    int64_t q[DW_MAX_K], qmin = 0, qmax = 0;
+    bool used[DW_MAX_STRIDE] = {false};
+    for (int64_t k = 0; k < k_n; ++k) {
+        const int64_t a = k * p->dil[i] - p->pad[i];
+        q[k] = floor_div(a, s);
+        used[a - q[k] * s] = true;
+        qmin = k == 0 ? q[k] : min64(qmin, q[k]);
+        qmax = k == 0 ? q[k] : max64(qmax, q[k]);
+    }
+    int32_t index[DW_MAX_STRIDE];
+    d->nph = 0;
+    for (int64_t r = 0; r < s; ++r)
+        if (used[r]) {
+            index[r] = d->nph;
+            d->ph_val[d->nph++] = (int32_t)r;
+        }
+    for (int64_t k = 0; k < k_n; ++k) {
+        const int64_t a = k * p->dil[i] - p->pad[i];
+        d->tap_k[k] = (int8_t)k;
+        d->tap_ph[k] = (int8_t)index[a - q[k] * s];
+        d->tap_off[k] = (int32_t)(q[k] - qmin); /* < ext, checked by the caller */
+    }
+    d->qmin = qmin;
+    d->out_n = p->ys[i];
+    d->ext = p->ys[i] + qmax - qmin;
+    d->src_step = (int32_t)s;
+    d->out_step = 1;
+    d->nsub = 1;
+    d->sub_tb[0] = 0;
+    d->sub_tb[1] = (int16_t)k_n;
+}
+
+/* Source dy, stride phases on the output side (D). */
+static void geom_out_phases(const conv_problem *p, int i, dw_dim *d)
+{
+    const int64_t k_n = p->ks[i], s = p->stride[i], x_n = p->xs[i];
+    int64_t sh[DW_MAX_K], qmin = 0, qmax = 0;
+    int nt = 0;
+    d->nsub = (int32_t)min64(s, x_n);
+    for (int32_t rho = 0; rho < d->nsub; ++rho) {
+        d->sub_tb[rho] = (int16_t)nt;
+        for (int64_t k = 0; k < k_n; ++k) {
+            const int64_t num = rho + p->pad[i] - k * p->dil[i];
+            const int64_t q = floor_div(num, s);
+            if (q * s != num) continue;
+            qmin = nt == 0 ? q : min64(qmin, q);
+            qmax = nt == 0 ? q : max64(qmax, q);
+            sh[nt] = q;
+            d->tap_k[nt] = (int8_t)k;
+            d->tap_ph[nt] = 0;
+            ++nt;
+        }
+    }
+    d->sub_tb[d->nsub] = (int16_t)nt;
+    for (int t = 0; t < nt; ++t) d->tap_off[t] = (int32_t)(sh[t] - qmin);
+    d->qmin = qmin;
+    d->out_n = x_n;
+    d->ext = ceil_div(x_n, s) + qmax - qmin;
+    d->src_step = 1;
+    d->out_step = (int32_t)s;
+    d->nph = 1;
+    d->ph_val[0] = 0;
+}
+
+/* Outputs of output phase u in dim d. */
+static inline int64_t sub_count(const dw_dim *d, int64_t u)
+{
+    return d->out_step == 1 ? d->out_n : ceil_div(d->out_n - u, d->out_step);
+}
+
+/* Fills the geometry of pass, or returns why this implementation declines. */
+static const char *dw_geometry(const conv_problem *p, conv_pass pass, dw_state *st)
+{
+    if (p->cg != 1 || p->og != 1) return "not depthwise (more than one channel per group)";
+    int64_t taps = 1;
+    for (int i = 0; i < CONV_SPATIAL; ++i) {
+        if (p->ks[i] > DW_MAX_K) return "a kernel side > 32";
+        if (p->stride[i] > DW_MAX_STRIDE) return "a stride > 16";
+        if (p->ks[i] < 1 || p->stride[i] < 1 || p->dil[i] < 1) return "a degenerate kernel";
+        taps *= p->ks[i];
+    }
+    if (taps > DW_MAX_TAPS) return "more than 512 taps";
+    st->bwd = pass == CONV_PASS_DATA && p->data_dir == CONV_DIR_BWD_DATA;
+    st->ntaps = taps;
+    int64_t plane = 1, phases = 1;
+    for (int i = 0; i < CONV_SPATIAL; ++i) {
+        dw_dim *d = &st->dim[i];
+        /* reject huge dilations or paddings before they overflow anything */
+        if (p->dil[i] > DW_MAX_PLANE || p->pad[i] > DW_MAX_PLANE || p->pad[i] < -DW_MAX_PLANE)
+            return "a channel plane beyond 2^24 floats";
+        if (st->bwd)
+            geom_out_phases(p, i, d);
+        else
+            geom_src_phases(p, i, d);
+        if (d->ext < 1 || d->ext > DW_MAX_PLANE) return "a channel plane beyond 2^24 floats";
+        plane *= d->ext;
+        phases *= d->nph;
+        if (plane * phases > DW_MAX_PLANE) return "a channel plane beyond 2^24 floats";
+    }
+    st->plane = plane;
+    st->src_floats = plane * phases;
+    return NULL;
+}
+
+static const char *dw_why_not(const conv_problem *p, conv_pass pass, aclconvIsa isa)
+{
+    dw_state st;
+    return dw_geometry(p, pass, &st);
+}
+
+static void pick_kernels(aclconvIsa isa, f32_dwconv_ukernel_fn *conv, f32_dwwt_ukernel_fn *wt)
+{
+    switch (isa) {
+    case ACLCONV_ISA_AVX512:
+        *conv = f32_dwconv_ukernel_64__avx512;
+        *wt = f32_dwwt_ukernel_4x32__avx512;
+        break;
+    case ACLCONV_ISA_AVX2:
+        *conv = f32_dwconv_ukernel_32__avx2;
+        *wt = f32_dwwt_ukernel_4x16__avx2;
+        break;
+    default:
+        *conv = f32_dwconv_ukernel_16__scalar;
+        *wt = f32_dwwt_ukernel_1x4__scalar;
+        break;
+    }
+}
+
+static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
+{
+    size_t bytes, end;
+    if (floats < 0 || !checked_mul_size((size_t)floats, sizeof(float), &bytes)) return false;
+    *offset = aclconv_round_up((size_t)*size, ACLCONV_ALIGN);
+    if (!checked_add_size((size_t)*offset, bytes, &end)) return false;
+    *size = end;
+    return true;
+}
+
+static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
+                    uint64_t *workspace_bytes)
+{
+    dw_state *st = state;
+    if (dw_geometry(p, pass, st) != NULL) return false;
+    st->isa = isa;
+    const int t = pool_num_threads(); /* sizes scratch only; never the partition */
+    st->slots = t < 1 ? 1 : t;
+    int64_t aux;
+    if (pass == CONV_PASS_DATA) {
+        aux = st->plane; /* the grid of one output phase: at most one packed plane */
+    } else {
+        const conv_view *dy = &p->y;
+        st->dy_direct = dy->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && dy->stride[4] == 1 &&
+                        dy->stride[3] >= 0 && dy->stride[2] >= 0;
+        aux = st->dy_direct ? 0 : p->ys[0] * p->ys[1] * p->ys[2];
+        st->nchunk = p->g >= DW_WT_MIN_TASKS ? 1 : min64(p->n, ceil_div(DW_WT_MIN_TASKS, p->g));
+        st->cb = max64(1, min64(DW_WT_MAX_BLOCK, p->g / DW_WT_MIN_TASKS));
+        st->ncb = ceil_div(p->g, st->cb);
+    }
+    st->aux_off = round_floats(st->src_floats);
+    st->slot_floats = st->aux_off + round_floats(aux);
+    uint64_t size = 0, slot_off; /* the slots come first: offset 0 */
+    int64_t slot_total;
+    if (!checked_mul_i64(st->slot_floats, st->slots, &slot_total) ||
+        !ws_take(&size, slot_total, &slot_off) ||
+        !ws_take(&size, (int64_t)st->slots * DW_FLOAT_ALIGN, &st->flag_off))
+        return false;
+    if (pass == CONV_PASS_WEIGHTS) {
+        int64_t part;
+        if (!checked_mul_i64(p->g * st->nchunk, st->ntaps * DW_ACC_LANES, &part) ||
+            !ws_take(&size, part, &st->part_off))
+            return false;
+    }
+    *workspace_bytes = size;
+    return true;
+}
+
+/* ---- packing and storing ------------------------------------------------- */
+
+/* Small copies: inline loops (a libc call per short row costs more). */
+static inline void copy_f32(float *restrict dst, const float *restrict src, int64_t n)
+{
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+}
+static inline void zero_f32(float *dst, int64_t n)
+{
+    for (int64_t i = 0; i < n; ++i) dst[i] = 0.0f;
+}
+
+/* dst[i] = v[n, c, d, h, w0 + i*step] as rounded fp32, i < count. */
+static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
+                     int64_t step, int64_t count, conv_mode mode, float *dst)
+{
+    const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
+    if (v->dtype == ACL_FLOAT && mode == CONV_MODE_F32) {
+        const float *s = (const float *)v->data + base;
+        if (sw == 1)
+            copy_f32(dst, s, count);
+        else
+            for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
+        return;
+    }
+    if (v->dtype == ACL_BF16 && (mode == CONV_MODE_F32 || mode == CONV_MODE_BF16)) {
+        const uint16_t *s = (const uint16_t *)v->data + base; /* bf16 -> fp32 is exact */
+        for (int64_t i = 0; i < count; ++i) dst[i] = bf16_to_f32(s[i * sw]);
+        return;
+    }
+    for (int64_t i = 0; i < count; ++i)
+        dst[i] = conv_round_operand(load_as_f32(v->data, v->dtype, base + i * sw), mode);
+}
+
+/* Packs plane (n, c) of v with the source geometry of st: layout
+ * [phase d][phase h][phase w][ext d][ext h][ext w], zeros outside v. */
+static void pack_plane(const dw_state *st, const conv_view *v, int64_t n, int64_t c,
+                       conv_mode mode, bool borders_ready, float *dst)
+{
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
+    for (int32_t ipd = 0; ipd < dd->nph; ++ipd)
+        for (int32_t iph = 0; iph < dh->nph; ++iph)
+            for (int32_t ipw = 0; ipw < dw->nph; ++ipw) {
+                float *pl = dst + ((ipd * dh->nph + iph) * (int64_t)dw->nph + ipw) * st->plane;
+                const int64_t pw = dw->ph_val[ipw];
+                /* valid columns: 0 <= (m + qmin)*step + pw < sw_n */
+                const int64_t lo = min64(dw->ext, max64(0, -dw->qmin));
+                const int64_t hi = sw_n - 1 - pw < 0
+                                       ? lo
+                                       : max64(lo, min64(dw->ext, (sw_n - 1 - pw) / dw->src_step - dw->qmin + 1));
+                for (int64_t md = 0; md < dd->ext; ++md) {
+                    const int64_t sd = (md + dd->qmin) * dd->src_step + dd->ph_val[ipd];
+                    for (int64_t mh = 0; mh < dh->ext; ++mh) {
+                        const int64_t sh = (mh + dh->qmin) * dh->src_step + dh->ph_val[iph];
+                        float *row = pl + (md * dh->ext + mh) * dw->ext;
+                        if (sd < 0 || sd >= sd_n || sh < 0 || sh >= sh_n || hi <= lo) {
+                            if (!borders_ready) zero_f32(row, dw->ext);
+                            continue;
+                        }
+                        if (!borders_ready) {
+                            zero_f32(row, lo);
+                            zero_f32(row + hi, dw->ext - hi);
+                        }
+                        load_row(v, n, c, sd, sh, (lo + dw->qmin) * dw->src_step + pw,
+                                 dw->src_step, hi - lo, mode, row + lo);
+                    }
+                }
+            }
+}
+
+/* Writes output phase (u[0], u[1], u[2]) of plane (n, c) of the data gradient
+ * from grid (pitches of the packed plane), or zeros when grid is NULL. */
+static void store_sub(const conv_problem *p, const dw_state *st, int64_t n, int64_t c,
+                      const int64_t u[CONV_SPATIAL], const int64_t cnt[CONV_SPATIAL],
+                      const float *grid)
+{
+    const conv_view *out = &p->grad_input;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t sw = out->stride[4] * dw->out_step;
+    const bool rounds = p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16;
+    for (int64_t a = 0; a < cnt[0]; ++a)
+        for (int64_t b = 0; b < cnt[1]; ++b) {
+            const int64_t base = conv_view_index(out, n, c, u[0] + a * dd->out_step,
+                                                 u[1] + b * dh->out_step, u[2]);
+            const float *src = grid ? grid + (a * dh->ext + b) * dw->ext : NULL;
+            if (out->dtype == ACL_FLOAT && !rounds) {
+                float *o = (float *)out->data + base;
+                if (src && sw == 1)
+                    copy_f32(o, src, cnt[2]);
+                else
+                    for (int64_t w = 0; w < cnt[2]; ++w) o[w * sw] = src ? src[w] : 0.0f;
+                continue;
+            }
+            for (int64_t w = 0; w < cnt[2]; ++w)
+                store_from_f32(out->data, out->dtype, base + w * sw,
+                               src ? conv_round_result(src[w], p->mode) : 0.0f);
+        }
+}
+
+/* ---- run ----------------------------------------------------------------- */
+
+typedef struct dw_run {
+    const conv_problem *p;
+    const dw_state *st;
+    char *ws;
+    f32_dwconv_ukernel_fn conv;
+    f32_dwwt_ukernel_fn wt;
+} dw_run;
+
+static float *slot_buf(const dw_run *r, int slot)
+{
+    return (float *)r->ws + (int64_t)slot * r->st->slot_floats;
+}
+
+/* Whether the slot's packed plane already holds its zero borders (the same
+ * for every plane of the pass); reset at the start of every run. */
+static int32_t *slot_flag(const dw_run *r, int slot)
+{
+    return (int32_t *)(r->ws + r->st->flag_off) + (int64_t)slot * DW_FLOAT_ALIGN;
+}
+
+static void pack_source(const dw_run *r, const conv_view *v, int64_t n, int64_t c, int slot,
+                        float *dst)
+{
+    int32_t *ready = slot_flag(r, slot);
+    pack_plane(r->st, v, n, c, r->p->mode, *ready != 0, dst);
+    *ready = 1;
+}
+
+/* Data gradient of plane (n, c): task n*G + c. */
+static void data_task(void *ctx, size_t index, int slot)
+{
+    const dw_run *r = ctx;
+    const conv_problem *p = r->p;
+    const dw_state *st = r->st;
+    const int64_t n = (int64_t)index / p->g, c = (int64_t)index % p->g;
+    float *src = slot_buf(r, slot), *grid = src + st->aux_off;
+    pack_source(r, st->bwd ? &p->y : &p->x, n, c, slot, src);
+
+    float wk[DW_MAX_TAPS];
+    float wv[DW_MAX_TAPS];
+    ptrdiff_t toff[DW_MAX_TAPS];
+    const int64_t *ks = p->ks;
+    for (int64_t kd = 0, t = 0; kd < ks[0]; ++kd)
+        for (int64_t kh = 0; kh < ks[1]; ++kh)
+            for (int64_t kw = 0; kw < ks[2]; ++kw, ++t)
+                wk[t] = conv_round_operand(
+                    load_as_f32(p->w.data, p->w.dtype, conv_view_index(&p->w, c, 0, kd, kh, kw)),
+                    p->mode);
+
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t pw = dw->ext, ph = dh->ext;
+    int64_t u[CONV_SPATIAL], cnt[CONV_SPATIAL];
+    for (u[0] = 0; u[0] < dd->nsub; ++u[0])
+        for (u[1] = 0; u[1] < dh->nsub; ++u[1])
+            for (u[2] = 0; u[2] < dw->nsub; ++u[2]) {
+                bool none = false;
+                for (int i = 0; i < CONV_SPATIAL; ++i) {
+                    cnt[i] = sub_count(&st->dim[i], u[i]);
+                    none |= st->dim[i].sub_tb[u[i]] == st->dim[i].sub_tb[u[i] + 1];
+                }
+                if (none) { /* no tap reaches this output phase */
+                    store_sub(p, st, n, c, u, cnt, NULL);
+                    continue;
+                }
+                size_t nt = 0;
+                for (int td = dd->sub_tb[u[0]]; td < dd->sub_tb[u[0] + 1]; ++td)
+                    for (int th = dh->sub_tb[u[1]]; th < dh->sub_tb[u[1] + 1]; ++th)
+                        for (int tw = dw->sub_tb[u[2]]; tw < dw->sub_tb[u[2] + 1]; ++tw, ++nt) {
+                            const int64_t phase =
+                                (dd->tap_ph[td] * (int64_t)dh->nph + dh->tap_ph[th]) * dw->nph +
+                                dw->tap_ph[tw];
+                            toff[nt] = (ptrdiff_t)(phase * st->plane +
+                                                   (dd->tap_off[td] * ph + dh->tap_off[th]) * pw +
+                                                   dw->tap_off[tw]);
+                            wv[nt] = wk[(dd->tap_k[td] * ks[1] + dh->tap_k[th]) * ks[2] + dw->tap_k[tw]];
+                        }
+                const int64_t len = ((cnt[0] - 1) * ph + (cnt[1] - 1)) * pw + cnt[2];
+                r->conv((size_t)len, nt, wv, src, toff, grid);
+                store_sub(p, st, n, c, u, cnt, grid);
+            }
+}
+
+/* Partial sums of chunk k of channel c: ntaps x DW_ACC_LANES floats. */
+static float *partials(const dw_run *r, int64_t c, int64_t k)
+{
+    const dw_state *st = r->st;
+    return (float *)(r->ws + st->part_off) + (c * st->nchunk + k) * st->ntaps * DW_ACC_LANES;
+}
+
+/* The fixed lane tree: (l, l + 16), then (l, l + 8), ..., (l, l + 1). */
+static float lane_sum(const float *acc)
+{
+    float v[DW_ACC_LANES];
+    memcpy(v, acc, sizeof v);
+    for (int half = DW_ACC_LANES / 2; half >= 1; half /= 2)
+        for (int l = 0; l < half; ++l) v[l] = v[l] + v[l + half];
+    return v[0];
+}
+
+/* gradWeight[c]: the chunks' lane sums added in chunk order, stored. */
+static void wt_finish(void *ctx, size_t index)
+{
+    const dw_run *r = ctx;
+    const conv_problem *p = r->p;
+    const dw_state *st = r->st;
+    const int64_t c = (int64_t)index;
+    const conv_view *out = &p->grad_weight;
+    for (int64_t kd = 0, t = 0; kd < p->ks[0]; ++kd)
+        for (int64_t kh = 0; kh < p->ks[1]; ++kh)
+            for (int64_t kw = 0; kw < p->ks[2]; ++kw, ++t) {
+                float s = lane_sum(partials(r, c, 0) + t * DW_ACC_LANES);
+                for (int64_t k = 1; k < st->nchunk; ++k)
+                    s = s + lane_sum(partials(r, c, k) + t * DW_ACC_LANES);
+                store_from_f32(out->data, out->dtype, conv_view_index(out, c, 0, kd, kh, kw), s);
+            }
+}
+
+/* Weights: task b*nchunk + k sums chunk k of the images for the channels of
+ * block b, image by image (consecutive channels are consecutive in memory);
+ * each channel's partial sums see its images in ascending order. */
+static void wt_task(void *ctx, size_t index, int slot)
+{
+    const dw_run *r = ctx;
+    const conv_problem *p = r->p;
+    const dw_state *st = r->st;
+    const int64_t blk = (int64_t)index / st->nchunk, k = (int64_t)index % st->nchunk;
+    const int64_t c0 = blk * st->cb, c1 = min64(p->g, c0 + st->cb);
+    const int64_t n0 = k * p->n / st->nchunk, n1 = (k + 1) * p->n / st->nchunk;
+    float *src = slot_buf(r, slot), *dybuf = src + st->aux_off;
+    for (int64_t c = c0; c < c1; ++c)
+        memset(partials(r, c, k), 0, (size_t)(st->ntaps * DW_ACC_LANES) * sizeof(float));
+
+    ptrdiff_t toff[DW_MAX_TAPS];
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t pw = dw->ext, ph = dh->ext;
+    for (int64_t kd = 0, t = 0; kd < p->ks[0]; ++kd)
+        for (int64_t kh = 0; kh < p->ks[1]; ++kh)
+            for (int64_t kw = 0; kw < p->ks[2]; ++kw, ++t) {
+                /* source geometry: tap j of a dim is kernel index j */
+                const int64_t phase =
+                    (dd->tap_ph[kd] * (int64_t)dh->nph + dh->tap_ph[kh]) * dw->nph + dw->tap_ph[kw];
+                toff[t] = (ptrdiff_t)(phase * st->plane + (dd->tap_off[kd] * ph + dh->tap_off[kh]) * pw +
+                                      dw->tap_off[kw]);
+            }
+    const conv_view *y = &p->y;
+    const int64_t *ys = p->ys;
+    for (int64_t n = n0; n < n1; ++n)
+        for (int64_t c = c0; c < c1; ++c) {
+            pack_source(r, &p->x, n, c, slot, src);
+            const float *dy;
+            int64_t dps, rps;
+            if (st->dy_direct) {
+                dy = (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0);
+                dps = y->stride[2];
+                rps = y->stride[3];
+            } else {
+                conv_pack_block(y, n, c, p->mode, dybuf);
+                dy = dybuf;
+                dps = ys[1] * ys[2];
+                rps = ys[2];
+            }
+            float *acc = partials(r, c, k);
+            for (int64_t od = 0; od < ys[0]; ++od)
+                r->wt((size_t)st->ntaps, (size_t)ys[1], (size_t)ys[2], src + od * ph * pw,
+                      (size_t)pw, toff, dy + od * dps, (size_t)rps, acc);
+        }
+    if (st->nchunk == 1)
+        for (int64_t c = c0; c < c1; ++c) wt_finish(ctx, (size_t)c);
+}
+
+static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state, void *workspace)
+{
+    const dw_state *st = state;
+    dw_run r = {.p = p, .st = st, .ws = workspace};
+    pick_kernels(st->isa, &r.conv, &r.wt);
+    memset(r.ws + st->flag_off, 0, (size_t)st->slots * DW_FLOAT_ALIGN * sizeof(int32_t));
+    if (pass == CONV_PASS_DATA) {
+        pool_parallel_for_slots((size_t)(p->n * p->g), st->slots, data_task, &r);
+        return;
+    }
+    pool_parallel_for_slots((size_t)(st->ncb * st->nchunk), st->slots, wt_task, &r);
+    if (st->nchunk > 1) pool_parallel_for((size_t)p->g, wt_finish, &r);
+}
+
+const conv_impl conv_impl_dw = {"dw", dw_why_not, dw_plan, dw_run_pass};

@@ -1,0 +1,14 @@
+/* The depthwise implementation: convolutions with one input and one output
+ * channel per group (CG == OG == 1), any stride, padding and dilation, both
+ * passes. Each task streams whole channel planes once: the plane is packed
+ * (padding materialized, phase-split by stride, widened and rounded to fp32)
+ * into a per-slot buffer, then one vectorized sweep over flattened padded rows
+ * computes it. See docs/kernels.md, "Depthwise implementation". */
+#ifndef ACLCONV_CONV_DW_H_
+#define ACLCONV_CONV_DW_H_
+
+#include "engine/conv_impl.h"
+
+extern const conv_impl conv_impl_dw;
+
+#endif /* ACLCONV_CONV_DW_H_ */
