@@ -27,6 +27,8 @@
 #define DW_MAX_PLANE (1ll << 24) /* floats of a packed channel plane (all phases) */
 #define DW_WT_MIN_TASKS 16 /* weights pass: split n into chunks below this many channels */
 #define DW_WT_MAX_BLOCK 16 /* weights pass: channels per task, consecutive in memory */
+#define DW_BLOCK 16        /* data pass: channels per task */
+#define DW_CACHE_LINE 64
 #define DW_FLOAT_ALIGN 16  /* floats: 64 bytes */
 
 /* One spatial dim of the geometry. */
@@ -194,11 +196,11 @@ static void pick_kernels(aclconvIsa isa, f32_dwconv_ukernel_fn *conv, f32_dwwt_u
 {
     switch (isa) {
     case ACLCONV_ISA_AVX512:
-        *conv = f32_dwconv_ukernel_64__avx512;
+        *conv = f32_dwconv_ukernel_128__avx512;
         *wt = f32_dwwt_ukernel_4x32__avx512;
         break;
     case ACLCONV_ISA_AVX2:
-        *conv = f32_dwconv_ukernel_32__avx2;
+        *conv = f32_dwconv_ukernel_64__avx2;
         *wt = f32_dwwt_ukernel_4x16__avx2;
         break;
     default:
@@ -371,6 +373,17 @@ static float *slot_buf(const dw_run *r, int slot)
     return (float *)r->ws + (int64_t)slot * r->st->slot_floats;
 }
 
+/* Asks for plane (n, c) of v in the cache when it is one dense run. */
+static void prefetch_plane(const conv_view *v, int64_t n, int64_t c)
+{
+    if (v->stride[4] != 1 || v->stride[3] != v->dim[4] || v->stride[2] != v->dim[3] * v->dim[4])
+        return;
+    const size_t es = v->dtype == ACL_FLOAT ? 4 : 2;
+    const char *b = v->data + conv_view_index(v, n, c, 0, 0, 0) * (int64_t)es;
+    const size_t bytes = (size_t)(v->dim[2] * v->dim[3] * v->dim[4]) * es;
+    for (size_t o = 0; o < bytes; o += DW_CACHE_LINE) __builtin_prefetch(b + o, 0, 3);
+}
+
 /* Whether the slot's packed plane already holds its zero borders (the same
  * for every plane of the pass); reset at the start of every run. */
 static int32_t *slot_flag(const dw_run *r, int slot)
@@ -387,12 +400,10 @@ static void pack_source(const dw_run *r, const conv_view *v, int64_t n, int64_t 
 }
 
 /* Data gradient of plane (n, c): task n*G + c. */
-static void data_task(void *ctx, size_t index, int slot)
+static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
 {
-    const dw_run *r = ctx;
     const conv_problem *p = r->p;
     const dw_state *st = r->st;
-    const int64_t n = (int64_t)index / p->g, c = (int64_t)index % p->g;
     float *src = slot_buf(r, slot), *grid = src + st->aux_off;
     pack_source(r, st->bwd ? &p->y : &p->x, n, c, slot, src);
 
@@ -438,6 +449,23 @@ static void data_task(void *ctx, size_t index, int slot)
                 r->conv((size_t)len, nt, wv, src, toff, grid);
                 store_sub(p, st, n, c, u, cnt, grid);
             }
+}
+
+/* Data gradient: task n*nblocks + b computes the planes (n, c) of the
+ * channels c of block b, in order (consecutive in memory), prefetching the
+ * next plane while computing one. */
+static void data_task(void *ctx, size_t index, int slot)
+{
+    const dw_run *r = ctx;
+    const conv_problem *p = r->p;
+    const int64_t nb = ceil_div(p->g, DW_BLOCK);
+    const int64_t n = (int64_t)index / nb, c0 = (int64_t)index % nb * DW_BLOCK;
+    const int64_t c1 = min64(p->g, c0 + DW_BLOCK);
+    const conv_view *v = r->st->bwd ? &p->y : &p->x;
+    for (int64_t c = c0; c < c1; ++c) {
+        if (c + 1 < c1) prefetch_plane(v, n, c + 1);
+        data_plane(r, n, c, slot);
+    }
 }
 
 /* Partial sums of chunk k of channel c: ntaps x DW_ACC_LANES floats. */
@@ -506,6 +534,11 @@ static void wt_task(void *ctx, size_t index, int slot)
     const int64_t *ys = p->ys;
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t c = c0; c < c1; ++c) {
+            const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
+            if (nn < n1) {
+                prefetch_plane(&p->x, nn, nc);
+                prefetch_plane(y, nn, nc);
+            }
             pack_source(r, &p->x, n, c, slot, src);
             const float *dy;
             int64_t dps, rps;
@@ -535,7 +568,7 @@ static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state
     pick_kernels(st->isa, &r.conv, &r.wt);
     memset(r.ws + st->flag_off, 0, (size_t)st->slots * DW_FLOAT_ALIGN * sizeof(int32_t));
     if (pass == CONV_PASS_DATA) {
-        pool_parallel_for_slots((size_t)(p->n * p->g), st->slots, data_task, &r);
+        pool_parallel_for_slots((size_t)(p->n * ceil_div(p->g, DW_BLOCK)), st->slots, data_task, &r);
         return;
     }
     pool_parallel_for_slots((size_t)(st->ncb * st->nchunk), st->slots, wt_task, &r);

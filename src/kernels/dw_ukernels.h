@@ -38,9 +38,9 @@ typedef void (*f32_dwwt_ukernel_fn)(size_t nt, size_t rows, size_t len, const fl
 
 void f32_dwconv_ukernel_16__scalar(size_t len, size_t nt, const float *w, const float *x,
                                    const ptrdiff_t *toff, float *y);
-void f32_dwconv_ukernel_32__avx2(size_t len, size_t nt, const float *w, const float *x,
+void f32_dwconv_ukernel_64__avx2(size_t len, size_t nt, const float *w, const float *x,
                                  const ptrdiff_t *toff, float *y);
-void f32_dwconv_ukernel_64__avx512(size_t len, size_t nt, const float *w, const float *x,
+void f32_dwconv_ukernel_128__avx512(size_t len, size_t nt, const float *w, const float *x,
                                    const ptrdiff_t *toff, float *y);
 
 void f32_dwwt_ukernel_1x4__scalar(size_t nt, size_t rows, size_t len, const float *x, size_t xps,
