@@ -209,6 +209,7 @@ typedef struct gen_opts {
     int dtypes;
     int isa;
     int long1d; /* 1-D rows long enough for column blocks */
+    int wide;   /* many channels: several weight sweeps, output / o blocks */
 } gen_opts;
 
 static aclDataType random_dt(test_rng *r, int allow)
@@ -224,11 +225,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
     rng_seed(&r, seed);
     conv_problem p;
     memset(&p, 0, sizeof p);
-    p.rank = go->long1d ? 1 : (int)rng_range(&r, 1, 3);
+    p.rank = go->long1d ? 1 : go->wide ? 2 : (int)rng_range(&r, 1, 3);
     p.n = rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 3) ? rng_range(&r, 2, 3) : 1;
-    p.cg = rng_range(&r, 1, p.rank == 3 ? 6 : go->long1d ? 24 : 11);
-    p.og = rng_range(&r, 1, p.rank == 3 ? 6 : go->long1d ? 24 : 11);
+    p.cg = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, p.rank == 3 ? 6 : go->long1d ? 24 : 11);
+    p.og = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, p.rank == 3 ? 6 : go->long1d ? 24 : 11);
+    if (go->wide) p.g = 1;
     p.data_dir = rng_chance(&r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p.transposed = p.data_dir == CONV_DIR_FWD;
     for (int i = 0; i < 3; ++i) {
@@ -238,8 +240,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
             p.pad[i] = 0;
             continue;
         }
-        const int64_t maxs = go->long1d ? 12000 : p.rank == 1 ? 70 : p.rank == 2 ? 17 : 7;
-        p.ks[i] = rng_range(&r, 1, p.rank == 3 ? 3 : 5);
+        const int64_t maxs = go->long1d ? 12000 : go->wide ? 6 : p.rank == 1 ? 70 : p.rank == 2 ? 17 : 7;
+        p.ks[i] = rng_range(&r, 1, p.rank == 3 || go->wide ? 3 : 5);
         p.dil[i] = rng_chance(&r, 1, 4) ? 2 : 1;
         p.stride[i] = rng_chance(&r, 1, 3) ? rng_range(&r, 1, go->stride_max) : 1;
         p.pad[i] = rng_range(&r, 0, p.dil[i] * (p.ks[i] - 1) + 1);
@@ -406,6 +408,9 @@ int main(int argc, char **argv)
         /* long 1-D rows: the column blocks of the fast layout */
         gen_opts go = {.stride_max = 5, .int_data = 1, .dtypes = 0, .isa = isa, .long1d = 1};
         for (int i = 0; i < count / 30 + 1; ++i) one_case(seed + 99991u * (uint64_t)(i + 1) + (uint64_t)isa, &go);
+        /* many channels: several sweeps of the weights, many o / (c, tap) tiles */
+        gen_opts gw = {.stride_max = 3, .int_data = 1, .dtypes = 0, .isa = isa, .wide = 1};
+        for (int i = 0; i < count / 60 + 1; ++i) one_case(seed + 65537u * (uint64_t)(i + 1) + (uint64_t)isa, &gw);
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), g_fail == before ? "ok" : "FAIL");
     }
     aclconvSetMaxIsa(ACLCONV_ISA_AVX512);
