@@ -230,6 +230,8 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
         const float *s = (const float *)v->data + base;
         if (mode == CONV_MODE_F32 && sw == 1)
             memcpy(dst, s, (size_t)count * sizeof(float));
+        else if (mode == CONV_MODE_F32 && sw == 2) /* phase split by 2: a constant stride vectorizes */
+            for (int64_t i = 0; i < count; ++i) dst[i] = s[2 * i];
         else if (mode == CONV_MODE_F32)
             for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
         else if (mode == CONV_MODE_HF32)
@@ -554,7 +556,8 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
                     (oh0 + row) * g->ostep[1] + g->ooff[1], (ow0 + col) * g->ostep[2] + g->ooff[2]);
                 const float *s = src + (j - j0);
                 if (fast) {
-                    memcpy((float *)out->data + base, s, (size_t)valid * sizeof(float));
+                    float *d = (float *)out->data + base; /* short rows: no call */
+                    for (int64_t i = 0; i < valid; ++i) d[i] = s[i];
                 } else if (out->dtype == ACL_FLOAT && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32)) {
                     float *d = (float *)out->data + base;
                     for (int64_t i = 0; i < valid; ++i) d[i * step] = s[i];
