@@ -7,11 +7,10 @@
 
 #include "common/alloc.h"
 #include "common/cpu.h"
-#include "common/dtype.h"
 #include "common/log.h"
+#include "engine/conv_bias.h"
 #include "engine/conv_impl.h"
 #include "engine/conv_views.h"
-#include "threading/pool.h"
 
 typedef struct conv_plan {
     /* first: keeps every implementation's state 64-byte aligned */
@@ -83,22 +82,6 @@ const char *conv_plan_impl_name(const void *plan, int pass)
     return pl->impl[pass] ? pl->impl[pass]->name : "-";
 }
 
-/* gradBias[c]: the sum of the unrounded gradOutput over n and space, in fp32,
- * in a fixed order. */
-static void bias_task(void *arg, size_t i)
-{
-    const conv_problem *p = arg;
-    const conv_view *src = &p->bias_src, *out = &p->grad_bias;
-    const int64_t c = (int64_t)i;
-    float acc = 0.0f;
-    for (int64_t n = 0; n < src->dim[0]; ++n)
-        for (int64_t d = 0; d < src->dim[2]; ++d)
-            for (int64_t h = 0; h < src->dim[3]; ++h)
-                for (int64_t w = 0; w < src->dim[4]; ++w)
-                    acc += load_as_f32(src->data, src->dtype, conv_view_index(src, n, c, d, h, w));
-    store_from_f32(out->data, out->dtype, conv_view_index(out, 0, c, 0, 0, 0), acc);
-}
-
 static aclnnStatus conv_plan_run(void *plan, void *workspace)
 {
     const conv_plan *pl = plan;
@@ -115,7 +98,7 @@ static aclnnStatus conv_plan_run(void *plan, void *workspace)
     for (int pass = 0; pass < CONV_PASS_COUNT; ++pass)
         if (pl->impl[pass] != NULL)
             pl->impl[pass]->run(p, (conv_pass)pass, pl->state[pass], workspace);
-    if (pl->want_bias) pool_parallel_for((size_t)p->grad_bias.dim[1], bias_task, (void *)p);
+    if (pl->want_bias) conv_bias_run(p);
     return ACLNN_SUCCESS;
 }
 
