@@ -10,28 +10,17 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "test_check.h"
 #include "common/dtype.h"
-
-static int g_failures;
 
 /* Prints at most a few failures per check family, counts all. */
 static int report(int *shown, const char *fmt_what, uint32_t in, uint32_t got, uint32_t want)
 {
-    ++g_failures;
+    ++g_test_failures;
     if ((*shown)++ < 5)
         printf("FAIL %s: input 0x%08x: got 0x%08x, want 0x%08x\n", fmt_what, in, got, want);
     return 0;
 }
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            ++g_failures;                                                                          \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
 
 static uint64_t g_rng = 0x243F6A8885A308D3ull; /* fixed seed, printed in main */
 static uint64_t next_random(void)
@@ -297,8 +286,8 @@ int main(void)
     test_f16_sweep_and_random();
     test_bf16();
     test_hf32();
-    if (g_failures) {
-        printf("test_dtype: %d check(s) failed\n", g_failures);
+    if (g_test_failures) {
+        printf("test_dtype: %d check(s) failed\n", g_test_failures);
         return 1;
     }
     printf("test_dtype: all checks passed\n");

@@ -8,32 +8,11 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "test_check.h"
 #include "aclnn/acl_meta.h"
 #include "aclnn/aclnn_base.h"
 #include "api/objects.h"
 #include "common/alloc.h"
-
-static int g_failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            ++g_failures;                                                                          \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_ST(expr, want)                                                                       \
-    do {                                                                                           \
-        long got_ = (long)(expr);                                                                  \
-        if (got_ != (long)(want)) {                                                                \
-            ++g_failures;                                                                          \
-            printf("FAIL %s:%d: %s returned %ld, want %ld (msg: %s)\n", __FILE__, __LINE__, #expr, \
-                   got_, (long)(want), aclGetRecentErrMsg());                                      \
-        }                                                                                          \
-    } while (0)
 
 /* A create that must fail: NULL, and a message naming fn. */
 #define CHECK_REFUSED(obj, fn)                                                                     \
@@ -366,8 +345,8 @@ int main(void)
     /* the lifecycle functions of aclnn itself */
     CHECK_ST(aclnnInit(NULL), ACLNN_SUCCESS);
     CHECK_ST(aclnnFinalize(), ACLNN_SUCCESS);
-    if (g_failures) {
-        printf("test_objects: %d check(s) failed\n", g_failures);
+    if (g_test_failures) {
+        printf("test_objects: %d check(s) failed\n", g_test_failures);
         return 1;
     }
     printf("test_objects: all checks passed\n");

@@ -13,36 +13,13 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "test_check.h"
 #include "aclconv/aclconv.h"
 #include "common/alloc.h"
 #include "common/cpu.h"
 #include "common/log.h"
 #include "runtime/runtime.h"
 #include "threading/pool.h"
-
-static int g_failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            ++g_failures;                                                                          \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
-
-/* Compares two status codes and shows both on failure. */
-#define CHECK_ST(expr, want)                                                                       \
-    do {                                                                                           \
-        long got_ = (long)(expr);                                                                  \
-        long want_ = (long)(want);                                                                 \
-        if (got_ != want_) {                                                                       \
-            ++g_failures;                                                                          \
-            printf("FAIL %s:%d: %s returned %ld, want %ld (msg: %s)\n", __FILE__, __LINE__, #expr, \
-                   got_, want_, aclGetRecentErrMsg());                                             \
-        }                                                                                          \
-    } while (0)
 
 /* The recent error message names fn. */
 #define CHECK_MSG(fn)                                                                              \
@@ -870,7 +847,7 @@ static int pool_check_once(const char *what, pool_ctx *c, size_t n)
             ++bad;
         }
     }
-    if (bad) ++g_failures;
+    if (bad) ++g_test_failures;
     return bad == 0;
 }
 
@@ -1070,8 +1047,8 @@ int main(void)
     test_pool();
     test_isa();
 
-    if (g_failures) {
-        printf("test_runtime: %d check(s) failed\n", g_failures);
+    if (g_test_failures) {
+        printf("test_runtime: %d check(s) failed\n", g_test_failures);
         return 1;
     }
     printf("test_runtime: all checks passed\n");
