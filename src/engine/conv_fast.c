@@ -259,6 +259,8 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
         dst[i] = conv_round_operand(load_as_f32(v->data, v->dtype, base + i * sw), mode);
 }
 
+static inline int dtype_bytes(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; }
+
 /* Packs channels [c0, c0+cin) of image n of v for output plane od and output
  * rows from oh0 and columns from ow0: layout [c][kd][phase h][phase w][hp][wp],
  * element (c, kd, ph, pw, r, col) = v[n, c0+c, od*std + tsh_d[kd],
@@ -288,8 +290,17 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, in
                             continue;
                         }
                         if (lo > 0) memset(row, 0, (size_t)lo * sizeof(float));
-                        load_row(v, n, c0 + c, d, h, (lo + q0) * g->st[2] + pw, g->st[2],
-                                 hi - lo, mode, row + lo);
+                        const int64_t w0 = (lo + q0) * g->st[2] + pw;
+                        if (c + 1 < g->cin && ipw == 0) {
+                            /* the same row of the next channel: a plane ahead, so
+                             * page-sized planes do not start cold (prefetchers
+                             * stop at page boundaries) */
+                            const char *nx = (const char *)v->data +
+                                             conv_view_index(v, n, c0 + c + 1, d, h, w0) * (int64_t)dtype_bytes(v->dtype);
+                            const int64_t bytes = (hi - lo) * g->st[2] * v->stride[4] * (int64_t)dtype_bytes(v->dtype);
+                            for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(nx + b);
+                        }
+                        load_row(v, n, c0 + c, d, h, w0, g->st[2], hi - lo, mode, row + lo);
                         if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
                     }
                 }
