@@ -366,6 +366,15 @@ typedef struct data_state {
 
 _Static_assert(sizeof(data_state) <= CONV_IMPL_STATE_BYTES, "state too large");
 
+/* Tap shifts are int32: keep |k*dil| + |pad| far below 2^31. */
+static bool shifts_fit(const conv_problem *p)
+{
+    const int64_t lim = (int64_t)1 << 30;
+    for (int i = 0; i < 3; ++i)
+        if (p->dil[i] > lim / FAST_MAX_K || p->pad[i] > lim || p->pad[i] < -lim) return false;
+    return true;
+}
+
 /* Taps k of a regular access: input o*st + k*dil - pad. */
 static void taps_regular(fast_geom *g, int i, int64_t k, int64_t dil, int64_t pad)
 {
@@ -449,6 +458,7 @@ static const char *data_subs(const conv_problem *p, fast_geom *subs, bool *empty
 {
     *nsub = data_nsub(p);
     if (*nsub > FAST_MAX_SUBS) return "too many output phases (stride) for the fast engine";
+    if (!shifts_fit(p)) return "dilation or padding too large for the fast engine";
     const fast_geom *lead = NULL;
     for (int64_t sub = 0; sub < *nsub; ++sub) {
         const char *why = data_geom(p, sub, lead, &subs[sub], &empty[sub]);
@@ -732,6 +742,7 @@ _Static_assert(sizeof(wt_state) <= CONV_IMPL_STATE_BYTES, "state too large");
 static const char *wt_geom(const conv_problem *p, fast_geom *g)
 {
     memset(g, 0, sizeof *g);
+    if (!shifts_fit(p)) return "dilation or padding too large for the fast engine";
     g->n = p->n;
     g->g = p->g;
     g->cin = p->cg;
