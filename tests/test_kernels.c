@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "common/cpu.h"
+#include "common/dtype.h"
+#include "engine/conv_fast_convert.h"
 #include "kernels/conv_ukernels.h"
 #include "test_rng.h"
 
@@ -166,6 +168,27 @@ static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukern
     return bad;
 }
 
+/* The engine's inline fp16 conversions against the library's, bit for bit:
+ * every half, and floats of every class (random bits, near the fp16 range
+ * and subnormal limits, ties). */
+static int check_conversions(void)
+{
+    int bad = 0;
+    for (uint32_t h = 0; h < 65536; ++h)
+        if (f32_bits(f16_to_f32_inl((uint16_t)h)) != f32_bits(f16_to_f32((uint16_t)h)) && bad++ < 3)
+            printf("FAIL f16_to_f32_inl(0x%04x)\n", (unsigned)h);
+    test_rng r;
+    rng_seed(&r, 12345);
+    for (int i = 0; i < 4000000; ++i) {
+        uint32_t u = (uint32_t)rng_next(&r);
+        if (i & 1) u = (u & 0x80001fffu) | ((uint32_t)rng_range(&r, 0x30, 0x48) << 23) |
+                       ((uint32_t)rng_range(&r, 0, 1023) << 13); /* fp16 range, ties */
+        const float f = f32_from_bits(u);
+        if (f32_to_f16_inl(f) != f32_to_f16(f) && bad++ < 6) printf("FAIL f32_to_f16_inl(0x%08x)\n", (unsigned)u);
+    }
+    return bad;
+}
+
 int main(void)
 {
     const uint64_t seed = 0x6b65726e656c73ull;
@@ -196,6 +219,9 @@ int main(void)
                bad_conv1 ? "FAIL" : "ok", k->convrv1_nr, bad_rv1 ? "FAIL" : "ok");
         g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1;
     }
+    const int bad_cvt = check_conversions();
+    printf("inline fp16 conversions: %s\n", bad_cvt ? "FAIL" : "ok");
+    g_fail += bad_cvt;
     printf("test_kernels: %s\n", g_fail ? "FAILED" : "OK");
     return g_fail ? 1 : 0;
 }

@@ -16,6 +16,7 @@
  * Every partition and summation order depends on the problem (and the ISA the
  * plan was made for) only, never on the number of threads. */
 #include "engine/conv_fast.h"
+#include "engine/conv_fast_convert.h"
 
 #include <string.h>
 
@@ -181,42 +182,6 @@ static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
 
 /* ---- packing ---------------------------------------------------------------- */
 
-/* Inline copies of f16_to_f32 / f32_to_f16 (src/common/dtype.c), bit for bit:
- * the packing and store loops call them per element. */
-static inline float f16_to_f32_inl(uint16_t h)
-{
-    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    const uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 0x1fu) return f32_from_bits(sign | 0x7f800000u | (man << 13));
-    if (exp == 0) {
-        if (man == 0) return f32_from_bits(sign);
-        const float v = (float)man * 0x1p-24f;
-        return sign ? -v : v;
-    }
-    return f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
-}
-
-static inline uint16_t f32_to_f16_inl(float f)
-{
-    const uint32_t u = f32_bits(f);
-    const uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    const uint32_t a = u & 0x7fffffffu;
-    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
-    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);
-    if (a < 0x38800000u) {
-        if (a < 0x33000000u) return sign;
-        const uint32_t exp = a >> 23, man = (a & 0x7fffffu) | 0x800000u;
-        const uint32_t shift = 126u - exp;
-        uint32_t q = man >> shift;
-        const uint32_t rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (q & 1u))) ++q;
-        return (uint16_t)(sign | q);
-    }
-    uint32_t r = a - 0x38000000u;
-    r += 0xfffu + ((r >> 13) & 1u);
-    return (uint16_t)(sign | (r >> 13));
-}
-
 /* dst[0..count) = rounded v[n, c, d, h, w0 + i*step], as conv_round_operand
  * would give, with the conversion chosen once per row. Values of a narrow
  * dtype are exact in the modes that keep at least their precision (bf16 in
@@ -241,18 +206,20 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
         return;
     }
     const uint16_t *s = (const uint16_t *)v->data + base;
-    if (v->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
-        for (int64_t i = 0; i < count; ++i) {
-            const float f = bf16_to_f32(s[i * sw]);
-            dst[i] = f == f ? f : conv_round_operand(f, mode);
-        }
-        return;
-    }
-    if (v->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16) {
-        for (int64_t i = 0; i < count; ++i) {
-            const float f = f16_to_f32_inl(s[i * sw]);
-            dst[i] = f == f ? f : conv_round_operand(f, mode);
-        }
+    const bool bf16 = v->dtype == ACL_BF16 && mode != CONV_MODE_F16;
+    const bool f16 = v->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16;
+    if (bf16 || f16) {
+        /* widen (a loop without calls: it vectorizes), then round the NaNs */
+        if (bf16 && sw == 1)
+            for (int64_t i = 0; i < count; ++i) dst[i] = f32_from_bits((uint32_t)s[i] << 16);
+        else if (bf16)
+            for (int64_t i = 0; i < count; ++i) dst[i] = f32_from_bits((uint32_t)s[i * sw] << 16);
+        else if (sw == 1)
+            for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i]);
+        else
+            for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
+        for (int64_t i = 0; i < count; ++i)
+            if (dst[i] != dst[i]) dst[i] = conv_round_operand(dst[i], mode);
         return;
     }
     for (int64_t i = 0; i < count; ++i)
