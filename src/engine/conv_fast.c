@@ -352,9 +352,17 @@ static void taps_regular(fast_geom *g, int i, int64_t k, int64_t dil, int64_t pa
     }
 }
 
+/* Output phases of the data pass (product of the strides for D); more than
+ * FAST_MAX_SUBS, without overflowing, when a stride exceeds FAST_MAX_STRIDE. */
 static int64_t data_nsub(const conv_problem *p)
 {
-    return p->data_dir == CONV_DIR_BWD_DATA ? p->stride[0] * p->stride[1] * p->stride[2] : 1;
+    if (p->data_dir != CONV_DIR_BWD_DATA) return 1;
+    int64_t n = 1;
+    for (int i = 0; i < 3; ++i) {
+        if (p->stride[i] < 1 || p->stride[i] > FAST_MAX_STRIDE) return FAST_MAX_SUBS + 1;
+        n *= p->stride[i]; /* <= 16^3 */
+    }
+    return n;
 }
 
 /* The forward convolution of sub-problem sub of the data pass. F: x with the
