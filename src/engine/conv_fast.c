@@ -82,6 +82,14 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t round_up64(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+/* a * b for a, b >= 0, saturating at INT64_MAX: sizes from views that need no
+ * memory (stride-0 inputs) may be huge; every product of plan sizes goes
+ * through this and is then compared with a budget. */
+static int64_t smul(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
 static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* Phase and shift of tap j in dim i: tsh[j] = q*st + ph, 0 <= ph < st. */
@@ -131,25 +139,26 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks, int64_t budget)
         g->qext[i] = qmax - qmin;
     }
     const int64_t planes = g->ntap[0] * g->nph[1] * g->nph[2];
-    if (g->os[2] > FAST_MAX_FLOATS / 4 || g->cin * planes > FAST_MAX_FLOATS / 4 / (1 + g->qext[1]))
+    if (g->os[2] > FAST_MAX_FLOATS / 4 || g->qext[2] > FAST_MAX_FLOATS / 4 ||
+        g->qext[1] > FAST_MAX_FLOATS / 4 || smul(g->cin, planes) > FAST_MAX_FLOATS / 4 / (1 + g->qext[1]))
         return "input rows too large for the fast engine";
     /* long rows (1-D): blocks of columns so one row block stays near the budget */
     g->wb = g->os[2];
     const int64_t one_row = g->cin * planes * (1 + g->qext[1]);
     if (g->force_wb > 0) {
         g->wb = g->force_wb;
-    } else if (one_row * (g->os[2] + g->qext[2]) > budget && g->os[2] > FAST_MIN_COLS) {
+    } else if (smul(one_row, g->os[2] + g->qext[2]) > budget && g->os[2] > FAST_MIN_COLS) {
         int64_t wb = budget / one_row - g->qext[2];
         g->wb = min64(g->os[2], max64(FAST_MIN_COLS, wb / 16 * 16));
     }
     g->nwb = ceil_div(g->os[2], g->wb);
     g->wp = g->wb + g->qext[2];
-    const int64_t per_row = g->cin * planes * g->wp;
+    const int64_t per_row = smul(smul(g->cin, planes), g->wp);
     if (per_row > FAST_MAX_FLOATS / 4) return "input rows too large for the fast engine";
     int64_t rb = budget / per_row - g->qext[1];
     rb = max64(1, min64(rb, g->os[1]));
-    int64_t outer = g->n * g->g * g->os[0] * g->nwb;
-    if (outer * ceil_div(g->os[1], rb) < min_tasks) {
+    int64_t outer = smul(smul(smul(g->n, g->g), g->os[0]), g->nwb);
+    if (smul(outer, ceil_div(g->os[1], rb)) < min_tasks) {
         int64_t want = min64(g->os[1], ceil_div(min_tasks, outer));
         rb = max64(1, min64(rb, ceil_div(g->os[1], want)));
     }
@@ -381,7 +390,7 @@ static const char *data_geom(const conv_problem *p, int64_t sub, const fast_geom
     g->cin = bwd ? p->og : p->cg;
     g->cout = bwd ? p->cg : p->og;
     if (g->cin < 1 || g->cout < 1) return "no channels";
-    if (g->cin * g->cout < FAST_MIN_CHANNEL_PRODUCT) return "too few channels per group (depthwise)";
+    if (smul(g->cin, g->cout) < FAST_MIN_CHANNEL_PRODUCT) return "too few channels per group (depthwise)";
     int64_t rho[3] = {0, 0, 0};
     if (bwd) {
         rho[2] = sub % p->stride[2];
@@ -439,6 +448,13 @@ static const char *data_subs(const conv_problem *p, fast_geom *subs, bool *empty
         const char *why = data_geom(p, sub, lead, &subs[sub], &empty[sub]);
         if (why) return why;
         if (!lead && !empty[sub]) lead = &subs[sub];
+        if (empty[sub]) continue;
+        /* packed weights (all phases: at most the weight tensor, MR-padded)
+         * and the task grid stay far from overflow */
+        const fast_geom *g = &subs[sub];
+        if (smul(smul(smul(g->g, g->cout + CONV_UKERNEL_MAX_MR), g->cin), g->nt) > FAST_MAX_FLOATS ||
+            smul(smul(smul(g->n, g->g), smul(g->os[0], g->nrb)), g->nwb) > FAST_MAX_FLOATS)
+            return "sizes too large for the fast engine";
     }
     return NULL;
 }
@@ -468,7 +484,7 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
         const fast_geom *g = &subs[sub];
         if (empty[sub]) continue;
         st->slab_floats = max64(st->slab_floats, g->slab_floats);
-        st->wpk_floats += g->g * ceil_div(g->cout, st->mr) * g->cin * g->nt * st->mr;
+        st->wpk_floats += smul(smul(smul(g->g, ceil_div(g->cout, st->mr) * st->mr), g->cin), g->nt);
         st->tasks_d = max64(st->tasks_d, g->os[0]);
         st->tasks_rb = max64(st->tasks_rb, g->nrb);
         st->tasks_wb = max64(st->tasks_wb, g->nwb);
@@ -733,7 +749,13 @@ static const char *wt_geom(const conv_problem *p, fast_geom *g)
         taps_regular(g, i, p->ks[i], p->dil[i], p->pad[i]);
     }
     if (g->cin < 1 || g->cout < 1) return "no channels";
-    return geom_layout(g, 1, FAST_WT_SLAB_FLOATS);
+    const char *why = geom_layout(g, 1, FAST_WT_SLAB_FLOATS);
+    if (why) return why;
+    /* partial sums (G*CG*taps*OG, 4 chunks) and the reduction units */
+    if (smul(smul(smul(g->g, g->cin), g->nt), g->cout + 16) > FAST_MAX_FLOATS ||
+        smul(smul(g->n, g->os[0]), smul(g->nrb, g->nwb)) > FAST_MAX_FLOATS)
+        return "sizes too large for the fast engine";
+    return NULL;
 }
 
 static const char *wt_why_not(const conv_problem *p, aclconvIsa isa)
@@ -756,10 +778,10 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
                                      : max64(16, FAST_WT_DYT_FLOATS / st->ldb);
     st->bcols = min64(g->wb, positions);
     st->brows = st->bcols == g->wb ? max64(1, positions / g->wb) : 1;
-    st->nunits = g->n * g->os[0] * g->nrb * g->nwb;
+    st->nunits = smul(smul(g->n, g->os[0]), smul(g->nrb, g->nwb));
     st->nchunks = min64(st->nunits, FAST_WT_CHUNKS);
     st->slots = plan_slots();
-    st->part_floats = round_up64(g->g * g->cin * g->nt * st->ldb, 16);
+    st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
     st->dyt_floats = round_up64(st->brows * st->bcols * (st->rv ? g->cout : st->ldb) + CONV_UKERNEL_SLACK, 16);
     if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
     uint64_t size = 0;
