@@ -6,6 +6,7 @@
  * the guard with the fix.
  */
 #define _GNU_SOURCE /* setenv */
+#include "common/alloc.h"
 #include "test_robust_case.h"
 
 /* Tests of a bug routed but not fixed yet go behind this guard. */
@@ -61,6 +62,37 @@ static void test_huge_stride_product(aclrtStream s, const char *impl)
     unsetenv("ACLCONV_IMPL");
 }
 
+/*
+ * F2 (fixed in e082078): aclrtSynchronizeDevice allocated a snapshot of the
+ * streams and, out of memory, returned ACL_ERROR_BAD_ALLOC before the work was
+ * done; a caller freeing buffers on that error freed memory a task still used
+ * (found by the fuzzer's fault injection). Now it waits without allocating.
+ */
+static void test_sync_device_out_of_memory(aclrtStream s)
+{
+    rcase c = rcase_2d(4, 32, 32, 32, 32, 3);
+    rbufs b;
+    long fs;
+    uint64_t ws = 0;
+    aclOpExecutor *ex = NULL;
+    void *w = NULL;
+    CHECK(rbufs_create(&c, &b, &fs) == 0, "rbufs_create");
+    CHECK_ST(rc_plan(&c, &b, &ws, &ex), ACLNN_SUCCESS);
+    CHECK_ST(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    CHECK_ST(aclnnConvolutionBackward(w, ws, ex, s), ACLNN_SUCCESS);
+    aclconvTestFailAllocAt(1); /* every allocation fails from now on */
+    aclError e = aclrtSynchronizeDevice();
+    aclconvTestFailAllocAt(0);
+    CHECK_ST(e, ACL_SUCCESS);
+    /* the run is over: gradBias holds sums, not the 0x7f pre-fill */
+    const unsigned char *db = b.mem[RC_DB];
+    CHECK(!(db[0] == 0x7f && db[1] == 0x7f && db[2] == 0x7f && db[3] == 0x7f),
+          "F2: aclrtSynchronizeDevice returned before the queued run finished");
+    CHECK_ST(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    aclrtFree(w);
+    rbufs_destroy(&b);
+}
+
 int main(void)
 {
     aclrtStream s;
@@ -70,6 +102,8 @@ int main(void)
     /* F1, fixed in 4af501e */
     test_huge_stride_product(s, "direct");
     test_huge_stride_product(s, NULL);
+    /* F2, fixed in e082078 */
+    test_sync_device_out_of_memory(s);
 
     CHECK_ST(aclrtDestroyStream(s), ACL_SUCCESS);
     CHECK_ST(aclFinalize(), ACL_SUCCESS);
