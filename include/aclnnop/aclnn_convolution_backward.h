@@ -62,7 +62,13 @@ extern "C" {
  * gradBias     1-D [gradOutput.shape[1]], format ND; required when outputMask[2].
  *              Outputs whose mask entry is false may be NULL; if given they
  *              are validated but never written. Outputs may be strided views.
- * workspaceSize receives the bytes of workspace phase 2 needs (may be 0).
+ * workspaceSize receives the bytes of workspace phase 2 needs (may be 0):
+ *              packed weights (about the weight tensor; gradWeight adds at
+ *              most 4 fp32 partial copies of it) plus, per compute thread,
+ *              tiles of about 0.5-3 MiB. It does not grow with N (no im2col).
+ *              Only calls the fast kernels decline (a kernel side > 32, more
+ *              than 512 taps, a stride > 16) take the direct path, whose
+ *              workspace is fp32 copies of the operands it reads.
  * executor     receives the plan; consumed by aclnnConvolutionBackward.
  *
  * Returns ACLNN_SUCCESS, ACLNN_ERR_PARAM_NULLPTR (a required pointer is NULL,
