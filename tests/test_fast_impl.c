@@ -210,6 +210,9 @@ typedef struct gen_opts {
     int isa;
     int long1d; /* 1-D rows long enough for column blocks */
     int wide;   /* many channels: several weight sweeps, output / o blocks */
+    int pointwise; /* 1x1, stride 1, no padding, planes of a few hundred positions:
+                      whole images per weights-pass call, several of them per unit,
+                      slabs read in place (whole rows) */
 } gen_opts;
 
 static aclDataType random_dt(test_rng *r, int allow)
@@ -225,12 +228,16 @@ static void one_case(uint64_t seed, const gen_opts *go)
     rng_seed(&r, seed);
     conv_problem p;
     memset(&p, 0, sizeof p);
-    p.rank = go->long1d ? 1 : go->wide ? 2 : (int)rng_range(&r, 1, 3);
-    p.n = rng_range(&r, 1, 3);
+    p.rank = go->long1d ? 1 : go->wide ? 2 : go->pointwise ? (int)rng_range(&r, 2, 3) : (int)rng_range(&r, 1, 3);
+    p.n = go->pointwise ? rng_range(&r, 1, 5) : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 3) ? rng_range(&r, 2, 3) : 1;
     p.cg = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, p.rank == 3 ? 6 : go->long1d ? 24 : 11);
     p.og = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, p.rank == 3 ? 6 : go->long1d ? 24 : 11);
     if (go->wide) p.g = 1;
+    if (go->pointwise) {
+        p.cg = rng_range(&r, 20, 90);
+        p.og = rng_range(&r, 28, 90);
+    }
     p.data_dir = rng_chance(&r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p.transposed = p.data_dir == CONV_DIR_FWD;
     for (int i = 0; i < 3; ++i) {
@@ -252,6 +259,11 @@ static void one_case(uint64_t seed, const gen_opts *go)
         if (go->long1d) lo += 6000;
         p.xs[i] = rng_range(&r, lo, lo + maxs);
         p.ys[i] = (p.xs[i] + p.pad[i] + tail - ext) / p.stride[i] + 1;
+        if (go->pointwise) {
+            p.ks[i] = p.stride[i] = p.dil[i] = 1;
+            p.pad[i] = 0;
+            p.xs[i] = p.ys[i] = i == 0 ? rng_range(&r, 1, 3) : rng_range(&r, 8, 24);
+        }
     }
     p.mode = go->dtypes ? (conv_mode)rng_range(&r, 0, 3) : (go->int_data ? (conv_mode)rng_range(&r, 0, 1) : CONV_MODE_F32);
     if (!go->int_data && rng_chance(&r, 1, 2)) p.mode = CONV_MODE_HF32;
@@ -411,6 +423,9 @@ int main(int argc, char **argv)
         /* many channels: several sweeps of the weights, many o / (c, tap) tiles */
         gen_opts gw = {.stride_max = 3, .int_data = 1, .dtypes = 0, .isa = isa, .wide = 1};
         for (int i = 0; i < count / 60 + 1; ++i) one_case(seed + 65537u * (uint64_t)(i + 1) + (uint64_t)isa, &gw);
+        /* 1x1 layers: whole images per call, several images per reduction unit */
+        gen_opts gp = {.stride_max = 1, .int_data = 1, .dtypes = 0, .isa = isa, .pointwise = 1};
+        for (int i = 0; i < count / 40 + 1; ++i) one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa, &gp);
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), g_fail == before ? "ok" : "FAIL");
     }
     aclconvSetMaxIsa(ACLCONV_ISA_AVX512);

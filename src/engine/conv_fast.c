@@ -283,23 +283,30 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, in
     memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(float));
 }
 
-/* The slab of pack_slab read in place: possible for single-row slabs (1-D
- * layouts: one plane, one row, no phase split) of an fp32 view with unit W
- * stride when nothing is rounded and the block, with the kernels' vector
- * over-read, lies inside the row. Then *x points at slab element (c=0, col=0)
- * and *cs is the view's channel stride. */
+/* The slab of pack_slab read in place: possible for an fp32 view with unit W
+ * stride when nothing is rounded, there is one plane per channel (no depth
+ * taps, no phase split) and the block lies inside the input: either a single
+ * row (1-D layouts), or whole rows (wp == W) of a view whose row stride is
+ * wp, so slab row r is input row h + r. Then *x points at slab element (c=0,
+ * r=0, col=0) and *cs is the view's channel stride. overread: the reader (the
+ * 'conv' kernel) reads up to 16 floats past the last element, which must then
+ * still lie in the same row (single row) or plane (rows). */
 static bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n,
-                          int64_t c0, int64_t od, int64_t oh0, int64_t ow0, const float **x,
-                          int64_t *cs)
+                          int64_t c0, int64_t od, int64_t oh0, int64_t ow0, bool overread,
+                          const float **x, int64_t *cs)
 {
     if (v->dtype != ACL_FLOAT || mode != CONV_MODE_F32 || v->stride[4] != 1) return false;
-    if (g->ntap[0] != 1 || g->hp != 1 || g->nph[1] != 1 || g->nph[2] != 1 || g->st[2] != 1)
-        return false;
+    if (g->ntap[0] != 1 || g->nph[1] != 1 || g->nph[2] != 1 || g->st[2] != 1) return false;
     const int64_t d = od * g->st[0] + g->tsh[0][0];
     const int64_t h = (oh0 + g->qmin[1]) * g->st[1] + g->phase[1][0];
     const int64_t w = ow0 + g->qmin[2] + g->phase[2][0];
-    if (d < 0 || d >= g->is[0] || h < 0 || h >= g->is[1] || w < 0 || w + g->wp + 16 > g->is[2])
-        return false;
+    if (d < 0 || d >= g->is[0] || h < 0 || w < 0) return false;
+    if (g->hp == 1) {
+        if (h >= g->is[1] || w + g->wp + (overread ? 16 : 0) > g->is[2]) return false;
+    } else {
+        if (g->st[1] != 1 || w != 0 || g->wp != g->is[2] || v->stride[3] != g->wp) return false;
+        if (h + g->hp > g->is[1] || (overread && (h + g->hp) * g->wp + 16 > g->is[1] * g->wp)) return false;
+    }
     *x = (const float *)v->data + conv_view_index(v, n, c0, d, h, w);
     *cs = v->stride[1];
     return true;
@@ -615,7 +622,7 @@ static void data_task(void *ctx, size_t index, int slot)
         const int64_t ow0 = cbi * g->wb, cols = min64(g->wb, g->os[2] - ow0);
         const float *xs = slab;
         int64_t cs = g->cs;
-        if (!slab_in_place(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, &xs, &cs))
+        if (!slab_in_place(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, true, &xs, &cs))
             pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
         const int64_t jn = (rows - 1) * g->wp + cols;
         const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
@@ -723,6 +730,9 @@ typedef struct wt_state {
     bool rv;              /* reduction-vector kernel (small OG or few (c, tap) rows) */
     int64_t brows, bcols; /* reduction block: rows x columns of positions */
     int64_t nunits, nchunks;
+    /* > 0: 1x1-like problem read in place, a unit is this many whole images
+     * (planes of fpos positions) and one kernel call reduces over all of them */
+    int64_t fnb, fpos;
     int slots;
     int64_t part_floats, dyt_floats;
     uint64_t part_off, slab_off, dyt_off;
@@ -764,6 +774,25 @@ static const char *wt_why_not(const conv_problem *p, aclconvIsa isa)
     return wt_geom(p, &g);
 }
 
+/* Images per unit of the flat path (0: not flat): one tap at shift 0, stride
+ * 1 (each dy position reads the same x position), fp32 x with dense planes
+ * read in place (nothing rounded), the GEMM kernel, and a plane of dy^T
+ * (positions x ldb) small enough that a block holds whole images. Then a
+ * kernel call's rows are images (row stride: the image stride of x). */
+static int64_t wt_flat_images(const conv_problem *p, const fast_geom *g, bool rv, int64_t ldb)
+{
+    const conv_view *x = &p->x;
+    if (rv || g->nt != 1 || x->dtype != ACL_FLOAT || p->mode != CONV_MODE_F32) return 0;
+    for (int i = 0; i < 3; ++i)
+        if (g->st[i] != 1 || g->tsh[i][0] != 0 || g->is[i] != g->os[i]) return 0;
+    if (x->stride[4] != 1 || (g->is[1] > 1 && x->stride[3] != g->is[2]) ||
+        (g->is[0] > 1 && x->stride[2] != g->is[1] * g->is[2]))
+        return 0;
+    const int64_t pos = g->is[0] * g->is[1] * g->is[2];
+    const int64_t nb = FAST_WT_DYT_FLOATS / smul(pos, ldb);
+    return nb < 1 ? 0 : min64(nb, g->n);
+}
+
 static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes)
 {
     if (wt_geom(p, &st->g) != NULL) return false;
@@ -779,6 +808,13 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     st->bcols = min64(g->wb, positions);
     st->brows = st->bcols == g->wb ? max64(1, positions / g->wb) : 1;
     st->nunits = smul(smul(g->n, g->os[0]), smul(g->nrb, g->nwb));
+    st->fnb = wt_flat_images(p, g, st->rv, st->ldb);
+    st->fpos = g->is[0] * g->is[1] * g->is[2];
+    if (st->fnb > 0) { /* x is read in place: no slab; blocks of whole images */
+        st->nunits = ceil_div(g->n, st->fnb);
+        st->brows = st->fnb;
+        st->bcols = st->fpos;
+    }
     st->nchunks = min64(st->nunits, FAST_WT_CHUNKS);
     st->slots = plan_slots();
     st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
@@ -787,7 +823,7 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     uint64_t size = 0;
     int64_t parts, slabs, dyts;
     if (!checked_mul_i64(st->part_floats, st->nchunks, &parts) ||
-        !checked_mul_i64(g->slab_floats, st->slots, &slabs) ||
+        !checked_mul_i64(st->fnb > 0 ? 16 : g->slab_floats, st->slots, &slabs) ||
         !checked_mul_i64(st->dyt_floats, st->slots, &dyts))
         return false;
     if (!ws_take(&size, parts, &st->part_off) || !ws_take(&size, slabs, &st->slab_off) ||
@@ -815,8 +851,20 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t od, int64_t
     const int64_t ldb = st->ldb;
     enum { CHUNK = 64 };
     float buf[CHUNK];
+    const bool plain = v->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32;
     for (int64_t rr = 0; rr < nrow; ++rr) {
         float *drow = dyt + rr * ncol * ldb;
+        if (plain) {
+            /* 16 channels at a time: 16 sequential reads, one 64-byte row of dyT per position */
+            const float *src = (const float *)v->data + conv_view_index(v, n, o0, od, h0 + rr, c0);
+            const int64_t sc = v->stride[1], sw = v->stride[4];
+            int64_t o = 0;
+            for (; o + 16 <= g->cout; o += 16)
+                for (int64_t j = 0; j < ncol; ++j)
+                    for (int k = 0; k < 16; ++k) drow[j * ldb + o + k] = src[(o + k) * sc + j * sw];
+            for (; o < g->cout; ++o)
+                for (int64_t j = 0; j < ncol; ++j) drow[j * ldb + o] = src[o * sc + j * sw];
+        } else
         for (int64_t w0 = 0; w0 < ncol; w0 += CHUNK) {
             const int64_t cnt = min64(CHUNK, ncol - w0);
             for (int64_t o = 0; o < g->cout; ++o) {
@@ -871,6 +919,39 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *d
     }
 }
 
+/* The flat path (wt_flat_images): units [u0, u1) of fnb images each. dy^T of
+ * the unit's images, image after image; then every (c, o) tile reduces over
+ * all their positions in one call (images ascending, positions ascending). */
+static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, float *dyt)
+{
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g;
+    const conv_view *x = &r->p->x;
+    const int64_t krows = g->cin, plane = g->is[1] * g->is[2];
+    for (int64_t u = u0; u < u1; ++u) {
+        const int64_t n0 = u * st->fnb, nb = min64(st->fnb, g->n - n0);
+        for (int64_t grp = 0; grp < g->g; ++grp) {
+            for (int64_t i = 0; i < nb; ++i)
+                for (int64_t d = 0; d < g->is[0]; ++d)
+                    pack_dyt(r, n0 + i, grp * g->cout, d, 0, g->is[1], 0, g->is[2],
+                             dyt + (i * st->fpos + d * plane) * st->ldb);
+            const float *x0 = (const float *)x->data + conv_view_index(x, n0, grp * g->cin, 0, 0, 0);
+            float *pg = part + grp * krows * st->ldb;
+            for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
+                const int64_t mr = min64(st->mr, krows - q0);
+                const float *a[CONV_UKERNEL_MAX_MR];
+                for (int64_t m = 0; m < st->mr; ++m) a[m] = x0 + (q0 + min64(m, mr - 1)) * x->stride[1];
+                for (int64_t o0 = 0; o0 < g->cout; o0 += st->nr) {
+                    const int64_t nr = min64(st->nr, g->cout - o0);
+                    r->k->convwt((size_t)mr, (size_t)nr, (size_t)nb, (size_t)st->fpos, a,
+                                 (size_t)x->stride[0], dyt + o0, (size_t)st->ldb,
+                                 pg + q0 * st->ldb + o0, (size_t)st->ldb, 1);
+                }
+            }
+        }
+    }
+}
+
 static void wt_chunk_task(void *ctx, size_t chunk, int slot)
 {
     const wt_run *r = ctx;
@@ -883,6 +964,10 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
     const int64_t u0 = (int64_t)chunk * st->nunits / st->nchunks;
     const int64_t u1 = ((int64_t)chunk + 1) * st->nunits / st->nchunks;
     const int64_t krows = g->cin * g->nt;
+    if (st->fnb > 0) {
+        wt_chunk_flat(r, u0, u1, part, dyt);
+        return;
+    }
     for (int64_t u = u0; u < u1; ++u) {
         const int64_t cbi = u % g->nwb, v = u / g->nwb;
         const int64_t rbi = v % g->nrb, od = (v / g->nrb) % g->os[0], n = v / g->nrb / g->os[0];
@@ -891,7 +976,7 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
         for (int64_t grp = 0; grp < g->g; ++grp) {
             const float *xs = slab;
             int64_t cs = g->cs;
-            if (!slab_in_place(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, &xs, &cs))
+            if (!slab_in_place(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, false, &xs, &cs))
                 pack_slab(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
             float *pg = part + grp * krows * st->ldb;
             for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
