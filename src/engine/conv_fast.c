@@ -237,6 +237,52 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
 
 static inline int dtype_bytes(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; }
 
+/* The two W phases (stride 2) of every H phase of channel c at depth d, for
+ * pack_slab: plane (iph, pw) at dst + (iph*2 + pw)*hp*wp, element col of row
+ * r = v[n, c, d, (oh0 + qmin_h + r)*sth + phase_h[iph], (ow0 + col + qmin_w)*2
+ * + pw], or 0 outside. fp32, mode FLOAT, unit W stride. Input rows are read
+ * in ascending order (rows of all H phases interleaved), each once; next:
+ * the same rows of the next channel are prefetched when next. */
+static void pack_pair(const fast_geom *g, const conv_view *v, int64_t n, int64_t c, int64_t d,
+                      int64_t oh0, int64_t ow0, bool next, float *dst)
+{
+    const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], W = g->is[2], plane = g->hp * wp;
+    /* valid columns of phase pw: 0 <= (q0 + col)*2 + pw < W */
+    const int64_t lo = max64(0, -q0);
+    const int64_t hi0 = min64(wp, max64(lo, (W - 1) / 2 - q0 + 1));
+    const int64_t hi1 = W < 2 ? lo : min64(wp, max64(lo, (W - 2) / 2 - q0 + 1)); /* hi1 <= hi0 */
+    const bool dok = d >= 0 && d < g->is[0];
+    for (int64_t r = 0; r < g->hp; ++r)
+        for (int64_t iph = 0; iph < g->nph[1]; ++iph) {
+            const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + g->phase[1][iph];
+            float *r0 = dst + iph * 2 * plane + r * wp, *r1 = r0 + plane;
+            if (!dok || h < 0 || h >= g->is[1] || hi0 <= lo) {
+                memset(r0, 0, (size_t)wp * sizeof(float));
+                memset(r1, 0, (size_t)wp * sizeof(float));
+                continue;
+            }
+            const int64_t at = conv_view_index(v, n, c, d, h, (lo + q0) * 2);
+            const float *s = (const float *)v->data + at;
+            if (next) {
+                const char *nx = (const char *)((const float *)v->data + at + v->stride[1]);
+                for (int64_t b = 0; b < (hi0 - lo) * 8; b += 64) __builtin_prefetch(nx + b);
+            }
+            if (lo > 0) {
+                memset(r0, 0, (size_t)lo * sizeof(float));
+                memset(r1, 0, (size_t)lo * sizeof(float));
+            }
+            float *restrict e = r0 + lo, *restrict o = r1 + lo;
+            const int64_t both = hi1 - lo;
+            for (int64_t i = 0; i < both; ++i) {
+                e[i] = s[2 * i];
+                o[i] = s[2 * i + 1];
+            }
+            if (hi0 > hi1) r0[hi1] = s[2 * both];
+            if (hi0 < wp) memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(float));
+            if (hi1 < wp) memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(float));
+        }
+}
+
 /* Packs channels [c0, c0+cin) of image n of v for output plane od and output
  * rows from oh0 and columns from ow0: layout [c][kd][phase h][phase w][hp][wp],
  * element (c, kd, ph, pw, r, col) = v[n, c0+c, od*std + tsh_d[kd],
@@ -246,8 +292,17 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, in
 {
     const int64_t *is = g->is;
     const int64_t d0 = od * g->st[0];
+    /* stride 2 in W with both phases used, plain fp32: each input row is read
+     * once and split into the two phase planes */
+    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && v->dtype == ACL_FLOAT && mode == CONV_MODE_F32 &&
+                      v->stride[4] == 1;
     for (int64_t c = 0; c < g->cin; ++c)
-        for (int64_t kd = 0; kd < g->ntap[0]; ++kd)
+        for (int64_t kd = 0; kd < g->ntap[0]; ++kd) {
+            if (pair) {
+                pack_pair(g, v, n, c0 + c, d0 + g->tsh[0][kd], oh0, ow0, c + 1 < g->cin,
+                          dst + c * g->cs + kd * g->nph[1] * 2 * g->hp * g->wp);
+                continue;
+            }
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
                 for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
                     const int64_t d = d0 + g->tsh[0][kd];
@@ -280,6 +335,7 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, in
                         if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
                     }
                 }
+        }
     memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(float));
 }
 
