@@ -12,6 +12,7 @@
  * output (a, b, col) of a sub-problem is grid position j = (a*Ph + b)*Pw + col
  * and every tap is one contiguous vector of the packed source. */
 #include "engine/conv_dw.h"
+#include "engine/conv_plane.h"
 
 #include <string.h>
 
@@ -21,30 +22,12 @@
 #include "kernels/dw_ukernels.h"
 #include "threading/pool.h"
 
-#define DW_MAX_K 32       /* kernel side */
-#define DW_MAX_STRIDE 16  /* stride (source phases, output phases) */
-#define DW_MAX_TAPS 512   /* taps of the whole kernel */
-#define DW_MAX_PLANE (1ll << 24) /* floats of a packed channel plane (all phases) */
 #define DW_WT_MIN_TASKS 16 /* weights pass: split n into chunks below this many channels */
 #define DW_WT_MAX_BLOCK 16 /* weights pass: channels per task, consecutive in memory */
 #define DW_BLOCK 16        /* data pass: channels per task */
 #define DW_CACHE_LINE 64
 #define DW_FLOAT_ALIGN 16  /* floats: 64 bytes */
 
-/* One spatial dim of the geometry. */
-typedef struct dw_dim {
-    int64_t qmin;     /* packed m holds source position (m + qmin)*src_step + phase */
-    int64_t ext;      /* packed extent */
-    int64_t out_n;    /* output size of the pass in this dim */
-    int32_t src_step; /* F / W: the stride; D: 1 */
-    int32_t out_step; /* D: the stride (output phases interleave); else 1 */
-    int32_t nph;      /* source phases */
-    int32_t nsub;     /* output phases */
-    int32_t ph_val[DW_MAX_STRIDE];
-    int16_t sub_tb[DW_MAX_STRIDE + 1]; /* taps of output phase u: [sub_tb[u], sub_tb[u+1]) */
-    int8_t tap_k[DW_MAX_K], tap_ph[DW_MAX_K];
-    int32_t tap_off[DW_MAX_K]; /* packed offset of the tap */
-} dw_dim;
 
 typedef struct dw_state {
     dw_dim dim[CONV_SPATIAL];
@@ -147,15 +130,15 @@ static void geom_out_phases(const conv_problem *p, int i, dw_dim *d)
 }
 
 /* Outputs of output phase u in dim d. */
-static inline int64_t sub_count(const dw_dim *d, int64_t u)
+int64_t plane_sub_count(const dw_dim *d, int64_t u)
 {
     return d->out_step == 1 ? d->out_n : ceil_div(d->out_n - u, d->out_step);
 }
 
 /* Fills the geometry of pass, or returns why this implementation declines. */
-static const char *dw_geometry(const conv_problem *p, conv_pass pass, dw_state *st)
+const char *plane_geometry(const conv_problem *p, conv_pass pass, dw_dim dim[CONV_SPATIAL],
+                           bool *bwd, int64_t *ntaps, int64_t *plane_floats, int64_t *src_floats)
 {
-    if (p->cg != 1 || p->og != 1) return "not depthwise (more than one channel per group)";
     int64_t taps = 1;
     for (int i = 0; i < CONV_SPATIAL; ++i) {
         if (p->ks[i] > DW_MAX_K) return "a kernel side > 32";
@@ -164,15 +147,15 @@ static const char *dw_geometry(const conv_problem *p, conv_pass pass, dw_state *
         taps *= p->ks[i];
     }
     if (taps > DW_MAX_TAPS) return "more than 512 taps";
-    st->bwd = pass == CONV_PASS_DATA && p->data_dir == CONV_DIR_BWD_DATA;
-    st->ntaps = taps;
+    *bwd = pass == CONV_PASS_DATA && p->data_dir == CONV_DIR_BWD_DATA;
+    *ntaps = taps;
     int64_t plane = 1, phases = 1;
     for (int i = 0; i < CONV_SPATIAL; ++i) {
-        dw_dim *d = &st->dim[i];
+        dw_dim *d = &dim[i];
         /* reject huge dilations or paddings before they overflow anything */
         if (p->dil[i] > DW_MAX_PLANE || p->pad[i] > DW_MAX_PLANE || p->pad[i] < -DW_MAX_PLANE)
             return "a channel plane beyond 2^24 floats";
-        if (st->bwd)
+        if (*bwd)
             geom_out_phases(p, i, d);
         else
             geom_src_phases(p, i, d);
@@ -181,9 +164,15 @@ static const char *dw_geometry(const conv_problem *p, conv_pass pass, dw_state *
         phases *= d->nph;
         if (plane * phases > DW_MAX_PLANE) return "a channel plane beyond 2^24 floats";
     }
-    st->plane = plane;
-    st->src_floats = plane * phases;
+    *plane_floats = plane;
+    *src_floats = plane * phases;
     return NULL;
+}
+
+static const char *dw_geometry(const conv_problem *p, conv_pass pass, dw_state *st)
+{
+    if (p->cg != 1 || p->og != 1) return "not depthwise (more than one channel per group)";
+    return plane_geometry(p, pass, st->dim, &st->bwd, &st->ntaps, &st->plane, &st->src_floats);
 }
 
 static const char *dw_why_not(const conv_problem *p, conv_pass pass, aclconvIsa isa)
@@ -271,7 +260,7 @@ static inline void zero_f32(float *dst, int64_t n)
 }
 
 /* dst[i] = v[n, c, d, h, w0 + i*step] as rounded fp32, i < count. */
-static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
+void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
                      int64_t step, int64_t count, conv_mode mode, float *dst)
 {
     const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
@@ -294,15 +283,15 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
 
 /* Packs plane (n, c) of v with the source geometry of st: layout
  * [phase d][phase h][phase w][ext d][ext h][ext w], zeros outside v. */
-static void pack_plane(const dw_state *st, const conv_view *v, int64_t n, int64_t c,
-                       conv_mode mode, bool borders_ready, float *dst)
+void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *v, int64_t n,
+                int64_t c, conv_mode mode, bool borders_ready, float *dst)
 {
-    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const dw_dim *dd = &dim[0], *dh = &dim[1], *dw = &dim[2];
     const int64_t sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
     for (int32_t ipd = 0; ipd < dd->nph; ++ipd)
         for (int32_t iph = 0; iph < dh->nph; ++iph)
             for (int32_t ipw = 0; ipw < dw->nph; ++ipw) {
-                float *pl = dst + ((ipd * dh->nph + iph) * (int64_t)dw->nph + ipw) * st->plane;
+                float *pl = dst + ((ipd * dh->nph + iph) * (int64_t)dw->nph + ipw) * plane;
                 const int64_t pw = dw->ph_val[ipw];
                 /* valid columns: 0 <= (m + qmin)*step + pw < sw_n */
                 const int64_t lo = min64(dw->ext, max64(0, -dw->qmin));
@@ -322,7 +311,7 @@ static void pack_plane(const dw_state *st, const conv_view *v, int64_t n, int64_
                             zero_f32(row, lo);
                             zero_f32(row + hi, dw->ext - hi);
                         }
-                        load_row(v, n, c, sd, sh, (lo + dw->qmin) * dw->src_step + pw,
+                        plane_load_row(v, n, c, sd, sh, (lo + dw->qmin) * dw->src_step + pw,
                                  dw->src_step, hi - lo, mode, row + lo);
                     }
                 }
@@ -374,7 +363,7 @@ static float *slot_buf(const dw_run *r, int slot)
 }
 
 /* Asks for plane (n, c) of v in the cache when it is one dense run. */
-static void prefetch_plane(const conv_view *v, int64_t n, int64_t c)
+void plane_prefetch(const conv_view *v, int64_t n, int64_t c)
 {
     if (v->stride[4] != 1 || v->stride[3] != v->dim[4] || v->stride[2] != v->dim[3] * v->dim[4])
         return;
@@ -395,7 +384,7 @@ static void pack_source(const dw_run *r, const conv_view *v, int64_t n, int64_t 
                         float *dst)
 {
     int32_t *ready = slot_flag(r, slot);
-    pack_plane(r->st, v, n, c, r->p->mode, *ready != 0, dst);
+    plane_pack(r->st->dim, r->st->plane, v, n, c, r->p->mode, *ready != 0, dst);
     *ready = 1;
 }
 
@@ -426,7 +415,7 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
             for (u[2] = 0; u[2] < dw->nsub; ++u[2]) {
                 bool none = false;
                 for (int i = 0; i < CONV_SPATIAL; ++i) {
-                    cnt[i] = sub_count(&st->dim[i], u[i]);
+                    cnt[i] = plane_sub_count(&st->dim[i], u[i]);
                     none |= st->dim[i].sub_tb[u[i]] == st->dim[i].sub_tb[u[i] + 1];
                 }
                 if (none) { /* no tap reaches this output phase */
@@ -463,7 +452,7 @@ static void data_task(void *ctx, size_t index, int slot)
     const int64_t c1 = min64(p->g, c0 + DW_BLOCK);
     const conv_view *v = r->st->bwd ? &p->y : &p->x;
     for (int64_t c = c0; c < c1; ++c) {
-        if (c + 1 < c1) prefetch_plane(v, n, c + 1);
+        if (c + 1 < c1) plane_prefetch(v, n, c + 1);
         data_plane(r, n, c, slot);
     }
 }
@@ -536,8 +525,8 @@ static void wt_task(void *ctx, size_t index, int slot)
         for (int64_t c = c0; c < c1; ++c) {
             const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
             if (nn < n1) {
-                prefetch_plane(&p->x, nn, nc);
-                prefetch_plane(y, nn, nc);
+                plane_prefetch(&p->x, nn, nc);
+                plane_prefetch(y, nn, nc);
             }
             pack_source(r, &p->x, n, c, slot, src);
             const float *dy;

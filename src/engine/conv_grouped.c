@@ -1,0 +1,602 @@
+/* The grouped implementation (2 <= G, CG and OG <= 16, not depthwise): see
+ * conv_grouped.h and docs/kernels.md, "Grouped implementation".
+ *
+ * Weights pass: gradWeight[g*OG + o][c][t] = sum over images and output
+ * positions of dy[o][pos] * x[c][pos + tap t]. x planes of a group are packed
+ * with the plane geometry of the depthwise implementation (conv_plane.h), so
+ * tap t of channel c is row r of plane c at offset toff[t] + r*pitch, and the
+ * dot products run row by row over the valid width (no junk column is ever
+ * multiplied) into vector partial sums, reduced by a fixed tree at the end. */
+#include "engine/conv_grouped.h"
+
+#include <string.h>
+
+#include "common/checked.h"
+#include "common/dtype.h"
+#include "engine/conv_plane.h"
+#include "engine/conv_views.h"
+#include "kernels/conv_ukernels.h"
+#include "kernels/grp_ukernels.h"
+#include "threading/pool.h"
+
+#define GRP_MAX_CH 16      /* channels per group, both sides */
+#define GRP_MIN_TASKS 16   /* weights pass: split n into chunks below this many groups */
+#define GRP_FLOAT_ALIGN 16 /* floats: 64 bytes */
+#define GRP_CACHE_LINE 64
+#define GRP_JBLOCK 256     /* weights pass: positions per block */
+
+typedef struct grp_state {
+    dw_dim dim[CONV_SPATIAL];
+    aclconvIsa isa;
+    bool bwd;
+    bool dy_direct;     /* weights pass reads dy rows from the view (fp32, unit W stride) */
+    int slots;
+    int64_t ntaps, plane, src_floats;
+    int64_t cs;         /* floats between the shifted copies of two channels (weights) */
+    int64_t xrow;       /* weights: floats of one shifted copy per kernel column */
+    int64_t slot_floats;
+    int64_t aux_off;    /* in a slot: packed dy planes (weights) */
+    int64_t ysz;        /* floats of one packed dy plane */
+    int64_t q;          /* CG * taps */
+    int64_t nchunk;     /* weights: chunks of n per group */
+    uint64_t flag_off;  /* per slot: its packed planes' zero borders are written */
+    uint64_t part_off;  /* weights: partial sums, bytes into the workspace */
+    /* data pass */
+    int64_t nin, nout;  /* reduction channels (source) and outputs per group */
+    int mr;             /* rows of the conv kernel used (8 / 4 / 1) */
+    int64_t nmb;        /* output-row blocks per group */
+    int64_t gpanel;     /* packed weight floats per group */
+    int64_t glen;       /* floats of one output channel's grid */
+    uint64_t wpk_off;   /* packed weights, bytes into the workspace */
+} grp_state;
+
+_Static_assert(sizeof(grp_state) <= CONV_IMPL_STATE_BYTES, "grp_state exceeds the plan state");
+
+static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t round_floats(int64_t n)
+{
+    return (n + GRP_FLOAT_ALIGN - 1) / GRP_FLOAT_ALIGN * GRP_FLOAT_ALIGN;
+}
+
+static const char *grp_geometry(const conv_problem *p, conv_pass pass, grp_state *st)
+{
+    if (p->cg == 1 && p->og == 1) return "depthwise (dw takes it)";
+    if (p->g < 2) return "not grouped";
+    if (p->cg > GRP_MAX_CH || p->og > GRP_MAX_CH) return "more than 16 channels per group";
+    return plane_geometry(p, pass, st->dim, &st->bwd, &st->ntaps, &st->plane, &st->src_floats);
+}
+
+static const char *grp_why_not(const conv_problem *p, conv_pass pass, aclconvIsa isa)
+{
+    (void)isa;
+    grp_state st;
+    return grp_geometry(p, pass, &st);
+}
+
+typedef struct grp_kernels {
+    f32_grpwt_ukernel_fn wt;
+    f32_grpcopy_ukernel_fn copy;
+    int wt_mr, wt_nr;
+} grp_kernels;
+
+static grp_kernels pick_kernels(aclconvIsa isa)
+{
+    switch (isa) {
+    case ACLCONV_ISA_AVX512: return (grp_kernels){f32_grpwt_ukernel_4x6__avx512, f32_grpcopy_ukernel__avx512, 4, 6};
+    case ACLCONV_ISA_AVX2: return (grp_kernels){f32_grpwt_ukernel_3x4__avx2, f32_grpcopy_ukernel__avx2, 3, 4};
+    default: return (grp_kernels){f32_grpwt_ukernel_2x2__scalar, f32_grpcopy_ukernel__scalar, 2, 2};
+    }
+}
+
+static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
+{
+    size_t bytes, end;
+    if (floats < 0 || !checked_mul_size((size_t)floats, sizeof(float), &bytes)) return false;
+    *offset = aclconv_round_up((size_t)*size, ACLCONV_ALIGN);
+    if (!checked_add_size((size_t)*offset, bytes, &end)) return false;
+    *size = end;
+    return true;
+}
+
+/* Data pass: per slot the nin packed source planes (cs apart, slack after)
+ * and the grid of the outputs of one group (nout x glen); the packed weights
+ * of every group. */
+static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint64_t *bytes)
+{
+    const conv_ukernels *k = conv_ukernels_for(isa);
+    st->nin = st->bwd ? p->og : p->cg;
+    st->nout = st->bwd ? p->cg : p->og;
+    st->mr = st->nout <= 4 ? 1 : k->conv_mr; /* few rows: the single-row kernel */
+    st->nmb = ceil_div(st->nout, st->mr);
+    st->cs = round_floats(st->src_floats);
+    st->glen = round_floats(st->plane); /* an output phase's grid fits in one packed plane */
+    int64_t src, grid, slot;
+    if (!checked_mul_i64(st->cs, st->nin, &src) || !checked_mul_i64(st->glen, st->nout, &grid) ||
+        !checked_add_i64(src + CONV_UKERNEL_SLACK, grid, &slot))
+        return false;
+    st->aux_off = src + CONV_UKERNEL_SLACK;
+    st->slot_floats = round_floats(slot);
+    if (!checked_mul_i64(st->nmb * st->mr * st->nin, st->ntaps, &st->gpanel)) return false;
+    uint64_t size = 0, slot_off;
+    int64_t slot_total, wpk;
+    if (!checked_mul_i64(st->slot_floats, st->slots, &slot_total) ||
+        !ws_take(&size, slot_total, &slot_off) ||
+        !ws_take(&size, (int64_t)st->slots * GRP_FLOAT_ALIGN, &st->flag_off) ||
+        !checked_mul_i64(st->gpanel, p->g, &wpk) || !ws_take(&size, wpk, &st->wpk_off))
+        return false;
+    *bytes = size;
+    return true;
+}
+
+static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
+                     uint64_t *workspace_bytes)
+{
+    grp_state *st = state;
+    if (grp_geometry(p, pass, st) != NULL) return false;
+    st->isa = isa;
+    const int t = pool_num_threads(); /* sizes scratch only; never the partition */
+    st->slots = t < 1 ? 1 : t;
+    if (pass == CONV_PASS_DATA) return data_plan(p, isa, st, workspace_bytes);
+    st->q = p->cg * st->ntaps;
+    /* x of channel c as KW copies, one per kernel column kw: every row of
+     * every (phase d, phase h) plane cut to the output width at that column's
+     * shift, so a (d, h) plane of a tap is one contiguous run of OH*OW */
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1];
+    int64_t xrow;
+    if (!checked_mul_i64(dd->nph * (int64_t)dh->nph * dd->ext, dh->ext * p->ys[2], &xrow) ||
+        !checked_mul_i64(xrow, p->ks[2], &st->cs))
+        return false;
+    st->xrow = xrow;
+    st->cs = round_floats(st->cs);
+    const conv_view *dy = &p->y;
+    st->dy_direct = dy->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && dy->stride[4] == 1 &&
+                    (dy->stride[3] == p->ys[2] || p->ys[1] == 1) && dy->stride[2] >= 0;
+    st->ysz = round_floats(p->ys[0] * p->ys[1] * p->ys[2]);
+    st->nchunk = p->g >= GRP_MIN_TASKS ? 1 : min64(p->n, ceil_div(GRP_MIN_TASKS, p->g));
+    int64_t src, aux = 0;
+    if (!checked_mul_i64(st->cs, p->cg, &src)) return false;
+    if (!st->dy_direct && !checked_mul_i64(st->ysz, p->og, &aux)) return false;
+    st->aux_off = src;
+    st->slot_floats = st->aux_off + aux;
+    uint64_t size = 0, slot_off; /* the slots come first: offset 0 */
+    int64_t slot_total, part;
+    if (!checked_mul_i64(st->slot_floats, st->slots, &slot_total) ||
+        !ws_take(&size, slot_total, &slot_off) ||
+        !ws_take(&size, (int64_t)st->slots * GRP_FLOAT_ALIGN, &st->flag_off) ||
+        !checked_mul_i64(p->g * st->nchunk * p->og, st->q * GRP_ACC_LANES, &part) ||
+        !ws_take(&size, part, &st->part_off))
+        return false;
+    *workspace_bytes = size;
+    return true;
+}
+
+/* ---- run ----------------------------------------------------------------- */
+
+typedef struct grp_run {
+    const conv_problem *p;
+    const grp_state *st;
+    char *ws;
+    grp_kernels k;
+    const conv_ukernels *ck; /* data pass */
+    ptrdiff_t toff[DW_MAX_TAPS];
+} grp_run;
+
+static float *slot_buf(const grp_run *r, int slot)
+{
+    return (float *)r->ws + (int64_t)slot * r->st->slot_floats;
+}
+
+static int32_t *slot_flag(const grp_run *r, int slot)
+{
+    return (int32_t *)(r->ws + r->st->flag_off) + (int64_t)slot * GRP_FLOAT_ALIGN;
+}
+
+static inline void zero_f32(float *dst, int64_t n)
+{
+    for (int64_t i = 0; i < n; ++i) dst[i] = 0.0f;
+}
+
+/* Packs the CG planes (n, c0 + c) of x into the slot as shifted copies:
+ * copy kw of channel c at c*cs + kw*xrow holds, for every (phase d, phase h,
+ * md, mh) row of the packed plane geometry, the OW columns that output
+ * columns 0..OW-1 read at kernel column kw (zeros outside x). The zeros are
+ * the same for every block: a slot writes them once per run. */
+static void pack_group(const grp_run *r, int64_t n, int64_t c0, int64_t nc, int slot, float *dst)
+{
+    const grp_state *st = r->st;
+    const conv_problem *p = r->p;
+    const conv_view *v = &p->x;
+    int32_t *ready = slot_flag(r, slot);
+    const bool zeros = *ready == 0;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t ow = p->ys[2], sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
+    /* dense rows of fp32 without rounding: vector row copies, a call per run of rows */
+    const bool fast = v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && v->stride[4] == 1 &&
+                      dw->src_step == 1;
+    for (int64_t c = 0; c < nc; ++c)
+        for (int64_t kw = 0; kw < p->ks[2]; ++kw) {
+            float *o = dst + c * st->cs + kw * st->xrow;
+            /* column col reads source w = (col + offw)*step + pw */
+            const int64_t offw = dw->tap_off[kw] + dw->qmin, pw = dw->ph_val[dw->tap_ph[kw]];
+            const int64_t step = dw->src_step;
+            const int64_t lo = offw < 0 ? (-offw < ow ? -offw : ow) : 0;
+            int64_t hi = sw_n - 1 - pw < 0 ? lo : (sw_n - 1 - pw) / step - offw + 1;
+            hi = hi > ow ? ow : hi;
+            hi = hi < lo ? lo : hi;
+            for (int32_t ipd = 0; ipd < dd->nph; ++ipd)
+                for (int32_t iph = 0; iph < dh->nph; ++iph)
+                    for (int64_t md = 0; md < dd->ext; ++md) {
+                        const int64_t sd = (md + dd->qmin) * dd->src_step + dd->ph_val[ipd];
+                        float *pl = o + (((int64_t)ipd * dh->nph + iph) * dd->ext + md) * dh->ext * ow;
+                        if (sd < 0 || sd >= sd_n || hi == lo) {
+                            if (zeros) zero_f32(pl, dh->ext * ow);
+                            continue;
+                        }
+                        int64_t run0 = -1; /* first row of the current run of valid rows */
+                        for (int64_t mh = 0; mh <= dh->ext; ++mh) {
+                            const int64_t sh = (mh + dh->qmin) * dh->src_step + dh->ph_val[iph];
+                            const bool valid = mh < dh->ext && sh >= 0 && sh < sh_n;
+                            if (valid && zeros) {
+                                zero_f32(pl + mh * ow, lo);
+                                zero_f32(pl + mh * ow + hi, ow - hi);
+                            }
+                            if (!valid && mh < dh->ext && zeros) zero_f32(pl + mh * ow, ow);
+                            if (fast) {
+                                if (valid && run0 < 0) run0 = mh;
+                                if (!valid && run0 >= 0) {
+                                    const int64_t sh0 = (run0 + dh->qmin) * dh->src_step + dh->ph_val[iph];
+                                    r->k.copy((size_t)(mh - run0), (size_t)(hi - lo),
+                                              (const float *)v->data +
+                                                  conv_view_index(v, n, c0 + c, sd, sh0, lo + offw),
+                                              (size_t)(v->stride[3] * dh->src_step),
+                                              pl + run0 * ow + lo, (size_t)ow);
+                                    run0 = -1;
+                                }
+                            } else if (valid) {
+                                plane_load_row(v, n, c0 + c, sd, sh, (lo + offw) * step + pw, step,
+                                               hi - lo, p->mode, pl + mh * ow + lo);
+                            }
+                        }
+                    }
+        }
+    *ready = 1;
+}
+
+/* The channels [c0, c0 + nc) of image n of v as one dense byte run, or false. */
+static bool block_run(const conv_view *v, int64_t n, int64_t c0, int64_t nc, const char **at,
+                      size_t *bytes)
+{
+    const int64_t *d = v->dim, *s = v->stride;
+    if (s[4] != 1 || s[3] != d[4] || s[2] != d[3] * d[4] || s[1] != d[2] * d[3] * d[4]) return false;
+    const size_t es = v->dtype == ACL_FLOAT ? 4 : 2;
+    *at = v->data + conv_view_index(v, n, c0, 0, 0, 0) * (int64_t)es;
+    *bytes = (size_t)(nc * s[1]) * es;
+    return true;
+}
+
+/* Part i of parts of a byte run, asked for in the cache line by line. */
+static void prefetch_part(const char *at, size_t bytes, size_t i, size_t parts)
+{
+    const size_t lines = (bytes + GRP_CACHE_LINE - 1) / GRP_CACHE_LINE;
+    const size_t l0 = lines * i / parts, l1 = lines * (i + 1) / parts;
+    for (size_t l = l0; l < l1; ++l) __builtin_prefetch(at + l * GRP_CACHE_LINE, 0, 3);
+}
+
+/* Offset of tap t in the shifted copies of a channel (its (d, h) plane). */
+static void src_tap_offsets(const grp_state *st, const int64_t *ks, int64_t ow, ptrdiff_t *toff)
+{
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1];
+    for (int64_t kd = 0, t = 0; kd < ks[0]; ++kd)
+        for (int64_t kh = 0; kh < ks[1]; ++kh)
+            for (int64_t kw = 0; kw < ks[2]; ++kw, ++t) {
+                const int64_t phase = dd->tap_ph[kd] * (int64_t)dh->nph + dh->tap_ph[kh];
+                toff[t] = (ptrdiff_t)(kw * st->xrow +
+                                      ((phase * dd->ext + dd->tap_off[kd]) * dh->ext + dh->tap_off[kh]) * ow);
+            }
+}
+
+/* Partial sums of chunk k of group g: [OG][CG*taps][GRP_ACC_LANES]. */
+static float *partials(const grp_run *r, int64_t g, int64_t k)
+{
+    const grp_state *st = r->st;
+    return (float *)(r->ws + st->part_off) +
+           (g * st->nchunk + k) * r->p->og * st->q * GRP_ACC_LANES;
+}
+
+/* The fixed lane tree: (l, l + 8), then (l, l + 4), (l, l + 2), (l, l + 1). */
+static float lane_sum(const float *acc)
+{
+    float v[GRP_ACC_LANES];
+    memcpy(v, acc, sizeof v);
+    for (int half = GRP_ACC_LANES / 2; half >= 1; half /= 2)
+        for (int l = 0; l < half; ++l) v[l] = v[l] + v[l + half];
+    return v[0];
+}
+
+/* gradWeight of group g: the chunks' lane sums added in chunk order, stored. */
+static void wt_finish(void *ctx, size_t index)
+{
+    const grp_run *r = ctx;
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
+    const int64_t g = (int64_t)index;
+    const conv_view *out = &p->grad_weight;
+    for (int64_t o = 0; o < p->og; ++o)
+        for (int64_t c = 0; c < p->cg; ++c)
+            for (int64_t kd = 0, t = 0; kd < p->ks[0]; ++kd)
+                for (int64_t kh = 0; kh < p->ks[1]; ++kh)
+                    for (int64_t kw = 0; kw < p->ks[2]; ++kw, ++t) {
+                        const int64_t at = (o * st->q + c * st->ntaps + t) * GRP_ACC_LANES;
+                        float s = lane_sum(partials(r, g, 0) + at);
+                        for (int64_t k = 1; k < st->nchunk; ++k)
+                            s = s + lane_sum(partials(r, g, k) + at);
+                        store_from_f32(out->data, out->dtype,
+                                       conv_view_index(out, g * p->og + o, c, kd, kh, kw), s);
+                    }
+}
+
+/* Weights: task g*nchunk + k sums chunk k of the images for group g, image
+ * by image in ascending order. */
+static void wt_task(void *ctx, size_t index, int slot)
+{
+    const grp_run *r = ctx;
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
+    const int64_t g = (int64_t)index / st->nchunk, k = (int64_t)index % st->nchunk;
+    const int64_t n0 = k * p->n / st->nchunk, n1 = (k + 1) * p->n / st->nchunk;
+    const int64_t og = p->og, cg = p->cg, q = st->q, nt = st->ntaps;
+    float *src = slot_buf(r, slot), *dybuf = src + st->aux_off;
+    float *acc = partials(r, g, k);
+    memset(acc, 0, (size_t)(og * q * GRP_ACC_LANES) * sizeof(float));
+    const conv_view *y = &p->y;
+    const int64_t *ys = p->ys;
+    const int64_t dpitch = st->dim[1].ext * ys[2], len = ys[1] * ys[2];
+    /* positions in blocks of about GRP_JBLOCK (multiples of 16): the rows a
+     * block reads for every tile of the group stay in L1 */
+    const int64_t nblk = ceil_div(len, GRP_JBLOCK);
+    const int64_t blen = (ceil_div(len, nblk) + 15) / 16 * 16;
+    const int mr_max = r->k.wt_mr, nr_max = r->k.wt_nr;
+    for (int64_t n = n0; n < n1; ++n) {
+        pack_group(r, n, g * cg, cg, slot, src);
+        const float *dyp[GRP_MAX_CH];
+        int64_t dps;
+        if (st->dy_direct) {
+            for (int64_t o = 0; o < og; ++o)
+                dyp[o] = (const float *)y->data + conv_view_index(y, n, g * og + o, 0, 0, 0);
+            dps = y->stride[2];
+        } else {
+            for (int64_t o = 0; o < og; ++o) {
+                conv_pack_block(y, n, g * og + o, p->mode, dybuf + o * st->ysz);
+                dyp[o] = dybuf + o * st->ysz;
+            }
+            dps = ys[1] * ys[2];
+        }
+        /* each (d, h) plane of a tap and of dy is one run of OH*OW: the kernel
+         * walks the OD planes as its rows */
+        /* the next image's x and dy blocks of this group are asked for in
+         * the cache a slice per kernel call (a 25 KB block every 800 KB is
+         * too short a stream for the hardware prefetchers) */
+        const char *nx = NULL, *ny = NULL;
+        size_t nxb = 0, nyb = 0;
+        if (n + 1 < n1) {
+            if (!block_run(&p->x, n + 1, g * cg, cg, &nx, &nxb)) nx = NULL;
+            if (!block_run(y, n + 1, g * og, og, &ny, &nyb)) ny = NULL;
+        }
+        const size_t ncalls = (size_t)(ys[0] * nblk * ceil_div(og, mr_max) * ceil_div(q, nr_max));
+        size_t call = 0;
+        for (int64_t od = 0; od < ys[0]; ++od)
+            for (int64_t j0 = 0; j0 < len; j0 += blen) {
+                const int64_t jn = min64(blen, len - j0);
+                for (int64_t o0 = 0; o0 < og; o0 += mr_max) {
+                    const int64_t mr = min64(mr_max, og - o0);
+                    const float *a[4];
+                    for (int64_t m = 0; m < mr; ++m) a[m] = dyp[o0 + m] + od * dps + j0;
+                    for (int64_t q0 = 0; q0 < q; q0 += nr_max) {
+                        const int64_t nr = min64(nr_max, q - q0);
+                        const float *b[8];
+                        for (int64_t i = 0; i < nr; ++i) {
+                            const int64_t qq = q0 + i;
+                            b[i] = src + (qq / nt) * st->cs + r->toff[qq % nt] + od * dpitch + j0;
+                        }
+                        if (nx) prefetch_part(nx, nxb, call, ncalls);
+                        if (ny) prefetch_part(ny, nyb, call, ncalls);
+                        ++call;
+                        r->k.wt((size_t)mr, (size_t)nr, 1, (size_t)jn, a, 0, b, 0,
+                                acc + (o0 * q + q0) * GRP_ACC_LANES, (size_t)(q * GRP_ACC_LANES));
+                    }
+                }
+            }
+    }
+    if (st->nchunk == 1) wt_finish(ctx, (size_t)g);
+}
+
+/* ---- data pass ----------------------------------------------------------- */
+
+/* Calls fn(ctx, u, taps of u: [first, first + count) in the sub-problem's tap
+ * order (td, th, tw)) for every output phase u, in (u0, u1, u2) order; the
+ * running first is the panel order of the packed weights. */
+typedef struct sub_taps {
+    int64_t u[CONV_SPATIAL];
+    int64_t cnt[CONV_SPATIAL]; /* outputs of the phase per dim */
+    int64_t first, count;      /* taps */
+} sub_taps;
+
+static bool next_sub(const grp_state *st, sub_taps *s, bool start)
+{
+    const dw_dim *d = st->dim;
+    if (start) {
+        s->u[0] = s->u[1] = s->u[2] = 0;
+        s->first = 0;
+    } else {
+        s->first += s->count;
+        int i = 2;
+        for (; i >= 0; --i) {
+            if (++s->u[i] < d[i].nsub) break;
+            s->u[i] = 0;
+        }
+        if (i < 0) return false;
+    }
+    s->count = 1;
+    for (int i = 0; i < CONV_SPATIAL; ++i) {
+        s->cnt[i] = plane_sub_count(&d[i], s->u[i]);
+        s->count *= d[i].sub_tb[s->u[i] + 1] - d[i].sub_tb[s->u[i]];
+    }
+    return true;
+}
+
+/* Kernel index and packed source offset of tap i of sub-problem s. */
+static void sub_tap(const grp_state *st, const int64_t *ks, const sub_taps *s, int64_t i,
+                    int64_t *kidx, ptrdiff_t *off)
+{
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t nw = dw->sub_tb[s->u[2] + 1] - dw->sub_tb[s->u[2]];
+    const int64_t nh = dh->sub_tb[s->u[1] + 1] - dh->sub_tb[s->u[1]];
+    const int64_t td = dd->sub_tb[s->u[0]] + i / (nw * nh), th = dh->sub_tb[s->u[1]] + i / nw % nh,
+                  tw = dw->sub_tb[s->u[2]] + i % nw;
+    const int64_t phase = (dd->tap_ph[td] * (int64_t)dh->nph + dh->tap_ph[th]) * dw->nph + dw->tap_ph[tw];
+    *off = (ptrdiff_t)(phase * st->plane + (dd->tap_off[td] * dh->ext + dh->tap_off[th]) * dw->ext +
+                       dw->tap_off[tw]);
+    *kidx = (dd->tap_k[td] * ks[1] + dh->tap_k[th]) * ks[2] + dw->tap_k[tw];
+}
+
+/* Packed weights of group g: per output phase (in order), per row block mb,
+ * the panel [c][t][MR] of the phase's taps; rows past nout are zeros. D reads
+ * w transposed (output rows are x channels, reduction channels dy's). */
+static void data_pack_weights(void *ctx, size_t index)
+{
+    const grp_run *r = ctx;
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
+    const int64_t g = (int64_t)index, mrr = st->mr, nin = st->nin;
+    float *wp = (float *)(r->ws + st->wpk_off) + g * st->gpanel;
+    sub_taps s;
+    for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
+        float *ws = wp + st->nmb * mrr * nin * s.first;
+        for (int64_t t = 0; t < s.count; ++t) {
+            int64_t kidx;
+            ptrdiff_t off;
+            sub_tap(st, p->ks, &s, t, &kidx, &off);
+            const int64_t kw = kidx % p->ks[2], kh = kidx / p->ks[2] % p->ks[1],
+                          kd = kidx / p->ks[2] / p->ks[1];
+            for (int64_t mb = 0; mb < st->nmb; ++mb)
+                for (int64_t c = 0; c < nin; ++c)
+                    for (int64_t m = 0; m < mrr; ++m) {
+                        const int64_t oc = mb * mrr + m;
+                        float v = 0.0f;
+                        if (oc < st->nout) {
+                            const int64_t wo = st->bwd ? c : oc, wc = st->bwd ? oc : c;
+                            v = conv_round_operand(
+                                load_as_f32(p->w.data, p->w.dtype,
+                                            conv_view_index(&p->w, g * p->og + wo, wc, kd, kh, kw)),
+                                p->mode);
+                        }
+                        ws[((mb * nin + c) * s.count + t) * mrr + m] = v;
+                    }
+        }
+    }
+}
+
+/* Writes output phase s of channel c of image n of gradInput from grid
+ * (pitches of the packed plane), or zeros when grid is NULL. */
+static void store_sub(const conv_problem *p, const grp_state *st, int64_t n, int64_t c,
+                      const sub_taps *s, const float *grid)
+{
+    const conv_view *out = &p->grad_input;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t sw = out->stride[4] * dw->out_step;
+    const bool rounds = p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16;
+    for (int64_t a = 0; a < s->cnt[0]; ++a)
+        for (int64_t b = 0; b < s->cnt[1]; ++b) {
+            const int64_t base = conv_view_index(out, n, c, s->u[0] + a * dd->out_step,
+                                                 s->u[1] + b * dh->out_step, s->u[2]);
+            const float *src = grid ? grid + (a * dh->ext + b) * dw->ext : NULL;
+            if (out->dtype == ACL_FLOAT && !rounds) {
+                float *o = (float *)out->data + base;
+                if (src && sw == 1)
+                    for (int64_t w = 0; w < s->cnt[2]; ++w) o[w] = src[w];
+                else
+                    for (int64_t w = 0; w < s->cnt[2]; ++w) o[w * sw] = src ? src[w] : 0.0f;
+                continue;
+            }
+            for (int64_t w = 0; w < s->cnt[2]; ++w)
+                store_from_f32(out->data, out->dtype, base + w * sw,
+                               src ? conv_round_result(src[w], p->mode) : 0.0f);
+        }
+}
+
+/* Data gradient: task n*G + g computes the nout output channels of group g of
+ * image n; every element by one kernel call holding its whole sum (source
+ * channel, then tap, ascending). */
+static void data_task(void *ctx, size_t index, int slot)
+{
+    const grp_run *r = ctx;
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
+    const int64_t n = (int64_t)index / p->g, g = (int64_t)index % p->g;
+    const conv_view *v = st->bwd ? &p->y : &p->x;
+    float *src = slot_buf(r, slot), *grid = src + st->aux_off;
+    int32_t *ready = slot_flag(r, slot);
+    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
+    if (*ready == 0) /* the slack the kernel may read past the last plane */
+        memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
+    for (int64_t c = 0; c < nin; ++c) {
+        if (c + 1 < nin) plane_prefetch(v, n, g * nin + c + 1);
+        plane_pack(st->dim, st->plane, v, n, g * nin + c, p->mode, *ready != 0, src + c * st->cs);
+    }
+    *ready = 1;
+    /* the next group's source block, a slice per kernel call */
+    const char *nx = NULL;
+    size_t nxb = 0;
+    if (index + 1 < (size_t)(p->n * p->g) &&
+        !block_run(v, (int64_t)(index + 1) / p->g, (int64_t)(index + 1) % p->g * nin, nin, &nx, &nxb))
+        nx = NULL;
+    const int nr_max = mrr == 1 ? r->ck->conv1_nr : r->ck->conv_nr;
+    const f32_conv_ukernel_fn kern = mrr == 1 ? r->ck->conv1 : r->ck->conv;
+    const float *wp = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
+    const int64_t pw = st->dim[2].ext, ph = st->dim[1].ext;
+    ptrdiff_t toff[DW_MAX_TAPS];
+    sub_taps s;
+    size_t call = 0, ncalls = (size_t)(st->nmb * ceil_div(st->plane, nr_max));
+    for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
+        if (s.count == 0) {
+            for (int64_t o = 0; o < nout; ++o) store_sub(p, st, n, g * nout + o, &s, NULL);
+            continue;
+        }
+        for (int64_t t = 0; t < s.count; ++t) {
+            int64_t kidx;
+            sub_tap(st, p->ks, &s, t, &kidx, &toff[t]);
+        }
+        const int64_t len = ((s.cnt[0] - 1) * ph + (s.cnt[1] - 1)) * pw + s.cnt[2];
+        const float *ws = wp + st->nmb * mrr * nin * s.first;
+        for (int64_t mb = 0; mb < st->nmb; ++mb) {
+            const int64_t mr = min64(mrr, nout - mb * mrr);
+            for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
+                if (nx) prefetch_part(nx, nxb, call, ncalls);
+                ++call;
+                kern((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)s.count,
+                     ws + mb * nin * s.count * mrr, src + j0, (size_t)st->cs, toff,
+                     grid + mb * mrr * st->glen + j0, (size_t)st->glen, 0);
+            }
+        }
+        for (int64_t o = 0; o < nout; ++o) store_sub(p, st, n, g * nout + o, &s, grid + o * st->glen);
+    }
+}
+
+static void grp_run_pass(const conv_problem *p, conv_pass pass, const void *state, void *workspace)
+{
+    const grp_state *st = state;
+    grp_run r = {.p = p, .st = st, .ws = workspace, .k = pick_kernels(st->isa)};
+    memset(r.ws + st->flag_off, 0, (size_t)st->slots * GRP_FLOAT_ALIGN * sizeof(int32_t));
+    if (pass == CONV_PASS_DATA) {
+        r.ck = conv_ukernels_for(st->isa);
+        pool_parallel_for((size_t)p->g, data_pack_weights, &r);
+        pool_parallel_for_slots((size_t)(p->n * p->g), st->slots, data_task, &r);
+        return;
+    }
+    src_tap_offsets(st, p->ks, p->ys[2], r.toff);
+    pool_parallel_for_slots((size_t)(p->g * st->nchunk), st->slots, wt_task, &r);
+    if (st->nchunk > 1) pool_parallel_for((size_t)p->g, wt_finish, &r);
+}
+
+const conv_impl conv_impl_grouped = {"grouped", grp_why_not, grp_plan, grp_run_pass};

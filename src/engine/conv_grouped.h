@@ -1,0 +1,14 @@
+/* The grouped implementation: convolutions with a few channels per group
+ * (CG, OG <= 16, groups >= 2, not depthwise), both passes, any stride,
+ * padding and dilation. A task streams the planes of one group: they are
+ * packed with the per-channel plane geometry of src/engine/conv_plane.h, then
+ * the weights pass runs long dot products per (output channel, channel, tap)
+ * with vector partial sums. See docs/kernels.md, "Grouped implementation". */
+#ifndef ACLCONV_CONV_GROUPED_H_
+#define ACLCONV_CONV_GROUPED_H_
+
+#include "engine/conv_impl.h"
+
+extern const conv_impl conv_impl_grouped;
+
+#endif /* ACLCONV_CONV_GROUPED_H_ */

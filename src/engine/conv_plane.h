@@ -1,0 +1,52 @@
+/* Per-channel plane geometry shared by the small-channel implementations
+ * (dw: src/engine/conv_dw.c, grouped: src/engine/conv_grouped.c): every pass
+ * is, per spatial dim, a stride-1 correlation over a packed channel plane
+ * (padding materialized, stride phases split, widened and rounded to fp32).
+ * See docs/kernels.md, "Depthwise implementation", "Geometry". */
+#ifndef ACLCONV_CONV_PLANE_H_
+#define ACLCONV_CONV_PLANE_H_
+
+#include "engine/conv_impl.h"
+
+#define DW_MAX_K 32       /* kernel side */
+#define DW_MAX_STRIDE 16  /* stride (source phases, output phases) */
+#define DW_MAX_TAPS 512   /* taps of the whole kernel */
+#define DW_MAX_PLANE (1ll << 24) /* floats of a packed channel plane (all phases) */
+
+/* One spatial dim of the geometry. */
+typedef struct dw_dim {
+    int64_t qmin;     /* packed m holds source position (m + qmin)*src_step + phase */
+    int64_t ext;      /* packed extent */
+    int64_t out_n;    /* output size of the pass in this dim */
+    int32_t src_step; /* F / W: the stride; D: 1 */
+    int32_t out_step; /* D: the stride (output phases interleave); else 1 */
+    int32_t nph;      /* source phases */
+    int32_t nsub;     /* output phases */
+    int32_t ph_val[DW_MAX_STRIDE];
+    int16_t sub_tb[DW_MAX_STRIDE + 1]; /* taps of output phase u: [sub_tb[u], sub_tb[u+1]) */
+    int8_t tap_k[DW_MAX_K], tap_ph[DW_MAX_K];
+    int32_t tap_off[DW_MAX_K]; /* packed offset of the tap */
+} dw_dim;
+
+/* Fills the geometry of pass (dims, taps, floats of one packed phase plane and
+ * of all phases), or returns why it cannot (a string literal). Channel counts
+ * are not looked at. */
+const char *plane_geometry(const conv_problem *p, conv_pass pass, dw_dim dim[CONV_SPATIAL],
+                           bool *bwd, int64_t *ntaps, int64_t *plane_floats, int64_t *src_floats);
+
+/* Outputs of output phase u in dim d. */
+int64_t plane_sub_count(const dw_dim *d, int64_t u);
+
+/* dst[i] = v[n, c, d, h, w0 + i*step] as rounded fp32, i < count. */
+void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
+                    int64_t step, int64_t count, conv_mode mode, float *dst);
+
+/* Packs plane (n, c) of v: layout [phase d][phase h][phase w][ext d][ext h][ext w],
+ * zeros outside v (written only when !borders_ready). */
+void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *v, int64_t n,
+                int64_t c, conv_mode mode, bool borders_ready, float *dst);
+
+/* Asks for plane (n, c) of v in the cache when it is one dense run. */
+void plane_prefetch(const conv_view *v, int64_t n, int64_t c);
+
+#endif /* ACLCONV_CONV_PLANE_H_ */
