@@ -171,6 +171,36 @@ static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukern
 /* The engine's inline fp16 conversions against the library's, bit for bit:
  * every half, and floats of every class (random bits, near the fp16 range
  * and subnormal limits, ties). */
+/* transpose: dst[j*ldd + i] = src[i*lds + j]; every m, n up to two blocks
+ * and a tail, guards around both buffers (exactly the elements named are
+ * read: the source guards are NaN-free but never copied). */
+static int check_transpose(const conv_ukernels *k, test_rng *r)
+{
+    int bad = 0;
+    for (size_t m = 0; m <= 35; ++m)
+        for (size_t n = 0; n <= 35; n += (n < 18 ? 1 : 7)) {
+            const size_t lds = n + (size_t)rng_range(r, n ? 0 : 1, 5), ldd = m + (size_t)rng_range(r, m ? 0 : 1, 5);
+            const size_t sn = (m + 1) * lds + 1, dn = (n + 1) * ldd + 1;
+            float *src = malloc(sn * sizeof(float)), *dst = malloc(dn * sizeof(float));
+            for (size_t i = 0; i < sn; ++i) src[i] = small_int(r);
+            for (size_t i = 0; i < dn; ++i) dst[i] = GUARD;
+            k->transpose(m, n, src, lds, dst, ldd);
+            for (size_t i = 0; i < dn; ++i) {
+                const size_t j = i / ldd, c = i % ldd;
+                const float want = j < n && c < m ? src[c * lds + j] : GUARD;
+                if (dst[i] != want) {
+                    if (bad++ < 3)
+                        printf("FAIL transpose %s m=%zu n=%zu: dst[%zu][%zu] = %g, want %g\n",
+                               cpu_isa_name(k->isa), m, n, j, c, dst[i], want);
+                    break;
+                }
+            }
+            free(src);
+            free(dst);
+        }
+    return bad;
+}
+
 static int check_conversions(void)
 {
     int bad = 0;
@@ -217,7 +247,9 @@ int main(void)
                bad_wt ? "FAIL" : "ok", k->convrv_mr, k->convrv_nr, bad_rv ? "FAIL" : "ok");
         printf("%s: conv 1x%d %s, convrv 1x%d %s\n", cpu_isa_name(k->isa), k->conv1_nr,
                bad_conv1 ? "FAIL" : "ok", k->convrv1_nr, bad_rv1 ? "FAIL" : "ok");
-        g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1;
+        const int bad_tr = check_transpose(k, &r);
+        printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");
+        g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr;
     }
     const int bad_cvt = check_conversions();
     printf("inline fp16 conversions: %s\n", bad_cvt ? "FAIL" : "ok");

@@ -907,19 +907,17 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t od, int64_t
     const int64_t ldb = st->ldb;
     enum { CHUNK = 64 };
     float buf[CHUNK];
-    const bool plain = v->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32;
+    /* plain fp32 rows: the ISA's transpose kernel; whole planes at once when
+     * the rows are contiguous */
+    const bool plain = v->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32 && v->stride[4] == 1;
+    const bool flat = plain && nrow > 1 && v->stride[3] == ncol;
     for (int64_t rr = 0; rr < nrow; ++rr) {
         float *drow = dyt + rr * ncol * ldb;
         if (plain) {
-            /* 16 channels at a time: 16 sequential reads, one 64-byte row of dyT per position */
-            const float *src = (const float *)v->data + conv_view_index(v, n, o0, od, h0 + rr, c0);
-            const int64_t sc = v->stride[1], sw = v->stride[4];
-            int64_t o = 0;
-            for (; o + 16 <= g->cout; o += 16)
-                for (int64_t j = 0; j < ncol; ++j)
-                    for (int k = 0; k < 16; ++k) drow[j * ldb + o + k] = src[(o + k) * sc + j * sw];
-            for (; o < g->cout; ++o)
-                for (int64_t j = 0; j < ncol; ++j) drow[j * ldb + o] = src[o * sc + j * sw];
+            if (!flat || rr == 0)
+                r->k->transpose((size_t)g->cout, (size_t)(flat ? nrow * ncol : ncol),
+                                (const float *)v->data + conv_view_index(v, n, o0, od, h0 + rr, c0),
+                                (size_t)v->stride[1], drow, (size_t)ldb);
         } else
         for (int64_t w0 = 0; w0 < ncol; w0 += CHUNK) {
             const int64_t cnt = min64(CHUNK, ncol - w0);
@@ -930,7 +928,7 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t od, int64_t
         }
         if (ldb > g->cout)
             for (int64_t j = 0; j < ncol; ++j)
-                memset(drow + j * ldb + g->cout, 0, (size_t)(ldb - g->cout) * sizeof(float));
+                for (int64_t o = g->cout; o < ldb; ++o) drow[j * ldb + o] = 0.0f;
     }
     memset(dyt + nrow * ncol * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
 }

@@ -54,6 +54,15 @@ typedef void (*f32_convrv_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t
                                       const float *const *a, size_t ars, const float *const *b,
                                       size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
 
+/*
+ * Transpose ("transpose"): dst[j*ldd + i] = src[i*lds + j] for i < m, j < n
+ * (the weights pass's dy^T). Any m, n >= 0; reads and writes exactly the
+ * elements named (tails masked). Pure data movement: every ISA gives the
+ * same bits.
+ */
+typedef void (*f32_transpose_ukernel_fn)(size_t m, size_t n, const float *src, size_t lds, float *dst,
+                                         size_t ldd);
+
 /* The largest MR of any kernel (row pointer arrays are sized with it). */
 #define CONV_UKERNEL_MAX_MR 8
 /* Every x / b buffer keeps this many readable floats after its last element. */
@@ -72,6 +81,7 @@ typedef struct conv_ukernels {
     f32_conv_ukernel_fn conv1;
     int convrv1_nr;
     f32_convrv_ukernel_fn convrv1;
+    f32_transpose_ukernel_fn transpose;
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */
@@ -122,5 +132,12 @@ void f32_convrv_ukernel_1x8__avx2(size_t mr, size_t nr, size_t nrows, size_t len
 void f32_convrv_ukernel_1x8__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                     const float *const *a, size_t ars, const float *const *b,
                                     size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
+
+void f32_transpose_ukernel_1x1__scalar(size_t m, size_t n, const float *src, size_t lds, float *dst,
+                                       size_t ldd);
+void f32_transpose_ukernel_8x8__avx2(size_t m, size_t n, const float *src, size_t lds, float *dst,
+                                     size_t ldd);
+void f32_transpose_ukernel_16x16__avx512(size_t m, size_t n, const float *src, size_t lds, float *dst,
+                                         size_t ldd);
 
 #endif /* ACLCONV_CONV_UKERNELS_H_ */
