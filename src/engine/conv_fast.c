@@ -361,7 +361,17 @@ static bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode
         if (h >= g->is[1] || w + g->wp + (overread ? 16 : 0) > g->is[2]) return false;
     } else {
         if (g->st[1] != 1 || w != 0 || g->wp != g->is[2] || v->stride[3] != g->wp) return false;
-        if (h + g->hp > g->is[1] || (overread && (h + g->hp) * g->wp + 16 > g->is[1] * g->wp)) return false;
+        if (h + g->hp > g->is[1]) return false;
+        if (overread && (h + g->hp) * g->wp + 16 > g->is[1] * g->wp) {
+            /* past the plane: allowed while it stays before the view's last
+             * element (the storage holds everything up to it); the lanes it
+             * feeds are dropped */
+            for (int i = 0; i < 5; ++i)
+                if (v->stride[i] < 0) return false;
+            const int64_t end = conv_view_index(v, n, c0 + g->cin - 1, d, h + g->hp - 1, g->wp - 1) + 16;
+            if (end > conv_view_index(v, v->dim[0] - 1, v->dim[1] - 1, v->dim[2] - 1, v->dim[3] - 1, v->dim[4] - 1))
+                return false;
+        }
     }
     *x = (const float *)v->data + conv_view_index(v, n, c0, d, h, w);
     *cs = v->stride[1];
@@ -590,6 +600,7 @@ static void data_pack_weights(void *ctx, size_t i)
     const conv_view *w = &r->p->w;
     const int64_t grp = (int64_t)i / r->ncb_sub, mb = (int64_t)i % r->ncb_sub, mr = st->mr;
     float *dst = r->wpk_sub + (int64_t)i * g->cin * g->nt * mr;
+    const bool plain = w->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32;
     for (int64_t ci = 0; ci < g->cin; ++ci)
         for (int64_t jd = 0; jd < g->ntap[0]; ++jd)
             for (int64_t jh = 0; jh < g->ntap[1]; ++jh)
@@ -602,7 +613,8 @@ static void data_pack_weights(void *ctx, size_t i)
                             const int64_t idx =
                                 st->bwd ? conv_view_index(w, grp * g->cin + ci, co, kd, kh, kw)
                                         : conv_view_index(w, grp * g->cout + co, ci, kd, kh, kw);
-                            v = conv_round_operand(load_as_f32(w->data, w->dtype, idx), r->p->mode);
+                            v = plain ? ((const float *)w->data)[idx]
+                                      : conv_round_operand(load_as_f32(w->data, w->dtype, idx), r->p->mode);
                         }
                         *dst++ = v;
                     }
