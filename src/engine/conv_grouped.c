@@ -402,7 +402,7 @@ static void wt_task(void *ctx, size_t index, int slot)
                         if (nx) prefetch_part(nx, nxb, call, ncalls);
                         if (ny) prefetch_part(ny, nyb, call, ncalls);
                         ++call;
-                        r->k.wt((size_t)mr, (size_t)nr, 1, (size_t)jn, a, 0, b, 0,
+                        r->k.wt((size_t)mr, (size_t)nr, (size_t)jn, a, b,
                                 acc + (o0 * q + q0) * GRP_ACC_LANES, (size_t)(q * GRP_ACC_LANES));
                     }
                 }
@@ -499,9 +499,10 @@ static void data_pack_weights(void *ctx, size_t index)
 
 /* Writes output phase s of channel c of image n of gradInput from grid
  * (pitches of the packed plane), or zeros when grid is NULL. */
-static void store_sub(const conv_problem *p, const grp_state *st, int64_t n, int64_t c,
-                      const sub_taps *s, const float *grid)
+static void store_sub(const grp_run *r, int64_t n, int64_t c, const sub_taps *s, const float *grid)
 {
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
     const conv_view *out = &p->grad_input;
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t sw = out->stride[4] * dw->out_step;
@@ -560,7 +561,7 @@ static void data_task(void *ctx, size_t index, int slot)
     size_t call = 0, ncalls = (size_t)(st->nmb * ceil_div(st->plane, nr_max));
     for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
         if (s.count == 0) {
-            for (int64_t o = 0; o < nout; ++o) store_sub(p, st, n, g * nout + o, &s, NULL);
+            for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, NULL);
             continue;
         }
         for (int64_t t = 0; t < s.count; ++t) {
@@ -579,7 +580,7 @@ static void data_task(void *ctx, size_t index, int slot)
                      grid + mb * mrr * st->glen + j0, (size_t)st->glen, 0);
             }
         }
-        for (int64_t o = 0; o < nout; ++o) store_sub(p, st, n, g * nout + o, &s, grid + o * st->glen);
+        for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, grid + o * st->glen);
     }
 }
 

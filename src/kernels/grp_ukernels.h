@@ -13,16 +13,15 @@
 
 /*
  * Grouped weight-gradient dot products ("grpwt"), for m < mr, n < nr:
- *   term (m, n, r, j) = a[m][r*aps + j] * b[n][r*bps + j],  r < rows, j < len
+ *   term (m, n, j) = a[m][j] * b[n][j],  j < len
  * goes to lane acc[m*ldm + n*GRP_ACC_LANES + j % VL] (VL: avx512 16, avx2 8,
- * scalar 4). Sum order per lane: r ascending, then j ascending, one fused
- * multiply-add per term (multiply then add for the scalar kernel), continuing
- * from the lane's value. 1 <= mr <= MR, 1 <= nr <= NR; only a[m], m < mr, and
- * b[n], n < nr, are read.
+ * scalar 4). Sum order per lane: j ascending, one fused multiply-add per term
+ * (multiply then add for the scalar kernel), continuing from the lane's
+ * value. 1 <= mr <= MR, 1 <= nr <= NR; only a[m], m < mr, and b[n], n < nr,
+ * are read, and only their first len elements.
  */
-typedef void (*f32_grpwt_ukernel_fn)(size_t mr, size_t nr, size_t rows, size_t len,
-                                     const float *const *a, size_t aps, const float *const *b,
-                                     size_t bps, float *acc, size_t ldm);
+typedef void (*f32_grpwt_ukernel_fn)(size_t mr, size_t nr, size_t len, const float *const *a,
+                                     const float *const *b, float *acc, size_t ldm);
 
 /*
  * Row copy ("grpcopy"): dst[r*dps + j] = src[r*sps + j], r < rows, j < len.
@@ -38,14 +37,11 @@ void f32_grpcopy_ukernel__avx2(size_t rows, size_t len, const float *src, size_t
 void f32_grpcopy_ukernel__avx512(size_t rows, size_t len, const float *src, size_t sps, float *dst,
                                  size_t dps);
 
-void f32_grpwt_ukernel_2x2__scalar(size_t mr, size_t nr, size_t rows, size_t len,
-                                   const float *const *a, size_t aps, const float *const *b,
-                                   size_t bps, float *acc, size_t ldm);
-void f32_grpwt_ukernel_3x4__avx2(size_t mr, size_t nr, size_t rows, size_t len,
-                                 const float *const *a, size_t aps, const float *const *b,
-                                 size_t bps, float *acc, size_t ldm);
-void f32_grpwt_ukernel_4x6__avx512(size_t mr, size_t nr, size_t rows, size_t len,
-                                   const float *const *a, size_t aps, const float *const *b,
-                                   size_t bps, float *acc, size_t ldm);
+void f32_grpwt_ukernel_2x2__scalar(size_t mr, size_t nr, size_t len, const float *const *a,
+                                   const float *const *b, float *acc, size_t ldm);
+void f32_grpwt_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *const *a,
+                                 const float *const *b, float *acc, size_t ldm);
+void f32_grpwt_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float *const *a,
+                                   const float *const *b, float *acc, size_t ldm);
 
 #endif /* ACLCONV_GRP_UKERNELS_H_ */

@@ -4,21 +4,17 @@
 
 #define VL 4
 
-void f32_grpwt_ukernel_2x2__scalar(size_t mr, size_t nr, size_t rows, size_t len,
-                                   const float *const *a, size_t aps, const float *const *b,
-                                   size_t bps, float *acc, size_t ldm)
+void f32_grpwt_ukernel_2x2__scalar(size_t mr, size_t nr, size_t len, const float *const *a,
+                                   const float *const *b, float *acc, size_t ldm)
 {
     for (size_t m = 0; m < mr; ++m)
         for (size_t n = 0; n < nr; ++n) {
             float s[VL];
             float *c = acc + m * ldm + n * GRP_ACC_LANES;
             for (int l = 0; l < VL; ++l) s[l] = c[l];
-            for (size_t r = 0; r < rows; ++r) {
-                const float *ar = a[m] + r * aps, *br = b[n] + r * bps;
-                for (size_t j = 0; j < len; ++j) {
-                    const float prod = ar[j] * br[j];
-                    s[j % VL] = s[j % VL] + prod;
-                }
+            for (size_t j = 0; j < len; ++j) {
+                const float prod = a[m][j] * b[n][j];
+                s[j % VL] = s[j % VL] + prod;
             }
             for (int l = 0; l < VL; ++l) c[l] = s[l];
         }
