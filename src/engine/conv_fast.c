@@ -39,6 +39,10 @@
 #define FAST_MIN_TASKS 8
 /* Floats of one transposed dy block (positions x OG), kept in L1/L2. */
 #define FAST_WT_DYT_FLOATS (128 * 1024)
+/* Output channels per dy^T block of the GEMM path: the block then holds
+ * 2048 positions whatever OG, so each kernel call reduces over that many and
+ * the partial sums are swept once per 2048 positions, not per 128Ki/OG. */
+#define FAST_WT_OBLOCK 64
 /* The weights pass uses the reduction-vector kernel below these sizes. */
 #define FAST_RV_MAX_OG 32
 #define FAST_RV_MAX_KROWS 24
@@ -794,7 +798,8 @@ typedef struct wt_state {
     fast_geom g; /* cin = CG (x channels), cout = OG (dy channels) */
     aclconvIsa isa;
     int mr, nr;
-    int64_t ldb;     /* dyT row: OG rounded up to 16 */
+    int64_t ldb;     /* partial-sum row: OG rounded up to 16 */
+    int64_t ldo;     /* dyT row: min(ldb, FAST_WT_OBLOCK) output channels of one block */
     bool rv;              /* reduction-vector kernel (small OG or few (c, tap) rows) */
     int64_t brows, bcols; /* reduction block: rows x columns of positions */
     int64_t nunits, nchunks;
@@ -858,7 +863,8 @@ static int64_t wt_flat_images(const conv_problem *p, const fast_geom *g, bool rv
         return 0;
     const int64_t pos = g->is[0] * g->is[1] * g->is[2];
     const int64_t nb = FAST_WT_DYT_FLOATS / smul(pos, ldb);
-    return nb < 1 ? 0 : min64(nb, g->n);
+    /* at least 2 units per chunk when N allows (chunks of equal size) */
+    return nb < 1 ? 0 : min64(nb, ceil_div(g->n, 2 * FAST_WT_CHUNKS));
 }
 
 static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes)
@@ -870,13 +876,14 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     st->mr = k->convwt_mr;
     st->nr = k->convwt_nr;
     st->ldb = round_up64(g->cout, 16);
+    st->ldo = min64(st->ldb, FAST_WT_OBLOCK);
     st->rv = g->cout < FAST_RV_MAX_OG || g->cin * g->nt < FAST_RV_MAX_KROWS;
     const int64_t positions = st->rv ? max64(64, min64(FAST_RV_MAX_POSITIONS, FAST_WT_DYT_FLOATS / g->cout))
-                                     : max64(16, FAST_WT_DYT_FLOATS / st->ldb);
+                                     : max64(16, FAST_WT_DYT_FLOATS / st->ldo);
     st->bcols = min64(g->wb, positions);
     st->brows = st->bcols == g->wb ? max64(1, positions / g->wb) : 1;
     st->nunits = smul(smul(g->n, g->os[0]), smul(g->nrb, g->nwb));
-    st->fnb = wt_flat_images(p, g, st->rv, st->ldb);
+    st->fnb = wt_flat_images(p, g, st->rv, st->ldo);
     st->fpos = g->is[0] * g->is[1] * g->is[2];
     if (st->fnb > 0) { /* x is read in place: no slab; blocks of whole images */
         st->nunits = ceil_div(g->n, st->fnb);
@@ -886,7 +893,7 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     st->nchunks = min64(st->nunits, FAST_WT_CHUNKS);
     st->slots = plan_slots();
     st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
-    st->dyt_floats = round_up64(st->brows * st->bcols * (st->rv ? g->cout : st->ldb) + CONV_UKERNEL_SLACK, 16);
+    st->dyt_floats = round_up64(st->brows * st->bcols * (st->rv ? g->cout : st->ldo) + CONV_UKERNEL_SLACK, 16);
     if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
     uint64_t size = 0;
     int64_t parts, slabs, dyts;
@@ -909,14 +916,14 @@ typedef struct wt_run {
     ptrdiff_t toff[FAST_MAX_TAPS];
 } wt_run;
 
-/* dyT[(r*ncol + j)*ldb + o] = rounded dy[n, o0 + o, od, h0 + r, c0 + j], zero for o >= OG. */
-static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t od, int64_t h0,
+/* dyT[(r*ncol + j)*ldo + o] = rounded dy[n, o0 + o, od, h0 + r, c0 + j] for
+ * o < oc, zero for oc <= o < ldo. */
+static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t od, int64_t h0,
                      int64_t nrow, int64_t c0, int64_t ncol, float *dyt)
 {
     const wt_state *st = r->st;
-    const fast_geom *g = &st->g;
     const conv_view *v = &r->p->y;
-    const int64_t ldb = st->ldb;
+    const int64_t ldb = st->ldo;
     enum { CHUNK = 64 };
     float buf[CHUNK];
     /* plain fp32 rows: the ISA's transpose kernel; whole planes at once when
@@ -927,20 +934,20 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t od, int64_t
         float *drow = dyt + rr * ncol * ldb;
         if (plain) {
             if (!flat || rr == 0)
-                r->k->transpose((size_t)g->cout, (size_t)(flat ? nrow * ncol : ncol),
+                r->k->transpose((size_t)oc, (size_t)(flat ? nrow * ncol : ncol),
                                 (const float *)v->data + conv_view_index(v, n, o0, od, h0 + rr, c0),
                                 (size_t)v->stride[1], drow, (size_t)ldb);
         } else
         for (int64_t w0 = 0; w0 < ncol; w0 += CHUNK) {
             const int64_t cnt = min64(CHUNK, ncol - w0);
-            for (int64_t o = 0; o < g->cout; ++o) {
+            for (int64_t o = 0; o < oc; ++o) {
                 load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, buf);
                 for (int64_t i = 0; i < cnt; ++i) drow[(w0 + i) * ldb + o] = buf[i];
             }
         }
-        if (ldb > g->cout)
+        if (ldb > oc)
             for (int64_t j = 0; j < ncol; ++j)
-                for (int64_t o = g->cout; o < ldb; ++o) drow[j * ldb + o] = 0.0f;
+                for (int64_t o = oc; o < ldb; ++o) drow[j * ldb + o] = 0.0f;
     }
     memset(dyt + nrow * ncol * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
 }
@@ -996,21 +1003,23 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
     const int64_t krows = g->cin, plane = g->is[1] * g->is[2];
     for (int64_t u = u0; u < u1; ++u) {
         const int64_t n0 = u * st->fnb, nb = min64(st->fnb, g->n - n0);
-        for (int64_t grp = 0; grp < g->g; ++grp) {
+        for (int64_t grp = 0; grp < g->g; ++grp)
+        for (int64_t ob = 0; ob < g->cout; ob += st->ldo) {
+            const int64_t oc = min64(st->ldo, g->cout - ob);
             for (int64_t i = 0; i < nb; ++i)
                 for (int64_t d = 0; d < g->is[0]; ++d)
-                    pack_dyt(r, n0 + i, grp * g->cout, d, 0, g->is[1], 0, g->is[2],
-                             dyt + (i * st->fpos + d * plane) * st->ldb);
+                    pack_dyt(r, n0 + i, grp * g->cout + ob, oc, d, 0, g->is[1], 0, g->is[2],
+                             dyt + (i * st->fpos + d * plane) * st->ldo);
             const float *x0 = (const float *)x->data + conv_view_index(x, n0, grp * g->cin, 0, 0, 0);
-            float *pg = part + grp * krows * st->ldb;
+            float *pg = part + grp * krows * st->ldb + ob;
             for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
                 const int64_t mr = min64(st->mr, krows - q0);
                 const float *a[CONV_UKERNEL_MAX_MR];
                 for (int64_t m = 0; m < st->mr; ++m) a[m] = x0 + (q0 + min64(m, mr - 1)) * x->stride[1];
-                for (int64_t o0 = 0; o0 < g->cout; o0 += st->nr) {
-                    const int64_t nr = min64(st->nr, g->cout - o0);
+                for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
+                    const int64_t nr = min64(st->nr, oc - o0);
                     r->k->convwt((size_t)mr, (size_t)nr, (size_t)nb, (size_t)st->fpos, a,
-                                 (size_t)x->stride[0], dyt + o0, (size_t)st->ldb,
+                                 (size_t)x->stride[0], dyt + o0, (size_t)st->ldo,
                                  pg + q0 * st->ldb + o0, (size_t)st->ldb, 1);
                 }
             }
@@ -1045,14 +1054,20 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
             if (!slab_in_place(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, false, &xs, &cs))
                 pack_slab(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
             float *pg = part + grp * krows * st->ldb;
+            if (st->rv) {
+                for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
+                    for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols)
+                        wt_block_rv(r, xs, cs, dyt, pg, n, grp, od, oh0, r0, min64(st->brows, rows - r0), ow0,
+                                    c0, min64(st->bcols, ow_n - c0));
+                continue;
+            }
+            /* GEMM path: blocks of ldo output channels, each over all positions */
+            for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
             for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
             for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
                 const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
-                if (st->rv) {
-                    wt_block_rv(r, xs, cs, dyt, pg, n, grp, od, oh0, r0, nrow, ow0, c0, ncol);
-                    continue;
-                }
-                pack_dyt(r, n, grp * g->cout, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
+                const int64_t oc = min64(st->ldo, g->cout - ob);
+                pack_dyt(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
                 for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
                     const int64_t mr = min64(st->mr, krows - q0);
                     const float *a[CONV_UKERNEL_MAX_MR];
@@ -1060,11 +1075,11 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
                         const int64_t q = q0 + min64(m, mr - 1);
                         a[m] = xs + (q / g->nt) * cs + r->toff[q % g->nt] + r0 * g->wp + c0;
                     }
-                    for (int64_t o0 = 0; o0 < g->cout; o0 += st->nr) {
-                        const int64_t nr = min64(st->nr, g->cout - o0);
+                    for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
+                        const int64_t nr = min64(st->nr, oc - o0);
                         r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a,
                                      (size_t)g->wp, dyt + o0,
-                                     (size_t)st->ldb, pg + q0 * st->ldb + o0, (size_t)st->ldb, 1);
+                                     (size_t)st->ldo, pg + q0 * st->ldb + ob + o0, (size_t)st->ldb, 1);
                     }
                 }
             }
