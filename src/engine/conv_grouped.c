@@ -48,6 +48,8 @@ typedef struct grp_state {
     int64_t gpanel;     /* packed weight floats per group */
     int64_t glen;       /* floats of one output channel's grid */
     uint64_t wpk_off;   /* packed weights, bytes into the workspace */
+    bool flat;          /* data pass from shifted copies (one W output phase) */
+    bool in_place;      /* flat, and the kernel stores into the dense fp32 view */
 } grp_state;
 
 _Static_assert(sizeof(grp_state) <= CONV_IMPL_STATE_BYTES, "grp_state exceeds the plan state");
@@ -99,6 +101,22 @@ static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
     return true;
 }
 
+/* Shifted copies of a source channel, one per W tap (the kernel columns for
+ * x, the taps of the single W output phase for D): every (phase d, phase h,
+ * md, mh) row of the packed plane geometry cut to the W output width at the
+ * tap's shift, so a (d, h) plane of a tap is one run of rows*OW floats. */
+static bool copies_layout(grp_state *st, int64_t slack)
+{
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    int64_t xrow, cs;
+    if (!checked_mul_i64(dd->nph * (int64_t)dh->nph * dd->ext, dh->ext * dw->out_n, &xrow) ||
+        !checked_mul_i64(xrow, dw->sub_tb[dw->nsub], &cs) || !checked_add_i64(cs, slack, &cs))
+        return false;
+    st->xrow = xrow;
+    st->cs = round_floats(cs);
+    return true;
+}
+
 /* Data pass: per slot the nin packed source planes (cs apart, slack after)
  * and the grid of the outputs of one group (nout x glen); the packed weights
  * of every group. */
@@ -109,8 +127,21 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     st->nout = st->bwd ? p->cg : p->og;
     st->mr = st->nout <= 4 ? 1 : k->conv_mr; /* few rows: the single-row kernel */
     st->nmb = ceil_div(st->nout, st->mr);
-    st->cs = round_floats(st->src_floats);
-    st->glen = round_floats(st->plane); /* an output phase's grid fits in one packed plane */
+    /* one W output phase: shifted copies, no junk column, and the kernel
+     * stores into a dense fp32 view (no result rounding, rows of OW) */
+    const dw_dim *dh = &st->dim[1], *dw = &st->dim[2];
+    const conv_view *out = &p->grad_input;
+    st->flat = dw->nsub == 1;
+    st->in_place = st->flat && dh->nsub == 1 && out->dtype == ACL_FLOAT &&
+                   (p->mode == CONV_MODE_F32 || p->mode == CONV_MODE_HF32) && out->stride[4] == 1 &&
+                   (out->stride[3] == dw->out_n || dh->out_n == 1);
+    if (st->flat) {
+        if (!copies_layout(st, 0)) return false;
+        st->glen = round_floats(dh->ext * dw->out_n); /* one output depth plane */
+    } else {
+        st->cs = round_floats(st->src_floats);
+        st->glen = round_floats(st->plane); /* an output phase's grid fits in one packed plane */
+    }
     int64_t src, grid, slot;
     if (!checked_mul_i64(st->cs, st->nin, &src) || !checked_mul_i64(st->glen, st->nout, &grid) ||
         !checked_add_i64(src + CONV_UKERNEL_SLACK, grid, &slot))
@@ -139,16 +170,9 @@ static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void
     st->slots = t < 1 ? 1 : t;
     if (pass == CONV_PASS_DATA) return data_plan(p, isa, st, workspace_bytes);
     st->q = p->cg * st->ntaps;
-    /* x of channel c as KW copies, one per kernel column kw: every row of
-     * every (phase d, phase h) plane cut to the output width at that column's
-     * shift, so a (d, h) plane of a tap is one contiguous run of OH*OW */
-    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1];
-    int64_t xrow;
-    if (!checked_mul_i64(dd->nph * (int64_t)dh->nph * dd->ext, dh->ext * p->ys[2], &xrow) ||
-        !checked_mul_i64(xrow, p->ks[2], &st->cs))
-        return false;
-    st->xrow = xrow;
-    st->cs = round_floats(st->cs);
+    /* x of channel c as KW shifted copies: a (d, h) plane of a tap is one
+     * contiguous run of OH*OW */
+    if (!copies_layout(st, 0)) return false;
     const conv_view *dy = &p->y;
     st->dy_direct = dy->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && dy->stride[4] == 1 &&
                     (dy->stride[3] == p->ys[2] || p->ys[1] == 1) && dy->stride[2] >= 0;
@@ -202,20 +226,21 @@ static inline void zero_f32(float *dst, int64_t n)
  * md, mh) row of the packed plane geometry, the OW columns that output
  * columns 0..OW-1 read at kernel column kw (zeros outside x). The zeros are
  * the same for every block: a slot writes them once per run. */
-static void pack_group(const grp_run *r, int64_t n, int64_t c0, int64_t nc, int slot, float *dst)
+static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t c0, int64_t nc,
+                       int slot, float *dst)
 {
     const grp_state *st = r->st;
     const conv_problem *p = r->p;
-    const conv_view *v = &p->x;
     int32_t *ready = slot_flag(r, slot);
     const bool zeros = *ready == 0;
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
-    const int64_t ow = p->ys[2], sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
+    const int64_t ow = dw->out_n, sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
+    const int64_t nwt = dw->sub_tb[dw->nsub];
     /* dense rows of fp32 without rounding: vector row copies, a call per run of rows */
     const bool fast = v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && v->stride[4] == 1 &&
                       dw->src_step == 1;
     for (int64_t c = 0; c < nc; ++c)
-        for (int64_t kw = 0; kw < p->ks[2]; ++kw) {
+        for (int64_t kw = 0; kw < nwt; ++kw) {
             float *o = dst + c * st->cs + kw * st->xrow;
             /* column col reads source w = (col + offw)*step + pw */
             const int64_t offw = dw->tap_off[kw] + dw->qmin, pw = dw->ph_val[dw->tap_ph[kw]];
@@ -358,7 +383,7 @@ static void wt_task(void *ctx, size_t index, int slot)
     const int64_t blen = (ceil_div(len, nblk) + 15) / 16 * 16;
     const int mr_max = r->k.wt_mr, nr_max = r->k.wt_nr;
     for (int64_t n = n0; n < n1; ++n) {
-        pack_group(r, n, g * cg, cg, slot, src);
+        pack_group(r, &p->x, n, g * cg, cg, slot, src);
         const float *dyp[GRP_MAX_CH];
         int64_t dps;
         if (st->dy_direct) {
@@ -497,9 +522,10 @@ static void data_pack_weights(void *ctx, size_t index)
     }
 }
 
-/* Writes output phase s of channel c of image n of gradInput from grid
- * (pitches of the packed plane), or zeros when grid is NULL. */
-static void store_sub(const grp_run *r, int64_t n, int64_t c, const sub_taps *s, const float *grid)
+/* Writes output depth plane a of output phase s of channel c of image n of
+ * gradInput from grid (rows rowp apart), or zeros when grid is NULL. */
+static void store_rows(const grp_run *r, int64_t n, int64_t c, const sub_taps *s, int64_t a,
+                       const float *grid, int64_t rowp)
 {
     const conv_problem *p = r->p;
     const grp_state *st = r->st;
@@ -507,23 +533,108 @@ static void store_sub(const grp_run *r, int64_t n, int64_t c, const sub_taps *s,
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t sw = out->stride[4] * dw->out_step;
     const bool rounds = p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16;
-    for (int64_t a = 0; a < s->cnt[0]; ++a)
-        for (int64_t b = 0; b < s->cnt[1]; ++b) {
-            const int64_t base = conv_view_index(out, n, c, s->u[0] + a * dd->out_step,
-                                                 s->u[1] + b * dh->out_step, s->u[2]);
-            const float *src = grid ? grid + (a * dh->ext + b) * dw->ext : NULL;
-            if (out->dtype == ACL_FLOAT && !rounds) {
-                float *o = (float *)out->data + base;
-                if (src && sw == 1)
-                    for (int64_t w = 0; w < s->cnt[2]; ++w) o[w] = src[w];
-                else
-                    for (int64_t w = 0; w < s->cnt[2]; ++w) o[w * sw] = src ? src[w] : 0.0f;
-                continue;
-            }
-            for (int64_t w = 0; w < s->cnt[2]; ++w)
-                store_from_f32(out->data, out->dtype, base + w * sw,
-                               src ? conv_round_result(src[w], p->mode) : 0.0f);
+    for (int64_t b = 0; b < s->cnt[1]; ++b) {
+        const int64_t base = conv_view_index(out, n, c, s->u[0] + a * dd->out_step,
+                                             s->u[1] + b * dh->out_step, s->u[2]);
+        const float *src = grid ? grid + b * rowp : NULL;
+        if (out->dtype == ACL_FLOAT && !rounds) {
+            float *o = (float *)out->data + base;
+            if (src && sw == 1)
+                for (int64_t w = 0; w < s->cnt[2]; ++w) o[w] = src[w];
+            else
+                for (int64_t w = 0; w < s->cnt[2]; ++w) o[w * sw] = src ? src[w] : 0.0f;
+            continue;
         }
+        for (int64_t w = 0; w < s->cnt[2]; ++w)
+            store_from_f32(out->data, out->dtype, base + w * sw,
+                           src ? conv_round_result(src[w], p->mode) : 0.0f);
+    }
+}
+
+/* Writes output phase s of channel c of image n from grid (pitches of the
+ * packed plane), or zeros when grid is NULL. */
+static void store_sub(const grp_run *r, int64_t n, int64_t c, const sub_taps *s, const float *grid)
+{
+    const dw_dim *dh = &r->st->dim[1], *dw = &r->st->dim[2];
+    for (int64_t a = 0; a < s->cnt[0]; ++a)
+        store_rows(r, n, c, s, a, grid ? grid + a * dh->ext * dw->ext : NULL, dw->ext);
+}
+
+/* The next task's source block (a slice per kernel call), or NULL. */
+static const char *next_block(const grp_run *r, const conv_view *v, size_t index, size_t *bytes)
+{
+    const conv_problem *p = r->p;
+    const char *nx = NULL;
+    if (index + 1 >= (size_t)(p->n * p->g) ||
+        !block_run(v, (int64_t)(index + 1) / p->g, (int64_t)(index + 1) % p->g * r->st->nin,
+                   r->st->nin, &nx, bytes))
+        return NULL;
+    return nx;
+}
+
+/* Data gradient from shifted copies (one W output phase): per output depth
+ * plane a run of OH'*OW positions without junk, stored by the kernel into a
+ * dense fp32 view, else through the grid. */
+static void data_flat(const grp_run *r, int64_t n, int64_t g, size_t index, int slot)
+{
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
+    const conv_view *v = st->bwd ? &p->y : &p->x, *out = &p->grad_input;
+    float *src = slot_buf(r, slot), *grid = src + st->aux_off;
+    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
+    if (*slot_flag(r, slot) == 0) /* the slack the kernel may read past the last copy */
+        memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
+    pack_group(r, v, n, g * nin, nin, slot, src);
+    size_t nxb = 0;
+    const char *nx = next_block(r, v, index, &nxb);
+    const int nr_max = mrr == 1 ? r->ck->conv1_nr : r->ck->conv_nr;
+    const f32_conv_ukernel_fn kern = mrr == 1 ? r->ck->conv1 : r->ck->conv;
+    const float *wp = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t ow = dw->out_n, eh = dh->ext;
+    ptrdiff_t toff[DW_MAX_TAPS];
+    sub_taps s;
+    size_t call = 0;
+    const size_t ncalls = (size_t)(st->nmb * ceil_div(dd->out_n * eh * ow, nr_max)) + 1;
+    for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
+        if (s.count == 0) {
+            for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, NULL);
+            continue;
+        }
+        const int64_t nw = dw->sub_tb[1] - dw->sub_tb[0];
+        const int64_t nh = dh->sub_tb[s.u[1] + 1] - dh->sub_tb[s.u[1]];
+        for (int64_t i = 0; i < s.count; ++i) {
+            const int64_t td = dd->sub_tb[s.u[0]] + i / (nw * nh), th = dh->sub_tb[s.u[1]] + i / nw % nh,
+                          tw = dw->sub_tb[0] + i % nw;
+            const int64_t phase = dd->tap_ph[td] * (int64_t)dh->nph + dh->tap_ph[th];
+            toff[i] = (ptrdiff_t)(tw * st->xrow +
+                                  ((phase * dd->ext + dd->tap_off[td]) * eh + dh->tap_off[th]) * ow);
+        }
+        const int64_t len = s.cnt[1] * ow;
+        const float *ws = wp + st->nmb * mrr * nin * s.first;
+        for (int64_t a = 0; a < s.cnt[0]; ++a) {
+            const float *xa = src + a * eh * ow;
+            for (int64_t mb = 0; mb < st->nmb; ++mb) {
+                const int64_t mr = min64(mrr, nout - mb * mrr);
+                float *y = grid + mb * mrr * st->glen;
+                size_t ldy = (size_t)st->glen;
+                if (st->in_place) {
+                    y = (float *)out->data + conv_view_index(out, n, g * nout + mb * mrr,
+                                                             s.u[0] + a * dd->out_step, 0, 0);
+                    ldy = (size_t)out->stride[1];
+                }
+                for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
+                    if (nx) prefetch_part(nx, nxb, min64(call, ncalls - 1), ncalls);
+                    ++call;
+                    kern((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)s.count,
+                         ws + mb * nin * s.count * mrr, xa + j0, (size_t)st->cs, toff, y + j0, ldy, 0);
+                }
+            }
+            if (!st->in_place)
+                for (int64_t o = 0; o < nout; ++o)
+                    store_rows(r, n, g * nout + o, &s, a, grid + o * st->glen, ow);
+        }
+    }
 }
 
 /* Data gradient: task n*G + g computes the nout output channels of group g of
@@ -535,6 +646,10 @@ static void data_task(void *ctx, size_t index, int slot)
     const conv_problem *p = r->p;
     const grp_state *st = r->st;
     const int64_t n = (int64_t)index / p->g, g = (int64_t)index % p->g;
+    if (st->flat) {
+        data_flat(r, n, g, index, slot);
+        return;
+    }
     const conv_view *v = st->bwd ? &p->y : &p->x;
     float *src = slot_buf(r, slot), *grid = src + st->aux_off;
     int32_t *ready = slot_flag(r, slot);
@@ -547,11 +662,8 @@ static void data_task(void *ctx, size_t index, int slot)
     }
     *ready = 1;
     /* the next group's source block, a slice per kernel call */
-    const char *nx = NULL;
     size_t nxb = 0;
-    if (index + 1 < (size_t)(p->n * p->g) &&
-        !block_run(v, (int64_t)(index + 1) / p->g, (int64_t)(index + 1) % p->g * nin, nin, &nx, &nxb))
-        nx = NULL;
+    const char *nx = next_block(r, v, index, &nxb);
     const int nr_max = mrr == 1 ? r->ck->conv1_nr : r->ck->conv_nr;
     const f32_conv_ukernel_fn kern = mrr == 1 ? r->ck->conv1 : r->ck->conv;
     const float *wp = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
@@ -573,7 +685,7 @@ static void data_task(void *ctx, size_t index, int slot)
         for (int64_t mb = 0; mb < st->nmb; ++mb) {
             const int64_t mr = min64(mrr, nout - mb * mrr);
             for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
-                if (nx) prefetch_part(nx, nxb, call, ncalls);
+                if (nx) prefetch_part(nx, nxb, min64(call, ncalls - 1), ncalls);
                 ++call;
                 kern((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)s.count,
                      ws + mb * nin * s.count * mrr, src + j0, (size_t)st->cs, toff,
