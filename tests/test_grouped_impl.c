@@ -40,6 +40,7 @@
 #include "common/cpu.h"
 #include "common/dtype.h"
 #include "engine/conv_engine.h"
+#include "engine/conv_grouped.h"
 #include "engine/conv_views.h"
 #include "test_rng.h"
 
@@ -450,6 +451,41 @@ static void decline_case(uint64_t seed)
     tensor_free(&gw);
 }
 
+/* why_not on problems never run here: ResNeXt's layer is taken, a group
+ * whose planes (with their shifted copies) exceed 2^22 floats is declined. */
+static void size_checks(void)
+{
+    conv_problem p;
+    memset(&p, 0, sizeof p);
+    p.rank = 2;
+    p.n = 32;
+    p.g = 32;
+    p.cg = p.og = 8;
+    p.data_dir = CONV_DIR_BWD_DATA;
+    for (int i = 0; i < 3; ++i) {
+        p.xs[i] = p.ys[i] = i ? 28 : 1;
+        p.ks[i] = i ? 3 : 1;
+        p.stride[i] = p.dil[i] = 1;
+        p.pad[i] = i ? 1 : 0;
+    }
+    for (int pass = 0; pass < CONV_PASS_COUNT; ++pass)
+        if (conv_impl_grouped.why_not(&p, (conv_pass)pass, ACLCONV_ISA_SCALAR) != NULL) {
+            printf("FAIL grouped declines pass %d of resnext_g32: %s\n", pass,
+                   conv_impl_grouped.why_not(&p, (conv_pass)pass, ACLCONV_ISA_SCALAR));
+            ++g_fail;
+        }
+    p.rank = 1;
+    p.cg = p.og = 16;
+    p.xs[1] = p.ys[1] = p.ks[1] = 1;
+    p.pad[1] = 0;
+    p.xs[2] = p.ys[2] = 100000; /* 16 channels x 3 copies x 100002 floats > 2^22 */
+    for (int pass = 0; pass < CONV_PASS_COUNT; ++pass)
+        if (conv_impl_grouped.why_not(&p, (conv_pass)pass, ACLCONV_ISA_SCALAR) == NULL) {
+            printf("FAIL grouped accepts pass %d with planes beyond 2^22 floats\n", pass);
+            ++g_fail;
+        }
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = 0x67727075ull;
@@ -477,6 +513,7 @@ int main(int argc, char **argv)
     }
     unsetenv("ACLCONV_ISA");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));
+    size_checks();
     printf("cases %d, grouped data pass %d, grouped weights pass %d\n", g_cases, g_grp_data, g_grp_wt);
     printf("test_grouped_impl: %s\n", g_fail ? "FAILED" : "OK");
     return g_fail ? 1 : 0;

@@ -20,6 +20,7 @@
 #include "threading/pool.h"
 
 #define GRP_MAX_CH 16      /* channels per group, both sides */
+#define GRP_MAX_SLOT (1ll << 22) /* floats of a group's packed source planes */
 #define GRP_MIN_TASKS 16   /* weights pass: split n into chunks below this many groups */
 #define GRP_FLOAT_ALIGN 16 /* floats: 64 bytes */
 #define GRP_CACHE_LINE 64
@@ -66,7 +67,13 @@ static const char *grp_geometry(const conv_problem *p, conv_pass pass, grp_state
     if (p->cg == 1 && p->og == 1) return "depthwise (dw takes it)";
     if (p->g < 2) return "not grouped";
     if (p->cg > GRP_MAX_CH || p->og > GRP_MAX_CH) return "more than 16 channels per group";
-    return plane_geometry(p, pass, st->dim, &st->bwd, &st->ntaps, &st->plane, &st->src_floats);
+    const char *why = plane_geometry(p, pass, st->dim, &st->bwd, &st->ntaps, &st->plane, &st->src_floats);
+    if (why) return why;
+    /* a task holds a group's whole planes (with up to KW shifted copies):
+     * beyond that, fast's row blocks keep the working set in cache */
+    const int64_t ch = p->cg > p->og ? p->cg : p->og;
+    if (st->src_floats * p->ks[2] > GRP_MAX_SLOT / ch) return "group planes beyond 2^22 floats";
+    return NULL;
 }
 
 static const char *grp_why_not(const conv_problem *p, conv_pass pass, aclconvIsa isa)
