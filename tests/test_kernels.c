@@ -215,7 +215,19 @@ static int check_conversions(void)
                        ((uint32_t)rng_range(&r, 0, 1023) << 13); /* fp16 range, ties */
         const float f = f32_from_bits(u);
         if (f32_to_f16_inl(f) != f32_to_f16(f) && bad++ < 6) printf("FAIL f32_to_f16_inl(0x%08x)\n", (unsigned)u);
+        if (f32_bits(f32_round_f16_inl(f)) != f32_bits(f32_round_f16(f)) && bad++ < 6)
+            printf("FAIL f32_round_f16_inl(0x%08x)\n", (unsigned)u);
     }
+    /* f32_round_f16_inl around every threshold: subnormal / normal, overflow, inf, NaN */
+    static const uint32_t edges[] = {0x00000000u, 0x33000000u, 0x38800000u, 0x477fe000u, 0x477ff000u, 0x7f800000u};
+    for (size_t e = 0; e < sizeof edges / sizeof edges[0]; ++e)
+        for (int64_t d = -70000; d <= 70000; ++d) {
+            const uint32_t u = (uint32_t)((int64_t)edges[e] + d) | (d & 1 ? 0x80000000u : 0u);
+            const float f = f32_from_bits(u);
+            if (f32_bits(f32_round_f16_inl(f)) != f32_bits(f32_round_f16(f)) && bad++ < 6)
+                printf("FAIL f32_round_f16_inl(0x%08x)\n", (unsigned)u);
+            if (f32_to_f16_inl(f) != f32_to_f16(f) && bad++ < 6) printf("FAIL f32_to_f16_inl(0x%08x)\n", (unsigned)u);
+        }
     return bad;
 }
 

@@ -214,6 +214,10 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
             for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
         else if (mode == CONV_MODE_HF32)
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_hf32(s[i * sw]);
+        else if (mode == CONV_MODE_F16) /* conv_round_operand's f32_round_f16, inline */
+            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_f16_inl(s[i * sw]);
+        else if (mode == CONV_MODE_BF16)
+            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_bf16(s[i * sw]);
         else
             for (int64_t i = 0; i < count; ++i) dst[i] = conv_round_operand(s[i * sw], mode);
         return;
@@ -652,6 +656,12 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
                 } else if (out->dtype == ACL_FLOAT && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32)) {
                     float *d = (float *)out->data + base;
                     for (int64_t i = 0; i < valid; ++i) d[i * step] = s[i];
+                } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_F16) { /* conv_round_result, inline */
+                    float *d = (float *)out->data + base;
+                    for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_f16_inl(s[i]);
+                } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_BF16) {
+                    float *d = (float *)out->data + base;
+                    for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_bf16(s[i]);
                 } else if (out->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
                     /* rounding to bf16 twice (result, then store) is rounding once */
                     uint16_t *d = (uint16_t *)out->data + base;
@@ -925,7 +935,7 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
     const conv_view *v = &r->p->y;
     const int64_t ldb = st->ldo;
     enum { CHUNK = 64 };
-    float buf[CHUNK];
+    float buf[FAST_WT_OBLOCK * CHUNK]; /* oc <= ldo <= FAST_WT_OBLOCK rows */
     /* plain fp32 rows: the ISA's transpose kernel; whole planes at once when
      * the rows are contiguous */
     const bool plain = v->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32 && v->stride[4] == 1;
@@ -939,11 +949,11 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
                                 (size_t)v->stride[1], drow, (size_t)ldb);
         } else
         for (int64_t w0 = 0; w0 < ncol; w0 += CHUNK) {
+            /* widened / rounded rows of CHUNK positions, then the transpose kernel */
             const int64_t cnt = min64(CHUNK, ncol - w0);
-            for (int64_t o = 0; o < oc; ++o) {
-                load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, buf);
-                for (int64_t i = 0; i < cnt; ++i) drow[(w0 + i) * ldb + o] = buf[i];
-            }
+            for (int64_t o = 0; o < oc; ++o)
+                load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, buf + o * CHUNK);
+            r->k->transpose((size_t)oc, (size_t)cnt, buf, CHUNK, drow + w0 * ldb, (size_t)ldb);
         }
         if (ldb > oc)
             for (int64_t j = 0; j < ncol; ++j)
