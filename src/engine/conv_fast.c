@@ -212,10 +212,16 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
             for (int64_t i = 0; i < count; ++i) dst[i] = s[2 * i];
         else if (mode == CONV_MODE_F32)
             for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
+        else if (mode == CONV_MODE_HF32 && sw == 1) /* unit stride: the loops vectorize */
+            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_hf32(s[i]);
         else if (mode == CONV_MODE_HF32)
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_hf32(s[i * sw]);
-        else if (mode == CONV_MODE_F16) /* conv_round_operand's f32_round_f16, inline */
+        else if (mode == CONV_MODE_F16 && sw == 1) /* conv_round_operand's f32_round_f16, inline */
+            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_f16_inl(s[i]);
+        else if (mode == CONV_MODE_F16)
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_f16_inl(s[i * sw]);
+        else if (mode == CONV_MODE_BF16 && sw == 1)
+            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_bf16(s[i]);
         else if (mode == CONV_MODE_BF16)
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_bf16(s[i * sw]);
         else

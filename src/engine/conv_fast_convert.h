@@ -36,7 +36,11 @@ static inline float f32_round_f16_inl(float f)
     const uint32_t rn = (a + 0xfffu + ((a >> 13) & 1u)) & ~0x1fffu;
     const uint32_t sub = f32_bits((f32_from_bits(a) + 0.75f) - 0.75f);
     const uint32_t nan = 0x7fc00000u | (a & 0x7fe000u);
-    const uint32_t r = a > 0x7f800000u ? nan : a >= 0x477ff000u ? 0x7f800000u : a >= 0x38800000u ? rn : sub;
+    /* selects as masks (a < 2^31: signed compares, which SSE2 has) */
+    const int32_t ai = (int32_t)a;
+    const uint32_t m_nan = (uint32_t)-(int32_t)(ai > 0x7f800000), m_inf = (uint32_t)-(int32_t)(ai >= 0x477ff000);
+    const uint32_t m_norm = (uint32_t)-(int32_t)(ai >= 0x38800000);
+    const uint32_t r = (sub & ~m_norm) | (rn & m_norm & ~m_inf) | (0x7f800000u & m_inf & ~m_nan) | (nan & m_nan);
     return f32_from_bits(sign | r);
 }
 
@@ -50,7 +54,9 @@ static inline uint16_t f32_to_f16_inl(float f)
     const uint32_t normal = (a - 0x38000000u) >> 13;
     const uint32_t sub = (uint32_t)(int32_t)(f32_from_bits(a) * 0x1p24f);
     const uint32_t special = 0x7c00u | ((a >> 13) & 0x3ffu);
-    const uint32_t h = a >= 0x7f800000u ? special : a >= 0x38800000u ? normal : sub;
+    const int32_t ai = (int32_t)a;
+    const uint32_t m_sp = (uint32_t)-(int32_t)(ai >= 0x7f800000), m_norm = (uint32_t)-(int32_t)(ai >= 0x38800000);
+    const uint32_t h = (special & m_sp) | (normal & m_norm & ~m_sp) | (sub & ~m_norm);
     return (uint16_t)(((r >> 16) & 0x8000u) | h);
 }
 
