@@ -18,6 +18,7 @@
 
 #include "common/checked.h"
 #include "common/dtype.h"
+#include "engine/conv_fast_convert.h" /* f16_to_f32_inl: branch-free, vectorizes */
 #include "engine/conv_views.h"
 #include "kernels/dw_ukernels.h"
 #include "threading/pool.h"
@@ -274,7 +275,27 @@ void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t
     }
     if (v->dtype == ACL_BF16 && (mode == CONV_MODE_F32 || mode == CONV_MODE_BF16)) {
         const uint16_t *s = (const uint16_t *)v->data + base; /* bf16 -> fp32 is exact */
-        for (int64_t i = 0; i < count; ++i) dst[i] = bf16_to_f32(s[i * sw]);
+        if (sw == 1) /* unit stride: the loop vectorizes */
+            for (int64_t i = 0; i < count; ++i) dst[i] = bf16_to_f32(s[i]);
+        else
+            for (int64_t i = 0; i < count; ++i) dst[i] = bf16_to_f32(s[i * sw]);
+        return;
+    }
+    if (v->dtype == ACL_FLOAT && mode == CONV_MODE_HF32) {
+        const float *s = (const float *)v->data + base;
+        for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_hf32(s[i * sw]);
+        return;
+    }
+    if (v->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16) {
+        /* fp16 widens exactly and is kept by the FLOAT, HF32 and FLOAT16
+         * roundings; a NaN still goes through the rounding (its payload) */
+        const uint16_t *s = (const uint16_t *)v->data + base;
+        if (sw == 1)
+            for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i]);
+        else
+            for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
+        for (int64_t i = 0; i < count; ++i)
+            if (dst[i] != dst[i]) dst[i] = conv_round_operand(dst[i], mode);
         return;
     }
     for (int64_t i = 0; i < count; ++i)

@@ -13,6 +13,7 @@
 
 #include "common/checked.h"
 #include "common/dtype.h"
+#include "engine/conv_fast_convert.h" /* f32_to_f16_inl: branch-free, vectorizes */
 #include "engine/conv_plane.h"
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
@@ -399,8 +400,12 @@ static void wt_task(void *ctx, size_t index, int slot)
             dps = y->stride[2];
         } else {
             for (int64_t o = 0; o < og; ++o) {
-                conv_pack_block(y, n, g * og + o, p->mode, dybuf + o * st->ysz);
-                dyp[o] = dybuf + o * st->ysz;
+                float *d = dybuf + o * st->ysz;
+                for (int64_t yd = 0; yd < ys[0]; ++yd)
+                    for (int64_t yh = 0; yh < ys[1]; ++yh)
+                        plane_load_row(y, n, g * og + o, yd, yh, 0, 1, ys[2], p->mode,
+                                       d + (yd * ys[1] + yh) * ys[2]);
+                dyp[o] = d;
             }
             dps = ys[1] * ys[2];
         }
@@ -550,6 +555,18 @@ static void store_rows(const grp_run *r, int64_t n, int64_t c, const sub_taps *s
                 for (int64_t w = 0; w < s->cnt[2]; ++w) o[w] = src[w];
             else
                 for (int64_t w = 0; w < s->cnt[2]; ++w) o[w * sw] = src ? src[w] : 0.0f;
+            continue;
+        }
+        /* one rounding when the mode's result rounding is to the same or a
+         * wider format: the same bits as conv_round_result then the store */
+        if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {
+            uint16_t *o = (uint16_t *)out->data + base;
+            for (int64_t w = 0; w < s->cnt[2]; ++w) o[w * sw] = f32_to_f16_inl(src[w]);
+            continue;
+        }
+        if (src && out->dtype == ACL_BF16 && p->mode != CONV_MODE_F16) {
+            uint16_t *o = (uint16_t *)out->data + base;
+            for (int64_t w = 0; w < s->cnt[2]; ++w) o[w * sw] = f32_to_bf16(src[w]);
             continue;
         }
         for (int64_t w = 0; w < s->cnt[2]; ++w)
