@@ -956,7 +956,14 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
         } else
         for (int64_t w0 = 0; w0 < ncol; w0 += CHUNK) {
             /* widened / rounded rows of CHUNK positions, then the transpose kernel */
-            const int64_t cnt = min64(CHUNK, ncol - w0);
+            const int64_t cnt = min64(CHUNK, ncol - w0), bytes = cnt * v->stride[4] * dtype_bytes(v->dtype);
+            /* the oc rows lie in oc planes: request them all first (one row
+             * after the other would wait for memory oc times) */
+            for (int64_t o = 0; o < oc; ++o) {
+                const char *src = (const char *)v->data +
+                                  conv_view_index(v, n, o0 + o, od, h0 + rr, c0 + w0) * dtype_bytes(v->dtype);
+                for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(src + b);
+            }
             for (int64_t o = 0; o < oc; ++o)
                 load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, buf + o * CHUNK);
             r->k->transpose((size_t)oc, (size_t)cnt, buf, CHUNK, drow + w0 * ldb, (size_t)ldb);
