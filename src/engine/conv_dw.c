@@ -18,7 +18,7 @@
 
 #include "common/checked.h"
 #include "common/dtype.h"
-#include "engine/conv_fast_convert.h" /* f16_to_f32_inl: branch-free, vectorizes */
+#include "engine/conv_fast_convert.h" /* f16 conversions: branch-free, vectorize */
 #include "engine/conv_views.h"
 #include "kernels/dw_ukernels.h"
 #include "threading/pool.h"
@@ -360,6 +360,18 @@ static void store_sub(const conv_problem *p, const dw_state *st, int64_t n, int6
                     copy_f32(o, src, cnt[2]);
                 else
                     for (int64_t w = 0; w < cnt[2]; ++w) o[w * sw] = src ? src[w] : 0.0f;
+                continue;
+            }
+            /* one rounding when the mode's result rounding is to the same or
+             * a wider format: the same bits as conv_round_result then the store */
+            if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {
+                uint16_t *o = (uint16_t *)out->data + base;
+                for (int64_t w = 0; w < cnt[2]; ++w) o[w * sw] = f32_to_f16_inl(src[w]);
+                continue;
+            }
+            if (src && out->dtype == ACL_BF16 && p->mode != CONV_MODE_F16) {
+                uint16_t *o = (uint16_t *)out->data + base;
+                for (int64_t w = 0; w < cnt[2]; ++w) o[w * sw] = f32_to_bf16(src[w]);
                 continue;
             }
             for (int64_t w = 0; w < cnt[2]; ++w)
