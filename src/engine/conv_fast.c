@@ -82,6 +82,7 @@ typedef struct fast_geom {
     int64_t wb, nwb;               /* output columns per task, column blocks */
     int64_t force_rb, force_wb;    /* > 0: blocking imposed (phases of one D pass) */
     int64_t max_rb;                /* > 0: at most this many output rows per block */
+    bool balance_rows;             /* row blocks of equal size (data pass) */
     int64_t hp;                    /* slab rows per phase plane */
     int64_t cs;                    /* slab floats per channel */
     int64_t slab_floats;           /* cin*cs + slack */
@@ -172,6 +173,10 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks, int64_t budget)
         int64_t want = min64(g->os[1], ceil_div(min_tasks, outer));
         rb = max64(1, min64(rb, ceil_div(g->os[1], want)));
     }
+    /* data pass: equal row blocks (12 + 4 rows -> 8 + 8), balanced tasks and
+     * fewer partial kernel tiles at the ends of short blocks (deconv2d_k4s2's
+     * dx -14%, conv3d_unet's -9% CPU time) */
+    if (g->balance_rows) rb = ceil_div(g->os[1], ceil_div(g->os[1], rb));
     if (g->force_rb > 0) rb = g->force_rb;
     g->rb = rb;
     g->nrb = ceil_div(g->os[1], rb);
@@ -529,6 +534,7 @@ static const char *data_geom(const conv_problem *p, int64_t sub, const fast_geom
     /* W phases interleave within output rows: each line of gradInput is
      * written by several phases of the same task, so its output block
      * should stay in L2 until the last phase has written it */
+    g->balance_rows = true;
     if (bwd && p->stride[2] > 1)
         g->max_rb = max64(1, FAST_OUT_BLOCK_FLOATS / smul(smul(g->cout, p->stride[1]), p->xs[2]));
     return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
