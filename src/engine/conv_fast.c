@@ -371,7 +371,8 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, in
  * wp, so slab row r is input row h + r. Then *x points at slab element (c=0,
  * r=0, col=0) and *cs is the view's channel stride. overread: the reader (the
  * 'conv' kernel) reads up to 16 floats past the last element, which must then
- * still lie in the same row (single row) or plane (rows). */
+ * still lie in the same row (single row) or before the view's last element
+ * (rows). */
 static bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n,
                           int64_t c0, int64_t od, int64_t oh0, int64_t ow0, bool overread,
                           const float **x, int64_t *cs)

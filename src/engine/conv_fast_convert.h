@@ -51,11 +51,12 @@ static inline float f32_round_f16_inl(float f)
 static inline uint16_t f32_to_f16_inl(float f)
 {
     const uint32_t r = f32_bits(f32_round_f16_inl(f)), a = r & 0x7fffffffu;
-    const uint32_t normal = (a - 0x38000000u) >> 13;
-    const uint32_t sub = (uint32_t)(int32_t)(f32_from_bits(a) * 0x1p24f);
-    const uint32_t special = 0x7c00u | ((a >> 13) & 0x3ffu);
     const int32_t ai = (int32_t)a;
     const uint32_t m_sp = (uint32_t)-(int32_t)(ai >= 0x7f800000), m_norm = (uint32_t)-(int32_t)(ai >= 0x38800000);
+    const uint32_t normal = (a - 0x38000000u) >> 13;
+    /* only subnormal magnitudes (<= 2^-14) are converted: the int conversion stays in range */
+    const uint32_t sub = (uint32_t)(int32_t)(f32_from_bits(a & ~m_norm) * 0x1p24f);
+    const uint32_t special = 0x7c00u | ((a >> 13) & 0x3ffu);
     const uint32_t h = (special & m_sp) | (normal & m_norm & ~m_sp) | (sub & ~m_norm);
     return (uint16_t)(((r >> 16) & 0x8000u) | h);
 }
