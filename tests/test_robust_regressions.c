@@ -6,8 +6,13 @@
  * the guard with the fix.
  */
 #define _GNU_SOURCE /* setenv */
+#include <unistd.h>
+
 #include "common/alloc.h"
 #include "test_robust_case.h"
+
+/* Some of these bugs were hangs: fail in bounded time instead. */
+#define REGRESSION_TIME_LIMIT_S 120
 
 /* Tests of a bug routed but not fixed yet go behind this guard. */
 static inline bool known_bugs(void)
@@ -93,8 +98,61 @@ static void test_sync_device_out_of_memory(aclrtStream s)
     rbufs_destroy(&b);
 }
 
+/*
+ * F3 (found by a one-hour fuzz run): a unit dim's stride is never stepped
+ * along, so any value is legal, but the fast engine's prefetch sized a row
+ * span with it (2^59 x 4 bytes: an endless loop). Views now get packed strides
+ * for unit dims in planning, and the prefetch is bounded. A 2-D call with
+ * W = 1 must give the same bits with a huge W stride as with a dense one.
+ */
+static void run_unit_w(aclrtStream s, int64_t w_stride, float out[3][128])
+{
+    enum { C = 6, H = 6, G = 1, K = 3 };
+    static float x[C * H], dy[C * H], w[C * (C / G) * K];
+    for (int i = 0; i < C * H; ++i) x[i] = (float)(i % 7) - 3.0f, dy[i] = (float)(i % 5) - 2.0f;
+    for (int i = 0; i < C * (C / G) * K; ++i) w[i] = (float)(i % 3) - 1.0f;
+    const int64_t xd[4] = {1, C, H, 1}, wd[4] = {C, C / G, K, 1}, bd[1] = {C};
+    const int64_t xs[4] = {C * H, H, 1, w_stride}, ws[4] = {(C / G) * K, K, 1, w_stride};
+    const int64_t one[2] = {1, 1}, pad[2] = {1, 0}, zero[2] = {0, 0};
+    const bool mask[3] = {true, true, true};
+    memset(out, 0, sizeof(float) * 3 * 128);
+    aclTensor *tx = aclCreateTensor(xd, 4, ACL_FLOAT, xs, 0, ACL_FORMAT_NCHW, xd, 4, x);
+    aclTensor *tdy = aclCreateTensor(xd, 4, ACL_FLOAT, xs, 0, ACL_FORMAT_NCHW, xd, 4, dy);
+    aclTensor *tw = aclCreateTensor(wd, 4, ACL_FLOAT, ws, 0, ACL_FORMAT_NCHW, wd, 4, w);
+    aclTensor *tdx = aclCreateTensor(xd, 4, ACL_FLOAT, xs, 0, ACL_FORMAT_NCHW, xd, 4, out[0]);
+    aclTensor *tdw = aclCreateTensor(wd, 4, ACL_FLOAT, ws, 0, ACL_FORMAT_NCHW, wd, 4, out[1]);
+    aclTensor *tdb = aclCreateTensor(bd, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, bd, 1, out[2]);
+    aclIntArray *st = aclCreateIntArray(one, 2), *pd = aclCreateIntArray(pad, 2);
+    aclIntArray *dl = aclCreateIntArray(one, 2), *op = aclCreateIntArray(zero, 2);
+    aclBoolArray *mk = aclCreateBoolArray(mask, 3);
+    uint64_t wsize = 0;
+    aclOpExecutor *ex = NULL;
+    void *work = NULL;
+    CHECK_ST(aclnnConvolutionBackwardGetWorkspaceSize(tdy, tx, tw, NULL, st, pd, dl, false, op, G,
+                                                      mk, 1, tdx, tdw, tdb, &wsize, &ex),
+             ACLNN_SUCCESS);
+    if (wsize > 0) CHECK_ST(aclrtMalloc(&work, wsize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    CHECK_ST(aclnnConvolutionBackward(work, wsize, ex, s), ACLNN_SUCCESS);
+    CHECK_ST(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    if (work != NULL) aclrtFree(work);
+    aclDestroyTensor(tx), aclDestroyTensor(tdy), aclDestroyTensor(tw);
+    aclDestroyTensor(tdx), aclDestroyTensor(tdw), aclDestroyTensor(tdb);
+    aclDestroyIntArray(st), aclDestroyIntArray(pd), aclDestroyIntArray(dl), aclDestroyIntArray(op);
+    aclDestroyBoolArray(mk);
+}
+
+static void test_unit_dim_huge_stride(aclrtStream s)
+{
+    static float dense[3][128], huge[3][128];
+    run_unit_w(s, 1, dense);
+    run_unit_w(s, (int64_t)1 << 59, huge);
+    CHECK(memcmp(dense, huge, sizeof dense) == 0,
+          "F3: a huge stride on a unit dim changes the results");
+}
+
 int main(void)
 {
+    alarm(REGRESSION_TIME_LIMIT_S); /* SIGALRM ends the program: a failure */
     aclrtStream s;
     CHECK_ST(aclInit(NULL), ACL_SUCCESS);
     CHECK_ST(aclrtCreateStream(&s), ACL_SUCCESS);
@@ -104,6 +162,8 @@ int main(void)
     test_huge_stride_product(s, NULL);
     /* F2, fixed in e082078 */
     test_sync_device_out_of_memory(s);
+    /* F3: unit-dim strides */
+    test_unit_dim_huge_stride(s);
 
     CHECK_ST(aclrtDestroyStream(s), ACL_SUCCESS);
     CHECK_ST(aclFinalize(), ACL_SUCCESS);

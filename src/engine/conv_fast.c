@@ -27,6 +27,8 @@
 #include "threading/pool.h"
 
 /* ---- tunables (problem-independent constants) ---------------------------- */
+/* Largest row span pack_slab prefetches ahead (a dense row of a big plane). */
+#define FAST_PREFETCH_MAX_BYTES (64 * 1024)
 /* Floats of the packed input slab one task aims for (about half of L2). */
 #define FAST_SLAB_FLOATS (128 * 1024)
 /* The weights pass streams its slab rows: larger units, longer reductions. */
@@ -353,8 +355,12 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, in
                              * stop at page boundaries) */
                             const char *nx = (const char *)v->data +
                                              conv_view_index(v, n, c0 + c + 1, d, h, w0) * (int64_t)dtype_bytes(v->dtype);
-                            const int64_t bytes = (hi - lo) * g->st[2] * v->stride[4] * (int64_t)dtype_bytes(v->dtype);
-                            for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(nx + b);
+                            /* the span the row read covers; skipped for sparse rows,
+                             * where a prefetch of the span would touch unread lines */
+                            const int64_t span = ((hi - lo - 1) * g->st[2] * v->stride[4] + 1) *
+                                                 (int64_t)dtype_bytes(v->dtype);
+                            if (span <= FAST_PREFETCH_MAX_BYTES)
+                                for (int64_t b = 0; b < span; b += 64) __builtin_prefetch(nx + b);
                         }
                         load_row(v, n, c0 + c, d, h, w0, g->st[2], hi - lo, mode, row + lo);
                         if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/objects.h"
+#include "common/checked.h"
 
 /* Promotion among the float dtypes: equal stays, FLOAT wins, FP16+BF16 -> FLOAT. */
 static aclDataType promote(aclDataType a, aclDataType b)
@@ -48,6 +49,15 @@ static conv_view view_of(const aclTensor *t, bool wanted)
         v.stride[0] = 0;
         v.stride[1] = t->stride[0];
         for (int j = 2; j < CONV_VIEW_DIMS; ++j) v.dim[j] = 1, v.stride[j] = 0;
+    }
+    /* A unit dim is never stepped along, so its stride is arbitrary (the
+     * fuzzer passes 2^61); give it the packed value, so no later size or
+     * span computation sees it and dense layouts stay recognizable. */
+    for (int j = CONV_VIEW_DIMS - 1; j >= 0; --j) {
+        if (v.dim[j] != 1) continue;
+        if (j == CONV_VIEW_DIMS - 1 ||
+            !checked_mul_i64(v.dim[j + 1], v.stride[j + 1], &v.stride[j]))
+            v.stride[j] = j == CONV_VIEW_DIMS - 1 ? 1 : 0;
     }
     v.dtype = t->dtype;
     if (t->data != NULL)
