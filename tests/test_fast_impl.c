@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 200809L
 /*
  * The fast implementation against the direct one, through conv_plan on
  * canonical problems built here (both data directions, the weights pass,
@@ -20,207 +19,28 @@
  * Every failure prints the problem and the seed.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aclconv/aclconv.h"
-#include "common/alloc.h"
 #include "common/cpu.h"
-#include "common/dtype.h"
-#include "engine/conv_engine.h"
-#include "engine/conv_views.h"
+#include "impl_test.h"
 #include "test_rng.h"
 
-#define SENTINEL_BITS 0x7fc0beefu
-
-static int g_fail, g_cases, g_fast_data, g_fast_wt;
-
-typedef struct tensor {
-    conv_view v;
-    void *buf;
-    int64_t buf_elems;
-} tensor;
-
-static size_t dt_size(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; }
-
-/* A view with dims d; when strided, gaps between rows / elements (view). */
-static void tensor_make(tensor *t, aclDataType dt, const int64_t d[5], int strided, test_rng *r)
-{
-    memset(t, 0, sizeof *t);
-    t->v.dtype = dt;
-    int64_t st = 1;
-    const int64_t step = strided ? rng_range(r, 1, 2) : 1;
-    for (int i = 4; i >= 0; --i) {
-        t->v.dim[i] = d[i];
-        t->v.stride[i] = (i == 4 ? step : st);
-        st = t->v.stride[i] * d[i] + (strided && i >= 3 ? rng_range(r, 0, 2) : 0);
-    }
-    t->buf_elems = st + 8;
-    t->buf = aclconv_aligned_alloc((size_t)t->buf_elems * dt_size(dt));
-    for (int64_t i = 0; i < t->buf_elems; ++i) {
-        if (dt == ACL_FLOAT)
-            ((uint32_t *)t->buf)[i] = SENTINEL_BITS;
-        else
-            ((uint16_t *)t->buf)[i] = 0x7e5a;
-    }
-    t->v.data = (char *)t->buf + 3 * dt_size(dt); /* an offset */
-}
-
-static void tensor_free(tensor *t) { aclconv_free(t->buf); }
-
-static int64_t numel(const conv_view *v) { return conv_view_numel(v); }
-
-static void elem_index(const conv_view *v, int64_t e, int64_t *idx)
-{
-    for (int i = 4; i >= 0; --i) {
-        idx[i] = e % v->dim[i];
-        e /= v->dim[i];
-    }
-}
-
-static int64_t offset_of(const conv_view *v, int64_t e)
-{
-    int64_t idx[5];
-    elem_index(v, e, idx);
-    return conv_view_index(v, idx[0], idx[1], idx[2], idx[3], idx[4]);
-}
-
-static void fill(tensor *t, int int_data, test_rng *r)
-{
-    for (int64_t e = 0; e < numel(&t->v); ++e) {
-        float v = int_data ? (float)rng_range(r, -3, 3) : (float)(rng_unit(r) * 2.0 - 1.0);
-        store_from_f32(t->v.data, t->v.dtype, offset_of(&t->v, e), v);
-    }
-}
-
-/* Copy of src's values into a fresh tensor with |value| (same layout). */
-static void abs_copy(tensor *dst, const tensor *src)
-{
-    *dst = *src;
-    dst->buf = aclconv_aligned_alloc((size_t)src->buf_elems * dt_size(src->v.dtype));
-    memcpy(dst->buf, src->buf, (size_t)src->buf_elems * dt_size(src->v.dtype));
-    dst->v.data = (char *)dst->buf + ((char *)src->v.data - (char *)src->buf);
-    for (int64_t e = 0; e < numel(&dst->v); ++e) {
-        int64_t o = offset_of(&dst->v, e);
-        store_from_f32(dst->v.data, dst->v.dtype, o, fabsf(load_as_f32(dst->v.data, dst->v.dtype, o)));
-    }
-}
-
-static void describe(const conv_problem *p, char *buf, size_t n)
-{
-    snprintf(buf, n,
-             "rank %d dir %s N%" PRId64 " G%" PRId64 " CG%" PRId64 " OG%" PRId64
-             " x %" PRId64 "x%" PRId64 "x%" PRId64 " y %" PRId64 "x%" PRId64 "x%" PRId64
-             " k %" PRId64 "x%" PRId64 "x%" PRId64 " s %" PRId64 "x%" PRId64 "x%" PRId64
-             " d %" PRId64 "x%" PRId64 "x%" PRId64 " p %" PRId64 "x%" PRId64 "x%" PRId64
-             " mode %d dt %d/%d/%d -> %d/%d",
-             p->rank, p->data_dir == CONV_DIR_FWD ? "F" : "D", p->n, p->g, p->cg, p->og, p->xs[0],
-             p->xs[1], p->xs[2], p->ys[0], p->ys[1], p->ys[2], p->ks[0], p->ks[1], p->ks[2],
-             p->stride[0], p->stride[1], p->stride[2], p->dil[0], p->dil[1], p->dil[2], p->pad[0],
-             p->pad[1], p->pad[2], (int)p->mode, (int)p->x.dtype, (int)p->y.dtype, (int)p->w.dtype,
-             (int)p->grad_input.dtype, (int)p->grad_weight.dtype);
-}
-
-/* Plans p with the implementation forced by impl (NULL: the planner's
- * choice; a forced one that does not apply falls back to direct), runs it and
- * returns the chosen names. */
-static int run_plan(const conv_problem *p, const char *impl, char names[2][16])
-{
-    if (impl)
-        setenv("ACLCONV_IMPL", impl, 1);
-    else
-        unsetenv("ACLCONV_IMPL");
-    void *plan = NULL;
-    uint64_t ws_size = 0;
-    if (conv_plan_create(p, &plan, &ws_size) != ACLNN_SUCCESS) return -1;
-    unsigned char *ws = aclconv_aligned_alloc(ws_size + 64);
-    memset(ws, 0xA5, ws_size + 64); /* hostile workspace */
-    conv_plan_ops.run(plan, ws);
-    for (int i = 0; i < 2; ++i) snprintf(names[i], 16, "%s", conv_plan_impl_name(plan, i));
-    for (uint64_t i = ws_size; i < ws_size + 64; ++i)
-        if (ws[i] != 0xA5) {
-            printf("FAIL workspace overrun at byte %" PRIu64 " of %" PRIu64 "\n", i, ws_size);
-            ++g_fail;
-            break;
-        }
-    aclconv_free(ws);
-    conv_plan_ops.destroy(plan);
-    unsetenv("ACLCONV_IMPL");
-    return 0;
-}
-
-/* Compares whole buffers (sentinels included) of a and b: bitwise, or within
- * tol[e] on view elements when tol != NULL. */
-static int64_t compare(const tensor *a, const tensor *b, const float *tol, char *msg, size_t len)
-{
-    const size_t es = dt_size(a->v.dtype);
-    const int64_t n = numel(&a->v);
-    char *inview = calloc((size_t)a->buf_elems, 1);
-    const int64_t base = ((char *)a->v.data - (char *)a->buf) / (int64_t)es;
-    int64_t bad = 0;
-    for (int64_t e = 0; e < n; ++e) {
-        const int64_t o = offset_of(&a->v, e);
-        inview[base + o] = 1;
-        float x = load_as_f32(a->v.data, a->v.dtype, o), y = load_as_f32(b->v.data, b->v.dtype, o);
-        bool ok = tol ? (fabsf(x - y) <= tol[e]) : memcmp((char *)a->v.data + o * (int64_t)es,
-                                                          (char *)b->v.data + o * (int64_t)es, es) == 0;
-        if (!ok && bad++ == 0) snprintf(msg, len, "element %" PRId64 ": %.9g vs %.9g (tol %g)", e, x, y, tol ? tol[e] : 0.0);
-    }
-    for (int64_t i = 0; i < a->buf_elems; ++i)
-        if (!inview[i] && memcmp((char *)a->buf + i * (int64_t)es, (char *)b->buf + i * (int64_t)es, es) != 0) {
-            if (bad++ == 0) snprintf(msg, len, "buffer element %" PRId64 " outside the view changed", i);
-        }
-    /* outside the view the sentinel must be intact in a */
-    for (int64_t i = 0; i < a->buf_elems; ++i) {
-        if (inview[i]) continue;
-        bool intact = es == 4 ? ((uint32_t *)a->buf)[i] == SENTINEL_BITS : ((uint16_t *)a->buf)[i] == 0x7e5a;
-        if (!intact) {
-            if (bad++ == 0) snprintf(msg, len, "sentinel at buffer element %" PRId64 " overwritten", i);
-            break;
-        }
-    }
-    free(inview);
-    return bad;
-}
-
-static void reset_sentinel(tensor *t)
-{
-    for (int64_t i = 0; i < t->buf_elems; ++i) {
-        if (t->v.dtype == ACL_FLOAT)
-            ((uint32_t *)t->buf)[i] = SENTINEL_BITS;
-        else
-            ((uint16_t *)t->buf)[i] = 0x7e5a;
-    }
-}
-
-static void clone_layout(tensor *dst, const tensor *src)
-{
-    *dst = *src;
-    dst->buf = aclconv_aligned_alloc((size_t)src->buf_elems * dt_size(src->v.dtype));
-    dst->v.data = (char *)dst->buf + ((char *)src->v.data - (char *)src->buf);
-    reset_sentinel(dst);
-}
+static int g_cases, g_fast_data, g_fast_wt;
 
 typedef struct gen_opts {
     int stride_max;
     int int_data;
     int dtypes;
     int isa;
-    int long1d; /* 1-D rows long enough for column blocks */
-    int wide;   /* many channels: several weight sweeps, output / o blocks */
+    int long1d;    /* 1-D rows long enough for column blocks */
+    int wide;      /* many channels: several weight sweeps, output / o blocks */
     int pointwise; /* 1x1, stride 1, no padding, planes of a few hundred positions:
                       whole images per weights-pass call, several of them per unit,
                       slabs read in place (whole rows) */
 } gen_opts;
-
-static aclDataType random_dt(test_rng *r, int allow)
-{
-    if (!allow) return ACL_FLOAT;
-    static const aclDataType dts[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-    return dts[rng_range(r, 0, 2)];
-}
 
 static void one_case(uint64_t seed, const gen_opts *go)
 {
@@ -228,11 +48,15 @@ static void one_case(uint64_t seed, const gen_opts *go)
     rng_seed(&r, seed);
     conv_problem p;
     memset(&p, 0, sizeof p);
-    p.rank = go->long1d ? 1 : go->wide ? 2 : go->pointwise ? (int)rng_range(&r, 2, 3) : (int)rng_range(&r, 1, 3);
+    p.rank = go->long1d      ? 1
+             : go->wide      ? 2
+             : go->pointwise ? (int)rng_range(&r, 2, 3)
+                             : (int)rng_range(&r, 1, 3);
     p.n = go->pointwise ? rng_range(&r, 1, 5) : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 3) ? rng_range(&r, 2, 3) : 1;
-    p.cg = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, p.rank == 3 ? 6 : go->long1d ? 24 : 11);
-    p.og = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, p.rank == 3 ? 6 : go->long1d ? 24 : 11);
+    const int64_t cmax = p.rank == 3 ? 6 : go->long1d ? 24 : 11;
+    p.cg = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, cmax);
+    p.og = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, cmax);
     if (go->wide) p.g = 1;
     if (go->pointwise) {
         p.cg = rng_range(&r, 20, 90);
@@ -247,153 +71,78 @@ static void one_case(uint64_t seed, const gen_opts *go)
             p.pad[i] = 0;
             continue;
         }
-        const int64_t maxs = go->long1d ? 12000 : go->wide ? 6 : p.rank == 1 ? 70 : p.rank == 2 ? 17 : 7;
+        const int64_t maxs = go->long1d    ? 12000
+                             : go->wide    ? 6
+                             : p.rank == 1 ? 70
+                             : p.rank == 2 ? 17
+                                           : 7;
         p.ks[i] = rng_range(&r, 1, p.rank == 3 || go->wide ? 3 : 5);
         p.dil[i] = rng_chance(&r, 1, 4) ? 2 : 1;
         p.stride[i] = rng_chance(&r, 1, 3) ? rng_range(&r, 1, go->stride_max) : 1;
-        p.pad[i] = rng_range(&r, 0, p.dil[i] * (p.ks[i] - 1) + 1);
-        const int64_t tail = rng_range(&r, 0, p.dil[i] * (p.ks[i] - 1));
-        const int64_t ext = p.dil[i] * (p.ks[i] - 1) + 1;
-        int64_t lo = ext - p.pad[i] - tail;
-        if (lo < 1) lo = 1;
-        if (go->long1d) lo += 6000;
-        p.xs[i] = rng_range(&r, lo, lo + maxs);
-        p.ys[i] = (p.xs[i] + p.pad[i] + tail - ext) / p.stride[i] + 1;
+        it_draw_extent(&p, i, go->long1d ? 6000 : 0, maxs, &r);
         if (go->pointwise) {
+            /* after the draws above, so the pointwise seeds keep drawing the
+             * rest of their problem from the same random numbers */
             p.ks[i] = p.stride[i] = p.dil[i] = 1;
             p.pad[i] = 0;
             p.xs[i] = p.ys[i] = i == 0 ? rng_range(&r, 1, 3) : rng_range(&r, 8, 24);
         }
     }
-    p.mode = go->dtypes ? (conv_mode)rng_range(&r, 0, 3) : (go->int_data ? (conv_mode)rng_range(&r, 0, 1) : CONV_MODE_F32);
+    p.mode = go->dtypes ? (conv_mode)rng_range(&r, 0, 3)
+                        : (go->int_data ? (conv_mode)rng_range(&r, 0, 1) : CONV_MODE_F32);
     if (!go->int_data && rng_chance(&r, 1, 2)) p.mode = CONV_MODE_HF32;
-    const int64_t xd[5] = {p.n, p.g * p.cg, p.xs[0], p.xs[1], p.xs[2]};
-    const int64_t yd[5] = {p.n, p.g * p.og, p.ys[0], p.ys[1], p.ys[2]};
-    const int64_t wd[5] = {p.g * p.og, p.cg, p.ks[0], p.ks[1], p.ks[2]};
-    tensor x, y, w, gi, gw;
+    it_operands o;
     const int views = rng_chance(&r, 1, 3);
-    tensor_make(&x, random_dt(&r, go->dtypes), xd, views, &r);
-    tensor_make(&y, random_dt(&r, go->dtypes), yd, views, &r);
-    tensor_make(&w, random_dt(&r, go->dtypes), wd, views, &r);
-    tensor_make(&gi, random_dt(&r, go->dtypes), p.data_dir == CONV_DIR_FWD ? yd : xd, views, &r);
-    tensor_make(&gw, random_dt(&r, go->dtypes), wd, views, &r);
-    fill(&x, go->int_data, &r);
-    fill(&y, go->int_data, &r);
-    fill(&w, go->int_data, &r);
-    p.x = x.v;
-    p.y = y.v;
-    p.w = w.v;
-    p.bias_src = p.y;
-    p.grad_input = gi.v;
-    p.grad_weight = gw.v;
+    it_operands_make(&o, &p, go->dtypes, views, &r);
+    it_fill(&o.x, go->int_data, 0, &r);
+    it_fill(&o.y, go->int_data, 0, &r);
+    it_fill(&o.w, go->int_data, 0, &r);
+    it_operands_attach(&p, &o);
     char desc[512];
-    describe(&p, desc, sizeof desc);
+    it_describe(&p, desc, sizeof desc);
+    const char *isa = cpu_isa_name((aclconvIsa)go->isa);
     ++g_cases;
 
-    /* reference: direct */
-    tensor gi_ref, gw_ref;
-    clone_layout(&gi_ref, &gi);
-    clone_layout(&gw_ref, &gw);
-    conv_problem q = p;
-    q.grad_input = gi_ref.v;
-    q.grad_weight = gw_ref.v;
-    char names[2][16];
+    /* the reference and the tolerances are computed under the ISA tested */
     aclconvSetMaxIsa((aclconvIsa)go->isa);
     aclconvSetNumThreads(2);
-    run_plan(&q, "direct", names);
+    it_tensor ref[2];
+    it_run_reference(&p, &o, ref);
+    float *tol[2] = {NULL, NULL}; /* NULL: bitwise (small-integer data) */
+    if (!go->int_data) it_tolerances(&p, &o, tol);
 
-    /* tolerances for real data: direct on |operands| gives sum |terms| */
-    float *tol[2] = {NULL, NULL};
-    if (!go->int_data) {
-        tensor ax, ay, aw, agi, agw;
-        abs_copy(&ax, &x);
-        abs_copy(&ay, &y);
-        abs_copy(&aw, &w);
-        clone_layout(&agi, &gi);
-        clone_layout(&agw, &gw);
-        conv_problem a = p;
-        a.x = ax.v;
-        a.y = ay.v;
-        a.w = aw.v;
-        a.grad_input = agi.v;
-        a.grad_weight = agw.v;
-        run_plan(&a, "direct", names);
-        const tensor *abs_out[2] = {&agi, &agw};
-        const int64_t terms[2] = {
-            (p.data_dir == CONV_DIR_FWD ? p.cg : p.og) * p.ks[0] * p.ks[1] * p.ks[2],
-            p.n * p.ys[0] * p.ys[1] * p.ys[2]};
-        for (int k = 0; k < 2; ++k) {
-            const int64_t n = numel(&abs_out[k]->v);
-            tol[k] = malloc((size_t)(n ? n : 1) * sizeof(float));
-            for (int64_t e = 0; e < n; ++e)
-                tol[k][e] = 2.0f * (float)(terms[k] + 2) * 0x1p-24f *
-                            load_as_f32(abs_out[k]->v.data, abs_out[k]->v.dtype, offset_of(&abs_out[k]->v, e));
-        }
-        tensor_free(&ax);
-        tensor_free(&ay);
-        tensor_free(&aw);
-        tensor_free(&agi);
-        tensor_free(&agw);
-    }
-
-    tensor first_gi = {0}, first_gw = {0};
-    int have_first = 0;
+    it_tensor first[2];
+    char names[2][16];
     for (int threads = 1; threads <= 3; ++threads) {
-        reset_sentinel(&gi);
-        reset_sentinel(&gw);
+        it_reset_sentinel(&o.gi);
+        it_reset_sentinel(&o.gw);
         aclconvSetNumThreads(threads);
-        run_plan(&p, "fast", names); /* forced: other implementations may come first */
+        it_run_plan(&p, "fast", names); /* forced: other implementations may come first */
         for (int k = 0; k < 2; ++k) {
             /* fast takes every stride (phase split of x for F and W, output
              * phases for D, at most 16) and depthwise */
-            const bool expect_fast =
-                !(k == 0 && p.data_dir == CONV_DIR_BWD_DATA && p.stride[0] * p.stride[1] * p.stride[2] > 16);
+            const bool expect_fast = !(k == 0 && p.data_dir == CONV_DIR_BWD_DATA &&
+                                       p.stride[0] * p.stride[1] * p.stride[2] > 16);
             if ((strcmp(names[k], "fast") == 0) != expect_fast) {
-                printf("FAIL seed %" PRIu64 " isa %s: pass %d planned with %s (expected %s): %s\n", seed,
-                       cpu_isa_name((aclconvIsa)go->isa), k, names[k], expect_fast ? "fast" : "direct", desc);
-                ++g_fail;
+                printf("FAIL seed %" PRIu64 " isa %s: pass %d planned with %s (expected %s): %s\n",
+                       seed, isa, k, names[k], expect_fast ? "fast" : "direct", desc);
+                it_fail();
             }
         }
         if (threads == 1) {
             g_fast_data += strcmp(names[0], "fast") == 0;
             g_fast_wt += strcmp(names[1], "fast") == 0;
         }
-        char msg[256];
-        const tensor *got[2] = {&gi, &gw}, *ref[2] = {&gi_ref, &gw_ref};
-        for (int k = 0; k < 2; ++k) {
-            int64_t bad = compare(got[k], ref[k], go->int_data ? NULL : tol[k], msg, sizeof msg);
-            if (bad) {
-                printf("FAIL seed %" PRIu64 " isa %s threads %d %s (%s): %" PRId64 " bad, %s: %s\n",
-                       seed, cpu_isa_name((aclconvIsa)go->isa), threads, k ? "gradWeight" : "gradInput",
-                       names[k], bad, msg, desc);
-                ++g_fail;
-            }
-        }
-        if (!have_first) {
-            clone_layout(&first_gi, &gi);
-            clone_layout(&first_gw, &gw);
-            memcpy(first_gi.buf, gi.buf, (size_t)gi.buf_elems * dt_size(gi.v.dtype));
-            memcpy(first_gw.buf, gw.buf, (size_t)gw.buf_elems * dt_size(gw.v.dtype));
-            have_first = 1;
-        } else if (memcmp(first_gi.buf, gi.buf, (size_t)gi.buf_elems * dt_size(gi.v.dtype)) ||
-                   memcmp(first_gw.buf, gw.buf, (size_t)gw.buf_elems * dt_size(gw.v.dtype))) {
-            printf("FAIL seed %" PRIu64 " isa %s: %d threads differ from 1 thread: %s\n", seed,
-                   cpu_isa_name((aclconvIsa)go->isa), threads, desc);
-            ++g_fail;
-        }
+        it_check_outputs(&o, ref, tol, names, seed, isa, threads, desc);
+        it_check_threads(first, &o, threads, seed, isa, desc);
     }
     aclconvSetNumThreads(2);
-    tensor_free(&first_gi);
-    tensor_free(&first_gw);
-    free(tol[0]);
-    free(tol[1]);
-    tensor_free(&gi_ref);
-    tensor_free(&gw_ref);
-    tensor_free(&x);
-    tensor_free(&y);
-    tensor_free(&w);
-    tensor_free(&gi);
-    tensor_free(&gw);
+    for (int k = 0; k < 2; ++k) {
+        it_tensor_free(&first[k]);
+        it_tensor_free(&ref[k]);
+        free(tol[k]);
+    }
+    it_operands_free(&o);
 }
 
 int main(int argc, char **argv)
@@ -401,8 +150,10 @@ int main(int argc, char **argv)
     uint64_t seed = 0x66617374ull;
     int count = 300;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = atoi(argv[++i]);
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--count") && i + 1 < argc)
+            count = atoi(argv[++i]);
     }
     printf("test_fast_impl: seed %" PRIu64 ", %d cases per ISA and data kind\n", seed, count);
     const aclconvIsa have = cpu_detected_isa();
@@ -411,25 +162,30 @@ int main(int argc, char **argv)
             printf("SKIP %s: not supported by this CPU\n", cpu_isa_name((aclconvIsa)isa));
             continue;
         }
-        const int before = g_fail;
+        const int before = it_failures();
         for (int kind = 0; kind < 3; ++kind) {
             gen_opts go = {.stride_max = 4, .int_data = kind != 2, .dtypes = kind == 1, .isa = isa};
             for (int i = 0; i < count; ++i)
-                one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
+                one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u +
+                             (uint64_t)isa * 7777777u,
+                         &go);
         }
         /* long 1-D rows: the column blocks of the fast layout */
         gen_opts go = {.stride_max = 5, .int_data = 1, .dtypes = 0, .isa = isa, .long1d = 1};
-        for (int i = 0; i < count / 30 + 1; ++i) one_case(seed + 99991u * (uint64_t)(i + 1) + (uint64_t)isa, &go);
+        for (int i = 0; i < count / 30 + 1; ++i)
+            one_case(seed + 99991u * (uint64_t)(i + 1) + (uint64_t)isa, &go);
         /* many channels: several sweeps of the weights, many o / (c, tap) tiles */
         gen_opts gw = {.stride_max = 3, .int_data = 1, .dtypes = 0, .isa = isa, .wide = 1};
-        for (int i = 0; i < count / 60 + 1; ++i) one_case(seed + 65537u * (uint64_t)(i + 1) + (uint64_t)isa, &gw);
+        for (int i = 0; i < count / 60 + 1; ++i)
+            one_case(seed + 65537u * (uint64_t)(i + 1) + (uint64_t)isa, &gw);
         /* 1x1 layers: whole images per call, several images per reduction unit */
         gen_opts gp = {.stride_max = 1, .int_data = 1, .dtypes = 0, .isa = isa, .pointwise = 1};
-        for (int i = 0; i < count / 40 + 1; ++i) one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa, &gp);
-        printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), g_fail == before ? "ok" : "FAIL");
+        for (int i = 0; i < count / 40 + 1; ++i)
+            one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa, &gp);
+        printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
     }
     aclconvSetMaxIsa(ACLCONV_ISA_AVX512);
     printf("cases %d, fast data pass %d, fast weights pass %d\n", g_cases, g_fast_data, g_fast_wt);
-    printf("test_fast_impl: %s\n", g_fail ? "FAILED" : "OK");
-    return g_fail ? 1 : 0;
+    printf("test_fast_impl: %s\n", it_failures() ? "FAILED" : "OK");
+    return it_failures() ? 1 : 0;
 }

@@ -1,11 +1,11 @@
 /*
  * Helpers of the tests that compare one engine implementation against the
  * plain "direct" one through conv_plan on canonical problems
- * (test_dw_impl.c, test_grouped_impl.c; test_fast_impl.c still has its own
- * copies, see below). The tests keep what is theirs: the problem generators,
- * the case loops, how the ISA is chosen and what they assert about the chosen
- * implementation; what every one of them needs lives here, so a fix to the
- * sentinel / overrun / tolerance checks reaches all of them at once.
+ * (test_dw_impl.c, test_grouped_impl.c, test_fast_impl.c). The tests keep
+ * what is theirs: the problem generators, the case loops, how the ISA is
+ * chosen and what they assert about the chosen implementation; what every one
+ * of them needs lives here, so a fix to the sentinel / overrun / tolerance
+ * checks reaches all of them at once.
  *
  * Reconciled between the three former copies (test_dw_impl.c,
  * test_grouped_impl.c, test_fast_impl.c):
@@ -29,15 +29,9 @@
  *    lines that name the seed and the problem.
  *  - ISA selection stays in the tests: dw / grouped set ACLCONV_ISA, fast
  *    calls aclconvSetMaxIsa; the helpers run under whatever is in force.
- *
- * test_fast_impl.c can switch over by deleting its copies (tensor ->
- * it_tensor, fill(t, d, r) -> it_fill(t, d, 0, r), random_dt ->
- * it_random_dt, ++g_fail -> it_fail(), g_fail reads -> it_failures()) and
- * using it_operands_*, it_run_reference, it_tolerances, it_check_outputs and
- * it_check_threads (isa name cpu_isa_name(isa): the same strings) for the
- * body of its one_case, it_draw_extent(p, i, go->long1d ? 6000 : 0, maxs, r)
- * for its pad / tail / size draws (same draws, same order), like the other
- * two; its forced "fast" run, expect_fast check and aclconvSetMaxIsa stay.
+ *  - fast's long 1-D rows add 6000 to the least size (it_draw_extent's
+ *    lo_add), its 1x1 problems overwrite the drawn extents after the draws:
+ *    both stay in its generator, the draws those seeds make unchanged.
  */
 #ifndef ACLCONV_TEST_IMPL_TEST_H_
 #define ACLCONV_TEST_IMPL_TEST_H_
