@@ -1,9 +1,7 @@
 /*
  * Regression tests for robustness bugs found by the fuzzer and the other
  * robustness tests (docs/robustness.md, "Bugs found"). Each test names the
- * finding. Tests of bugs not fixed yet run only with ACLCONV_KNOWN_BUGS=1 in
- * the environment, so `make test` stays green while the fix is routed; drop
- * the guard with the fix.
+ * finding; every one of them is fixed and its test runs unconditionally.
  */
 #define _GNU_SOURCE /* setenv */
 #include <unistd.h>
@@ -13,13 +11,6 @@
 
 /* Some of these bugs were hangs: fail in bounded time instead. */
 #define REGRESSION_TIME_LIMIT_S 120
-
-/* Tests of a bug routed but not fixed yet go behind this guard. */
-static inline bool known_bugs(void)
-{
-    const char *e = getenv("ACLCONV_KNOWN_BUGS");
-    return e != NULL && e[0] != '\0' && strcmp(e, "0") != 0;
-}
 
 /*
  * F1 (fixed in 4af501e): strides whose product overflows int64 (accepted: one output position
