@@ -15,7 +15,8 @@
  *   computed by the direct implementation on |operands|.
  * - The fast results must be bitwise equal for 1, 2 and 3 threads.
  * - Elements of the output buffer outside the view keep their sentinel.
- * - Problems fast declines (stride > 1, depthwise) must be planned with direct.
+ * - fast takes every problem generated here except D with more than 16 output
+ *   phases (stride product > 16), which must be planned with direct.
  * Every failure prints the problem and the seed.
  */
 #include <inttypes.h>
