@@ -33,9 +33,11 @@ static const conv_impl *choose_impl(const conv_problem *p, conv_pass pass, aclco
     const bool verbose = getenv("ACLCONV_VERBOSE") != NULL;
     for (const conv_impl *const *it = conv_impl_list; *it != NULL; ++it) {
         const conv_impl *impl = *it;
-        const char *why = impl->why_not(p, pass, isa);
-        if (why == NULL && forced != NULL && strcmp(forced, impl->name) != 0)
-            why = "not the implementation forced by ACLCONV_IMPL";
+        /* a forced choice must not even ask the others (their checks are
+         * what a test forcing direct wants to bypass) */
+        const char *why = forced != NULL && strcmp(forced, impl->name) != 0
+                              ? "not the implementation forced by ACLCONV_IMPL"
+                              : impl->why_not(p, pass, isa);
         if (why == NULL) return impl;
         if (verbose) fprintf(stderr, "[aclconv] %s: %s skipped: %s\n", pass_name(pass), impl->name, why);
     }
