@@ -56,6 +56,11 @@ aclnnStatus conv_plan_create(const conv_problem *p, void **out, uint64_t *worksp
     const conv_view *outputs[CONV_PASS_COUNT] = {&p->grad_input, &p->grad_weight};
     pl->want_bias = p->grad_bias.data != NULL && conv_view_numel(&p->grad_bias) > 0;
     const aclconvIsa isa = cpu_isa();
+    if (getenv("ACLCONV_VERBOSE") != NULL) {
+        char desc[512];
+        conv_problem_describe(p, desc, sizeof desc);
+        fprintf(stderr, "[aclconv] plan (isa %s): %s\n", cpu_isa_name(isa), desc);
+    }
     for (int pass = 0; pass < CONV_PASS_COUNT; ++pass) {
         const conv_view *o = outputs[pass];
         if (o->data == NULL || conv_view_numel(o) == 0 || p->empty) continue;
