@@ -201,6 +201,35 @@ static int check_transpose(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* f16_f32_cvt: every half (signalling NaNs included) gives f16_to_f32's bits;
+ * then every length 0..70 at every start offset 0..3, with guards after dst[n). */
+static int check_f16_cvt(const conv_ukernels *k)
+{
+    int bad = 0;
+    uint16_t *src = malloc(65536 * sizeof(uint16_t) + 16);
+    float *dst = malloc((65536 + 8) * sizeof(float));
+    for (uint32_t h = 0; h < 65536; ++h) src[h] = (uint16_t)h;
+    k->f16_f32_cvt(65536, src, dst);
+    for (uint32_t h = 0; h < 65536; ++h)
+        if (f32_bits(dst[h]) != f32_bits(f16_to_f32((uint16_t)h)) && bad++ < 3)
+            printf("FAIL %s f16_f32_cvt(0x%04x): 0x%08x, want 0x%08x\n", cpu_isa_name(k->isa), (unsigned)h,
+                   (unsigned)f32_bits(dst[h]), (unsigned)f32_bits(f16_to_f32((uint16_t)h)));
+    for (size_t off = 0; off < 4; ++off)
+        for (size_t n = 0; n <= 70; ++n) {
+            for (size_t i = 0; i < n + 4; ++i) src[off + i] = (uint16_t)(0x7c01u + 977u * (i + off + n));
+            for (size_t i = 0; i < n + 8; ++i) dst[i] = GUARD;
+            k->f16_f32_cvt(n, src + off, dst);
+            for (size_t i = 0; i < n + 8; ++i) {
+                const uint32_t want = i < n ? f32_bits(f16_to_f32(src[off + i])) : f32_bits(GUARD);
+                if (f32_bits(dst[i]) != want && bad++ < 6)
+                    printf("FAIL %s f16_f32_cvt n=%zu off=%zu at %zu\n", cpu_isa_name(k->isa), n, off, i);
+            }
+        }
+    free(src);
+    free(dst);
+    return bad;
+}
+
 static int check_conversions(void)
 {
     int bad = 0;
@@ -261,7 +290,9 @@ int main(void)
                bad_conv1 ? "FAIL" : "ok", k->convrv1_nr, bad_rv1 ? "FAIL" : "ok");
         const int bad_tr = check_transpose(k, &r);
         printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");
-        g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr;
+        const int bad_cv = check_f16_cvt(k);
+        printf("%s: f16_f32_cvt %s\n", cpu_isa_name(k->isa), bad_cv ? "FAIL" : "ok");
+        g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr + bad_cv;
     }
     const int bad_cvt = check_conversions();
     printf("inline fp16 conversions: %s\n", bad_cvt ? "FAIL" : "ok");

@@ -214,7 +214,7 @@ static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
  * FLOAT / HF32 / BF16, fp16 in FLOAT / HF32 / FLOAT16), so those skip the
  * rounding; a NaN still goes through it (its payload is quieted there). */
 static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
-                     int64_t step, int64_t count, conv_mode mode, float *dst)
+                     int64_t step, int64_t count, conv_mode mode, f16_f32_cvt_ukernel_fn cvt, float *dst)
 {
     const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
     if (v->dtype == ACL_FLOAT) {
@@ -250,8 +250,8 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_from_bits((uint32_t)s[i] << 16);
         else if (bf16)
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_from_bits((uint32_t)s[i * sw] << 16);
-        else if (sw == 1)
-            for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i]);
+        else if (sw == 1) /* the ISA's kernel: same bits as f16_to_f32 (NaNs too) */
+            cvt((size_t)count, s, dst);
         else
             for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
         for (int64_t i = 0; i < count; ++i)
@@ -314,8 +314,8 @@ static void pack_pair(const fast_geom *g, const conv_view *v, int64_t n, int64_t
  * rows from oh0 and columns from ow0: layout [c][kd][phase h][phase w][hp][wp],
  * element (c, kd, ph, pw, r, col) = v[n, c0+c, od*std + tsh_d[kd],
  * (oh0 + qmin_h + r)*sth + ph, (ow0 + col + qmin_w)*stw + pw], or 0 outside. */
-static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n,
-                      int64_t c0, int64_t od, int64_t oh0, int64_t ow0, float *dst)
+static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, f16_f32_cvt_ukernel_fn cvt,
+                      int64_t n, int64_t c0, int64_t od, int64_t oh0, int64_t ow0, float *dst)
 {
     const int64_t *is = g->is;
     const int64_t d0 = od * g->st[0];
@@ -362,7 +362,7 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, in
                             if (span <= FAST_PREFETCH_MAX_BYTES)
                                 for (int64_t b = 0; b < span; b += 64) __builtin_prefetch(nx + b);
                         }
-                        load_row(v, n, c0 + c, d, h, w0, g->st[2], hi - lo, mode, row + lo);
+                        load_row(v, n, c0 + c, d, h, w0, g->st[2], hi - lo, mode, cvt, row + lo);
                         if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
                     }
                 }
@@ -616,6 +616,7 @@ typedef struct data_run {
     const conv_problem *p;
     const data_state *st;
     f32_conv_ukernel_fn conv;
+    f16_f32_cvt_ukernel_fn cvt;
     const conv_view *in, *out;
     float *wpk, *slabs, *tiles;
     int64_t nsub;
@@ -735,7 +736,7 @@ static void data_task(void *ctx, size_t index, int slot)
         const float *xs = slab;
         int64_t cs = g->cs;
         if (!slab_in_place(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, true, &xs, &cs))
-            pack_slab(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
+            pack_slab(g, r->in, r->p->mode, r->cvt, n, grp * g->cin, od, oh0, ow0, slab);
         const int64_t jn = (rows - 1) * g->wp + cols;
         const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
         /* no junk columns and a dense fp32 output plane: the kernel stores in place */
@@ -797,6 +798,7 @@ static void data_run_pass(const conv_problem *p, const data_state *st, void *wor
     r.st = st;
     const conv_ukernels *k = conv_ukernels_for(st->isa);
     r.conv = st->one_row ? k->conv1 : k->conv;
+    r.cvt = k->f16_f32_cvt;
     r.in = st->bwd ? &p->y : &p->x;
     r.out = &p->grad_input;
     char *ws = workspace;
@@ -989,7 +991,7 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
                 for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(src + b);
             }
             for (int64_t o = 0; o < oc; ++o)
-                load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, buf + o * CHUNK);
+                load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, r->k->f16_f32_cvt, buf + o * CHUNK);
             r->k->transpose((size_t)oc, (size_t)cnt, buf, CHUNK, drow + w0 * ldb, (size_t)ldb);
         }
         if (ldb > oc)
@@ -1017,7 +1019,7 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *d
     if (!in_place)
         for (int64_t o = 0; o < g->cout; ++o)
             for (int64_t rr = 0; rr < nrow; ++rr)
-                load_row(y, n, grp * g->cout + o, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode,
+                load_row(y, n, grp * g->cout + o, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode, r->k->f16_f32_cvt,
                          dyr + o * blk + rr * ncol);
     const bool one = g->cout == 1;
     const f32_convrv_ukernel_fn kern = one ? r->k->convrv1 : r->k->convrv;
@@ -1099,7 +1101,7 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
             const float *xs = slab;
             int64_t cs = g->cs;
             if (!slab_in_place(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, false, &xs, &cs))
-                pack_slab(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, slab);
+                pack_slab(g, &r->p->x, r->p->mode, r->k->f16_f32_cvt, n, grp * g->cin, od, oh0, ow0, slab);
             float *pg = part + grp * krows * st->ldb;
             if (st->rv) {
                 for (int64_t r0 = 0; r0 < rows; r0 += st->brows)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "aclconv/aclconv.h"
+#include "kernels/cvt_ukernels.h"
 
 /*
  * Spatial-vector convolution kernel ("conv"): MR output channels x NR lanes.
@@ -82,6 +83,8 @@ typedef struct conv_ukernels {
     int convrv1_nr;
     f32_convrv_ukernel_fn convrv1;
     f32_transpose_ukernel_fn transpose;
+    /* fp16 rows widened to fp32 (packing) */
+    f16_f32_cvt_ukernel_fn f16_f32_cvt;
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */

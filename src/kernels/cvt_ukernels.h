@@ -1,0 +1,22 @@
+/* Row conversion kernels of the fast engine's packing loops. */
+#ifndef ACLCONV_CVT_UKERNELS_H_
+#define ACLCONV_CVT_UKERNELS_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * fp16 -> fp32 widening ("f16_f32_cvt"): dst[i] = f16_to_f32(src[i]) for
+ * i < n, bit for bit, for every half: normals, subnormals, zeros, infinities
+ * and NaNs (the payload shifted up 13 bits, the quiet bit as in the source:
+ * a signalling NaN stays signalling, unlike a plain vcvtph2ps, so the
+ * vector kernels restore bit 22 from the source). Any n >= 0; reads and
+ * writes exactly the n elements.
+ */
+typedef void (*f16_f32_cvt_ukernel_fn)(size_t n, const uint16_t *src, float *dst);
+
+void f16_f32_cvt_ukernel__scalar(size_t n, const uint16_t *src, float *dst);
+void f16_f32_cvt_ukernel__avx2(size_t n, const uint16_t *src, float *dst);
+void f16_f32_cvt_ukernel__avx512(size_t n, const uint16_t *src, float *dst);
+
+#endif /* ACLCONV_CVT_UKERNELS_H_ */
