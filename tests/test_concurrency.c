@@ -28,7 +28,7 @@ static unsigned char *g_expect[NCASES];
 static size_t g_expect_len[NCASES];
 static atomic_int g_thread_failures;
 
-/* CHECK from a worker thread: g_failures is not atomic. */
+/* CHECK from a worker thread: g_test_failures is not atomic. */
 #define TCHECK(cond, ...)                                                                          \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
@@ -376,14 +376,14 @@ int main(void)
         test_destroy_pending();
         test_destroy_while_submitting(soak > 0 ? 4 : 2);
         ++rounds;
-        if (soak > 0 && (g_failures || atomic_load(&g_thread_failures))) break;
+        if (soak > 0 && (g_test_failures || atomic_load(&g_thread_failures))) break;
     } while (now() - t0 < soak);
     CHECK_ST(aclrtDestroyStream(shared), ACL_SUCCESS);
     test_finalize();
 
     for (int k = 0; k < NCASES; ++k) free(g_expect[k]);
     CHECK_ST(aclFinalize(), ACL_SUCCESS);
-    int failures = g_failures + atomic_load(&g_thread_failures);
+    int failures = g_test_failures + atomic_load(&g_thread_failures);
     printf("test_concurrency: %ld round(s) in %.1f s\n", rounds, now() - t0);
     if (failures) {
         printf("test_concurrency: %d check(s) failed\n", failures);

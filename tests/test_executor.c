@@ -352,8 +352,8 @@ int main(void)
     free(g_expect);
     CHECK_ST(aclrtDestroyStream(g_stream), ACL_SUCCESS);
     CHECK_ST(aclFinalize(), ACL_SUCCESS);
-    if (g_failures) {
-        printf("test_executor: %d check(s) failed\n", g_failures);
+    if (g_test_failures) {
+        printf("test_executor: %d check(s) failed\n", g_test_failures);
         return 1;
     }
     printf("test_executor: all checks passed\n");

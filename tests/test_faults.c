@@ -231,8 +231,8 @@ int main(void)
     cfgs[2].runs = 1;
 
     for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; ++i) walk(&cfgs[i]);
-    if (g_failures) {
-        printf("test_faults: %d check(s) failed\n", g_failures);
+    if (g_test_failures) {
+        printf("test_faults: %d check(s) failed\n", g_test_failures);
         return 1;
     }
     printf("test_faults: all checks passed\n");

@@ -19,28 +19,7 @@
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_convolution_backward.h"
 
-static int g_failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            ++g_failures;                                                                          \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
-            printf(__VA_ARGS__);                                                                   \
-            printf(" (recent error: %s)\n", aclGetRecentErrMsg());                                 \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_ST(expr, want)                                                                       \
-    do {                                                                                           \
-        long got_ = (long)(expr);                                                                  \
-        long want_ = (long)(want);                                                                 \
-        if (got_ != want_) {                                                                       \
-            ++g_failures;                                                                          \
-            printf("FAIL %s:%d: %s returned %ld, want %ld (msg: %s)\n", __FILE__, __LINE__,       \
-                   #expr, got_, want_, aclGetRecentErrMsg());                                      \
-        }                                                                                          \
-    } while (0)
+#include "test_check.h"
 
 enum { RC_DY, RC_X, RC_W, RC_DX, RC_DW, RC_DB, RC_NT };
 

@@ -158,8 +158,8 @@ int main(void)
 
     CHECK_ST(aclrtDestroyStream(s), ACL_SUCCESS);
     CHECK_ST(aclFinalize(), ACL_SUCCESS);
-    if (g_failures) {
-        printf("test_robust_regressions: %d check(s) failed\n", g_failures);
+    if (g_test_failures) {
+        printf("test_robust_regressions: %d check(s) failed\n", g_test_failures);
         return 1;
     }
     printf("test_robust_regressions: all checks passed\n");

@@ -10,14 +10,15 @@
 /* Failures counted so far by CHECK / CHECK_ST (one counter per program). */
 static int g_test_failures;
 
-/* cond must hold; on failure prints the condition and a printf message. */
+/* cond must hold; on failure prints the condition, a printf message and the
+ * calling thread's recent aclconv error. */
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
             ++g_test_failures;                                                                     \
             printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
             printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
+            printf(" (recent error: %s)\n", aclGetRecentErrMsg());                                 \
         }                                                                                          \
     } while (0)
 
