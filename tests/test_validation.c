@@ -987,6 +987,28 @@ static void test_safety(void)
     /* S.4 batch sizes agree (non-empty path) */
     p = base2d(); p.t[GO].d[0] = 3; BAD(p, "input N = 2 differs");
     p = base2d_t(); p.t[GO].d[0] = 2; BAD(p, "input N = 1 differs");
+    /* S.6 a written output reaches no element twice (F4: tasks raced on it) */
+    {
+        const int64_t rows_overlap[] = {256, 8, 8, 1}; /* channel c starts at row c of channel 0 */
+        const int64_t batch_zero[] = {0, 64, 8, 1};
+        const int64_t nhwc[] = {256, 1, 32, 4};
+        const int64_t unit_zero[] = {32, 8, 0, 1};
+        p = base2d(); p.t[GI].has_strides = true; memcpy(p.t[GI].strides, rows_overlap, sizeof rows_overlap);
+        BAD(p, "gradInput view [2, 4, 8, 8] with strides [256, 8, 8, 1] reaches some elements more than once");
+        p.mask[0] = false; OK_(p); /* not written */
+        p = base2d(); p.t[GI].has_strides = true; memcpy(p.t[GI].strides, batch_zero, sizeof batch_zero);
+        BAD(p, "a stride of 0 within the 1 elements");
+        p = base2d(); p.t[GI].has_strides = true; memcpy(p.t[GI].strides, nhwc, sizeof nhwc);
+        OK_(p); /* permuted layouts are fine */
+        p = base2d(); DIMS(p.t[IN], 2, 4, 1, 8); DIMS(p.t[W], 6, 2, 1, 3); DIMS(p.t[GO], 2, 6, 1, 6);
+        p.t[GI].has_strides = true; memcpy(p.t[GI].strides, unit_zero, sizeof unit_zero);
+        OK_(p); /* any stride on a unit dim */
+        p = base2d(); p.t[GB].has_strides = true; p.t[GB].strides[0] = 0; BAD(p, "gradBias");
+        p.mask[2] = false; OK_(p);
+        /* the empty path zero-fills gradWeight: checked there too */
+        p = empty2d(); p.t[GW].has_strides = true; p.t[GW].strides[0] = 18; p.t[GW].strides[1] = 9;
+        p.t[GW].strides[2] = 3; p.t[GW].strides[3] = 0; BAD(p, "gradWeight view");
+    }
 }
 
 int main(void)

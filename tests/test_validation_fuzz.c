@@ -5,7 +5,8 @@
  * offsets, storage, aliasing, every SoC). Run under ASan+UBSan it proves "no
  * UB on any input"; the checks below prove that whatever is accepted is safe
  * to compute: an independent oracle (128-bit arithmetic) re-checks the shape
- * relations, memory bounds and output overlap of every accepted call.
+ * relations, memory bounds and output overlap (with each other, inputs and
+ * themselves) of every accepted call.
  * Every 16th call also goes through the public entry, which must agree.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -207,6 +208,37 @@ static bool extent(const aclTensor *t, i128 *lo, i128 *hi)
     return true;
 }
 
+static int cmp_i64(const void *x, const void *y)
+{
+    const int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Whether some element index of t's view occurs twice, by enumeration; false
+ * when the view is empty or too large to enumerate. */
+static bool reaches_twice(const aclTensor *t)
+{
+    enum { CAP = 1 << 14 };
+    static int64_t idx[CAP];
+    i128 numel = 1;
+    for (uint64_t j = 0; j < t->ndim; ++j) numel *= t->view[j];
+    if (numel < 2 || numel > CAP) return false;
+    int64_t pos[MAXD] = {0};
+    for (int64_t e = 0; e < (int64_t)numel; ++e) {
+        int64_t off = 0;
+        for (uint64_t j = 0; j < t->ndim; ++j) off += pos[j] * t->stride[j];
+        idx[e] = off;
+        for (uint64_t j = t->ndim; j-- > 0;) {
+            if (++pos[j] < t->view[j]) break;
+            pos[j] = 0;
+        }
+    }
+    qsort(idx, (size_t)numel, sizeof idx[0], cmp_i64);
+    for (int64_t e = 1; e < (int64_t)numel; ++e)
+        if (idx[e] == idx[e - 1]) return true;
+    return false;
+}
+
 static void oracle(const conv_bwd_args *a, bool empty, uint64_t seed)
 {
     const aclTensor *ts[NT] = {a->grad_output, a->input,       a->weight,
@@ -255,6 +287,7 @@ static void oracle(const conv_bwd_args *a, bool empty, uint64_t seed)
             if (!extent(ts[j], &lo2, &hi2)) continue;
             ORACLE(hi <= lo2 || hi2 <= lo, "outputs %d and %d overlap", i, j);
         }
+        ORACLE(!reaches_twice(ts[i]), "output %d reaches an element twice", i);
     }
     const aclTensor *x = a->transposed ? a->grad_output : a->input;
     const aclTensor *y = a->transposed ? a->input : a->grad_output;

@@ -1,11 +1,12 @@
 /*
  * aclconv's own checks of aclnnConvolutionBackward arguments, run after every
- * CANN rule passed (docs/validation.md, "aclconv additions", S.1-S.5). CANN
+ * CANN rule passed (docs/validation.md, "aclconv additions", S.1-S.6). CANN
  * trusts the caller here (the NPU faults or reads garbage); aclconv rejects
  * with ACLNN_ERR_PARAM_INVALID so that nothing outside the caller's buffers is
  * ever read or written.
  */
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "common/checked.h"
 #include "common/log.h"
@@ -138,6 +139,55 @@ static aclnnStatus check_overlap(const extent *ex, size_t n)
     return ACLNN_SUCCESS;
 }
 
+static const char *strides_text(const aclTensor *t, char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint64_t i = 0; i < t->ndim && used < cap; ++i) {
+        int w = snprintf(buf + used, cap - used, "%s%" PRId64 "%s", i ? ", " : "[", t->stride[i],
+                         i + 1 == t->ndim ? "]" : "");
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+    return buf;
+}
+
+/* S.6: a written output's view reaches no element twice. Dims of more than
+ * one element, by ascending stride: each stride must exceed the largest index
+ * the smaller-stride dims reach. That is exact for every layout made of
+ * permutations, gaps and slices; views interleaving two dims without sharing
+ * an element (dims 3, 2 with strides 2, 3) are rejected too, as by S.3. */
+static aclnnStatus check_self_overlap(const extent *e)
+{
+    const aclTensor *t = e->t;
+    int64_t stride[ACLCONV_MAX_DIMS], size[ACLCONV_MAX_DIMS];
+    int n = 0;
+    for (uint64_t i = 0; i < t->ndim; ++i) {
+        if (t->view[i] == 1) continue;
+        int k = n++; /* insertion by stride; S.2 bounded every (view - 1) * stride */
+        for (; k > 0 && stride[k - 1] > t->stride[i]; --k) {
+            stride[k] = stride[k - 1];
+            size[k] = size[k - 1];
+        }
+        stride[k] = t->stride[i];
+        size[k] = t->view[i];
+    }
+    int64_t reach = 0; /* largest index offset of the dims so far */
+    for (int k = 0; k < n; ++k) {
+        if (stride[k] <= reach) {
+            char b[DIMS_TEXT_CAP], bs[DIMS_TEXT_CAP];
+            aclconv_set_error("%s: output %s view %s with strides %s reaches some elements more "
+                              "than once (a stride of %" PRId64 " within the %" PRId64
+                              " elements the smaller strides span)",
+                              CONV_BWD_OP, e->name, conv_bwd_dims_text(t, b, sizeof b),
+                              strides_text(t, bs, sizeof bs), stride[k], reach + 1);
+            return ACLNN_ERR_PARAM_INVALID;
+        }
+        reach += (size[k] - 1) * stride[k];
+    }
+    return ACLNN_SUCCESS;
+}
+
 static bool same_view(const aclTensor *x, const aclTensor *y)
 {
     if (x->ndim != y->ndim) return false;
@@ -211,5 +261,9 @@ aclnnStatus conv_bwd_check_safety(const conv_bwd_args *a, bool empty_path)
     /* S.3 */
     if ((st = check_overlap(ex, ACLCONV_ARRAY_SIZE(ex))) != ACLNN_SUCCESS) return st;
     /* S.4 / S.5 */
-    return empty_path ? check_empty_outputs(a) : check_batch(a);
+    if ((st = empty_path ? check_empty_outputs(a) : check_batch(a)) != ACLNN_SUCCESS) return st;
+    /* S.6 */
+    for (size_t i = 0; i < ACLCONV_ARRAY_SIZE(ex); ++i)
+        if (ex[i].written && (st = check_self_overlap(&ex[i])) != ACLNN_SUCCESS) return st;
+    return ACLNN_SUCCESS;
 }

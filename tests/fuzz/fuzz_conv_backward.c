@@ -25,7 +25,7 @@
  * replay driver report it):
  *   - a create function that fails returns NULL with a message;
  *   - an accepted call has every view inside its storage and no written
- *     output overlapping an input or another written output;
+ *     output overlapping an input, another written output or itself;
  *   - the executor life cycle answers as documented (run twice, destroy
  *     twice, bad workspace, bad stream ...) when no allocation is failed;
  *   - every tensor buffer is guarded (GUARD bytes before and after the exact
@@ -498,6 +498,34 @@ typedef struct span {
     int buf;
 } span;
 
+static int cmp_i64(const void *x, const void *y)
+{
+    const int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Whether t's view (explicit strides, small) reaches some element twice. */
+static bool reaches_twice(const tdesc *t)
+{
+    static int64_t idx[FUZZ_MAX_NUMEL];
+    const __int128 numel = numel_of(t->dim, t->ndim);
+    if (t->stride_null || numel < 2 || numel > FUZZ_MAX_NUMEL) return false;
+    int64_t pos[MAXD] = {0};
+    for (int64_t e = 0; e < (int64_t)numel; ++e) {
+        int64_t off = 0;
+        for (uint64_t j = 0; j < t->ndim; ++j) off += pos[j] * t->stride[j];
+        idx[e] = off;
+        for (uint64_t j = t->ndim; j-- > 0;) {
+            if (++pos[j] < t->dim[j]) break;
+            pos[j] = 0;
+        }
+    }
+    qsort(idx, (size_t)numel, sizeof idx[0], cmp_i64);
+    for (int64_t e = 1; e < (int64_t)numel; ++e)
+        if (idx[e] == idx[e - 1]) return true;
+    return false;
+}
+
 static void check_accepted(const call *c, const bool *created, const bool *real, span *sp)
 {
     for (int i = 0; i < NT; ++i) {
@@ -530,6 +558,8 @@ static void check_accepted(const call *c, const bool *created, const bool *real,
     /* written outputs overlap no input and no other written output */
     for (int o = T_DX; o <= T_DB; ++o) {
         if (!created[o] || !c->mask[o - T_DX] || sp[o].hi == sp[o].lo) continue;
+        /* nor itself (F4: the tasks writing a shared element raced) */
+        if (reaches_twice(&c->t[o])) FAIL("accepted: output %s reaches an element twice", k_tensor_names[o]);
         for (int j = 0; j < NT; ++j) {
             if (j == o || !created[j] || sp[j].hi == sp[j].lo) continue;
             if (j >= T_DX && !c->mask[j - T_DX]) continue;
@@ -571,6 +601,31 @@ static void query_tensor(const aclTensor *t, const tdesc *d)
     if (aclGetViewOffset(t, &off) != ACLNN_SUCCESS || off != d->offset) FAIL("aclGetViewOffset");
     if (aclGetDataType(t, &dt) != ACLNN_SUCCESS || (int32_t)dt != d->dtype) FAIL("aclGetDataType");
     if (aclGetFormat(t, &fmt) != ACLNN_SUCCESS || (int32_t)fmt != d->format) FAIL("aclGetFormat");
+}
+
+/* The decoded call, for triage (FUZZ_STATS=1). */
+static void dump_call(const call *c)
+{
+    for (int i = 0; i < NT; ++i) {
+        const tdesc *t = &c->t[i];
+        if (!t->present) {
+            fprintf(stderr, "fuzz: %s NULL\n", k_tensor_names[i]);
+            continue;
+        }
+        fprintf(stderr, "fuzz: %s dtype %d fmt %d buf %d+%zu%s off %lld dims", k_tensor_names[i],
+                t->dtype, t->format, t->buf, t->buf_off, t->data_null ? " (data NULL)" : "",
+                (long long)t->offset);
+        const uint64_t nd = t->ndim < MAXD ? t->ndim : MAXD;
+        for (uint64_t d = 0; d < nd; ++d) fprintf(stderr, " %lld", (long long)t->dim[d]);
+        fprintf(stderr, " strides");
+        for (uint64_t d = 0; d < nd; ++d) fprintf(stderr, " %lld", (long long)t->stride[d]);
+        fprintf(stderr, " storage");
+        for (uint64_t d = 0; d < t->sndim && d < MAXD; ++d)
+            fprintf(stderr, " %lld", (long long)t->storage[d]);
+        fprintf(stderr, "\n");
+    }
+    fprintf(stderr, "fuzz: groups %d cube %d transposed %d threads %d isa %d repeatable %d runs %d ws_mode %d\n",
+            c->groups, c->cube, c->transposed, c->threads, c->isa, c->repeatable, c->runs, c->ws_mode);
 }
 
 #define EXPECT(cond, ...)                                                                          \
@@ -657,8 +712,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tens[T_DY], tens[T_X], tens[T_W], arr[A_BIAS], arr[A_STRIDE], arr[A_PAD], arr[A_DIL],
         c.transposed, arr[A_OUTPAD], c.groups, mask, c.cube, tens[T_DX], tens[T_DW], tens[T_DB],
         c.ws_mode == 4 ? NULL : &ws_size, c.ws_mode == 4 ? NULL : &ex);
-    if (getenv("FUZZ_STATS") != NULL)
+    if (getenv("FUZZ_STATS") != NULL) {
+        dump_call(&c);
         fprintf(stderr, "fuzz: GetWorkspaceSize -> %d %s\n", st, aclGetRecentErrMsg());
+    }
     if (c.ws_mode == 4 && st != ACLNN_ERR_PARAM_NULLPTR)
         FAIL("GetWorkspaceSize with NULL out-pointers returned %d", st);
     if (st != ACLNN_SUCCESS) {
