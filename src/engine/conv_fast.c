@@ -57,6 +57,13 @@
 /* The data pass uses the single-row kernel up to this many output channels
  * per group (8x48 would waste more than half its rows). */
 #define FAST_ONE_ROW_MAX_OUT 4
+/* D with strides and that few output channels: the output phases become rows
+ * of one sub-problem over the union of their taps (MR-row kernel, each dy
+ * vector loaded once for every phase) when the taps with the zeros this adds
+ * stay below this factor of the real ones (the MR = 1 kernel loads a vector
+ * per multiply-add: conv1d_wav_k10s5's dx -17% at factor 1, r50_stem7x7's dx
+ * -20% at 64/49; 1 thread). */
+#define FAST_PHASE_ROWS_MAX_WASTE 3
 /* Chunks of the n-reduction of the weights pass (fixed; partial buffers). */
 #define FAST_WT_CHUNKS 4
 /* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
@@ -435,6 +442,7 @@ static int plan_slots(void)
 typedef struct data_state {
     bool bwd; /* D: input dy, weights transposed, one sub-problem per output phase */
     bool one_row; /* few output channels per group: the MR = 1 kernel */
+    bool phase_rows; /* D: output phases as kernel rows (see data_geom_phase_rows) */
     aclconvIsa isa;
     int mr, nr;
     int64_t nsub; /* output phases (D with stride), else 1 */
@@ -547,16 +555,92 @@ static const char *data_geom(const conv_problem *p, int64_t sub, const fast_geom
     return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
 }
 
+/* D with strides as one sub-problem whose output rows are (channel, output
+ * phase) pairs, row m = co*nsub + sub (phase sub as in data_geom): per dim the
+ * taps are the union of the phases' shifts, ascending; a phase without a tap
+ * at a shift gets a zero weight there (data_pack_weights_phase_rows). Output
+ * position o of a row is gradInput o*s + rho, dropped when past the input. */
+static const char *data_geom_phase_rows(const conv_problem *p, fast_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    g->n = p->n;
+    g->g = p->g;
+    g->cin = p->og;
+    g->cout = p->cg * data_nsub(p);
+    for (int i = 0; i < 3; ++i) {
+        const int64_t s = p->stride[i];
+        if (p->ks[i] > FAST_MAX_K) return "kernel larger than the fast engine supports";
+        g->ks[i] = p->ks[i];
+        g->is[i] = p->ys[i];
+        g->os[i] = ceil_div(p->xs[i], s); /* phase 0 has the most positions */
+        g->st[i] = 1;
+        g->ostep[i] = s;
+        g->ooff[i] = 0;
+        /* every tap k belongs to one phase, so the union has at most ks shifts */
+        bool seen[2 * FAST_MAX_K + 1] = {false};
+        int64_t lo = INT64_MAX;
+        for (int64_t rho = 0; rho < min64(s, p->xs[i]); ++rho)
+            for (int64_t k = 0; k < p->ks[i]; ++k) {
+                const int64_t v = rho + p->pad[i] - k * p->dil[i];
+                if (floor_div(v, s) * s == v) lo = min64(lo, floor_div(v, s));
+            }
+        for (int64_t rho = 0; rho < min64(s, p->xs[i]); ++rho)
+            for (int64_t k = 0; k < p->ks[i]; ++k) {
+                const int64_t v = rho + p->pad[i] - k * p->dil[i];
+                const int64_t q = floor_div(v, s);
+                if (q * s != v) continue;
+                if (q - lo > 2 * FAST_MAX_K) return "output phases too far apart for the fast engine";
+                seen[q - lo] = true;
+            }
+        g->ntap[i] = 0;
+        for (int64_t q = 0; q <= 2 * FAST_MAX_K; ++q)
+            if (seen[q]) {
+                if (g->ntap[i] == FAST_MAX_K) return "kernel larger than the fast engine supports";
+                g->tk[i][g->ntap[i]] = -1; /* no single weight tap: per phase */
+                g->tsh[i][g->ntap[i]++] = (int32_t)(q + lo);
+            }
+        if (g->ntap[i] < 1) return "no taps";
+    }
+    g->balance_rows = true;
+    if (p->stride[2] > 1)
+        g->max_rb = max64(1, FAST_OUT_BLOCK_FLOATS / smul(smul(p->cg, p->stride[1]), p->xs[2]));
+    return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
+}
+
+/* Whether the data pass of p runs its output phases as rows: D with strides,
+ * few channels (the one-row kernel otherwise) and few zero taps added. */
+static bool data_use_phase_rows(const conv_problem *p)
+{
+    if (p->data_dir != CONV_DIR_BWD_DATA || p->cg > FAST_ONE_ROW_MAX_OUT) return false;
+    const int64_t nsub = data_nsub(p);
+    if (nsub <= 1 || nsub > FAST_MAX_SUBS || !shifts_fit(p)) return false;
+    fast_geom g;
+    if (data_geom_phase_rows(p, &g) != NULL) return false;
+    int64_t real = 1; /* taps summed over the phases: each k is in one phase per dim */
+    for (int i = 0; i < 3; ++i) {
+        int64_t used = 0;
+        for (int64_t k = 0; k < p->ks[i]; ++k) {
+            const int64_t rho = ((k * p->dil[i] - p->pad[i]) % p->stride[i] + p->stride[i]) % p->stride[i];
+            used += rho < p->xs[i];
+        }
+        real *= used;
+    }
+    return smul(nsub, g.nt) <= smul(FAST_PHASE_ROWS_MAX_WASTE, real);
+}
+
 /* The sub-problems of the data pass; the first non-empty one leads the
  * blocking of the others, so a task computes every phase of one block. */
 static const char *data_subs(const conv_problem *p, fast_geom *subs, bool *empty, int64_t *nsub)
 {
-    *nsub = data_nsub(p);
+    const bool phase_rows = data_use_phase_rows(p);
+    *nsub = phase_rows ? 1 : data_nsub(p);
     if (*nsub > FAST_MAX_SUBS) return "too many output phases (stride) for the fast engine";
     if (!shifts_fit(p)) return "dilation or padding too large for the fast engine";
     const fast_geom *lead = NULL;
     for (int64_t sub = 0; sub < *nsub; ++sub) {
-        const char *why = data_geom(p, sub, lead, &subs[sub], &empty[sub]);
+        empty[sub] = false;
+        const char *why = phase_rows ? data_geom_phase_rows(p, &subs[sub])
+                                     : data_geom(p, sub, lead, &subs[sub], &empty[sub]);
         if (why) return why;
         if (!lead && !empty[sub]) lead = &subs[sub];
         if (empty[sub]) continue;
@@ -583,7 +667,8 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
     const conv_ukernels *k = conv_ukernels_for(isa);
     st->bwd = p->data_dir == CONV_DIR_BWD_DATA;
     st->isa = isa;
-    st->one_row = (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
+    st->phase_rows = data_use_phase_rows(p);
+    st->one_row = !st->phase_rows && (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
     st->mr = st->one_row ? 1 : k->conv_mr;
     st->nr = st->one_row ? k->conv1_nr : k->conv_nr;
     st->slots = plan_slots();
@@ -630,6 +715,29 @@ typedef struct data_run {
     ptrdiff_t toff[FAST_MAX_TAPS];
 } data_run;
 
+/* Weight of tap (jd, jh, jw) of phase-rows row `row` (channel co, phase sub)
+ * for dy channel ci of group grp: w[ci][co][k] with k*dil = rho + pad - q*s
+ * per dim, or 0 when the phase has no tap at that shift. */
+static float phase_rows_weight(const data_run *r, const fast_geom *g, int64_t grp, int64_t ci,
+                               int64_t row, const int64_t j[3])
+{
+    const conv_problem *p = r->p;
+    const int64_t nsub = g->cout / p->cg, co = row / nsub;
+    int64_t sub = row % nsub, k[3];
+    for (int i = 2; i >= 0; --i) {
+        const int64_t rho = sub % p->stride[i];
+        sub /= p->stride[i];
+        const int64_t v = rho + p->pad[i] - g->tsh[i][j[i]] * p->stride[i];
+        if (v % p->dil[i] != 0 || v / p->dil[i] < 0 || v / p->dil[i] >= p->ks[i]) return 0.0f;
+        k[i] = v / p->dil[i];
+    }
+    const conv_view *w = &p->w;
+    const int64_t idx = conv_view_index(w, grp * g->cin + ci, co, k[0], k[1], k[2]);
+    return w->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32
+               ? ((const float *)w->data)[idx]
+               : conv_round_operand(load_as_f32(w->data, w->dtype, idx), p->mode);
+}
+
 /* Packs the weights of (group, channel block) i: [ci][tap][m] panels. */
 static void data_pack_weights(void *ctx, size_t i)
 {
@@ -648,7 +756,10 @@ static void data_pack_weights(void *ctx, size_t i)
                     for (int64_t m = 0; m < mr; ++m) {
                         const int64_t co = mb * mr + m;
                         float v = 0.0f;
-                        if (co < g->cout) {
+                        if (co < g->cout && st->phase_rows) {
+                            const int64_t j[3] = {jd, jh, jw};
+                            v = phase_rows_weight(r, g, grp, ci, co, j);
+                        } else if (co < g->cout) {
                             const int64_t idx =
                                 st->bwd ? conv_view_index(w, grp * g->cin + ci, co, kd, kh, kw)
                                         : conv_view_index(w, grp * g->cout + co, ci, kd, kh, kw);
@@ -660,10 +771,40 @@ static void data_pack_weights(void *ctx, size_t i)
                 }
 }
 
-/* Writes the valid columns of an mr x [j0, j0+nr) tile of the padded grid. */
+/* Where row m0 + m of a tile goes: channel, output phase offsets, and how many
+ * of the block's output rows and columns exist for it. */
+typedef struct store_row {
+    int64_t c, off[3], rows, cols;
+    bool skip; /* the row's output plane od does not exist */
+} store_row;
+
+static store_row data_row_target(const data_run *r, const fast_geom *g, int64_t co0, int64_t m,
+                                 int64_t od, int64_t oh0, int64_t ow0, int64_t rows, int64_t cols)
+{
+    store_row t = {co0 + m, {g->ooff[0], g->ooff[1], g->ooff[2]}, rows, cols, false};
+    if (!r->st->phase_rows) return t;
+    /* phase rows: row co0 + m of the group-major rows is (channel, phase) */
+    const conv_problem *p = r->p;
+    const int64_t nsub = g->cout / p->cg, grp = (co0 + m) / g->cout, row = (co0 + m) % g->cout;
+    int64_t sub = row % nsub, cnt[3];
+    t.c = grp * p->cg + row / nsub;
+    for (int i = 2; i >= 0; --i) {
+        t.off[i] = sub % p->stride[i];
+        sub /= p->stride[i];
+        cnt[i] = p->xs[i] > t.off[i] ? ceil_div(p->xs[i] - t.off[i], p->stride[i]) : 0;
+    }
+    t.skip = od >= cnt[0];
+    t.rows = min64(rows, max64(0, cnt[1] - oh0));
+    t.cols = min64(cols, max64(0, cnt[2] - ow0));
+    return t;
+}
+
+/* Writes the valid columns of an mr x [j0, j0+nr) tile of the padded grid;
+ * tile row m is row co0 + m of the output rows (channels, or channel-phase
+ * pairs). */
 static void data_store_tile(const data_run *r, const fast_geom *g, const float *tile, int64_t ldt, int64_t mr,
                             int64_t nr, int64_t n, int64_t co0, int64_t od, int64_t oh0,
-                            int64_t ow0, int64_t cols, int64_t j0)
+                            int64_t ow0, int64_t rows, int64_t cols, int64_t j0)
 {
     const conv_view *out = r->out;
     const conv_mode mode = r->p->mode;
@@ -672,14 +813,16 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
                       (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32);
     for (int64_t m = 0; m < mr; ++m) {
         const float *src = tile + m * ldt;
+        const store_row t = data_row_target(r, g, co0, m, od, oh0, ow0, rows, cols);
+        if (t.skip) continue;
         int64_t j = j0, row = j0 / g->wp, col = j0 % g->wp;
-        while (j < j0 + nr) {
+        while (j < j0 + nr && row < t.rows) {
             const int64_t seg = min64(j0 + nr - j, g->wp - col);
-            const int64_t valid = col < cols ? min64(seg, cols - col) : 0;
+            const int64_t valid = col < t.cols ? min64(seg, t.cols - col) : 0;
             if (valid > 0) {
                 const int64_t base = conv_view_index(
-                    out, n, co0 + m, od * g->ostep[0] + g->ooff[0],
-                    (oh0 + row) * g->ostep[1] + g->ooff[1], (ow0 + col) * g->ostep[2] + g->ooff[2]);
+                    out, n, t.c, od * g->ostep[0] + t.off[0],
+                    (oh0 + row) * g->ostep[1] + t.off[1], (ow0 + col) * g->ostep[2] + t.off[2]);
                 const float *s = src + (j - j0);
                 if (fast) {
                     float *d = (float *)out->data + base; /* short rows: no call */
@@ -741,7 +884,7 @@ static void data_task(void *ctx, size_t index, int slot)
         const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
         /* no junk columns and a dense fp32 output plane: the kernel stores in place */
         const conv_view *out = r->out;
-        const bool in_place = out->dtype == ACL_FLOAT && out->stride[4] == 1 &&
+        const bool in_place = !st->phase_rows && out->dtype == ACL_FLOAT && out->stride[4] == 1 &&
                               (r->p->mode == CONV_MODE_F32 || r->p->mode == CONV_MODE_HF32) &&
                               g->ostep[1] == 1 && g->ostep[2] == 1 && g->wp == g->os[2] &&
                               out->stride[3] == g->wp;
@@ -767,7 +910,7 @@ static void data_task(void *ctx, size_t index, int slot)
                             wpk + (grp * ncb + mb) * panel, xs + j0, (size_t)cs, toff, tile,
                             (size_t)st->nr, 0);
                     data_store_tile(r, g, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr,
-                                    od, oh0, ow0, cols, j0);
+                                    od, oh0, ow0, rows, cols, j0);
                 }
             }
         }
