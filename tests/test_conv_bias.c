@@ -1,96 +1,141 @@
 /*
- * gradBias has a documented summation order (src/engine/conv_bias.c): element
- * k of each (n, c) spatial block goes to accumulator k % 16, accumulators live
- * across n, then a fixed pairwise tree. This test pins it: for real-valued
- * FLOAT, FLOAT16 and BF16 gradOutput, dense and strided (gapped) layouts must
- * give the same bits, and both must equal a plain loop written from that
- * description.
+ * gradBias has a documented summation order (src/engine/conv_bias.h): per
+ * (n, c) block, element k goes to lane k % 16, the lanes are added by a fixed
+ * pairwise tree into the block sum S(n, c), and gradBias[c] = S(0, c) +
+ * S(1, c) + ... over n. This test pins it: for real-valued FLOAT, FLOAT16 and
+ * BF16 gradOutput, dense and strided (gapped) layouts, gradBias alone (its own
+ * pass) and with gradWeight (block sums inside the weights pass where it
+ * streams gradOutput: 2-D images with rows not a multiple of 16, 1-D rows
+ * split into column blocks), every result must equal a plain loop written
+ * from that description, bit for bit, with every ISA's row kernel.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "aclconv/aclconv.h"
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "common/dtype.h"
 #include "test_check.h"
 
-enum { N = 3, C = 5, H = 7, W = 9, LANES = 16, GAP = 3 };
+enum { LANES = 16, GAP = 3 };
+
+typedef struct shape {
+    const char *name;
+    int64_t n, c, o, h, w; /* 1-D when h == 0 */
+    bool weight;           /* gradWeight requested too */
+} shape;
+
+static const shape k_shapes[] = {
+    {"2-D, bias alone", 3, 5, 5, 7, 9, false},
+    {"2-D, with gradWeight", 3, 5, 5, 7, 9, true},
+    {"2-D, 40 channels, with gradWeight", 2, 2, 40, 5, 13, true},
+    {"1-D long rows, with gradWeight", 2, 2, 40, 0, 7001, true},
+    {"1-D long rows, bias alone", 2, 2, 40, 0, 7001, false},
+};
 
 /* The documented order, from the fp32 values of gradOutput. */
-static float bias_by_contract(const float *v, int c)
+static float bias_by_contract(const shape *s, const float *v, int64_t c)
 {
-    float acc[LANES] = {0};
-    for (int n = 0; n < N; ++n)
-        for (int k = 0; k < H * W; ++k) acc[k % LANES] += v[(n * C + c) * H * W + k];
-    for (int width = LANES / 2; width > 0; width /= 2)
-        for (int j = 0; j < width; ++j) acc[j] += acc[j + width];
-    return acc[0];
+    const int64_t block = (s->h ? s->h : 1) * s->w;
+    float total = 0.0f;
+    for (int64_t n = 0; n < s->n; ++n) {
+        float acc[LANES] = {0};
+        for (int64_t k = 0; k < block; ++k) acc[k % LANES] += v[(n * s->o + c) * block + k];
+        for (int width = LANES / 2; width > 0; width /= 2)
+            for (int j = 0; j < width; ++j) acc[j] += acc[j + width];
+        total = n == 0 ? acc[0] : total + acc[0];
+    }
+    return total;
 }
 
 /* gradBias of gradOutput v (values in dtype dt) laid out dense or with a gap
- * after every row; out receives fp32 results. */
-static void run(aclrtStream s, aclDataType dt, const float *v, int gapped, float *out)
+ * after every row, from a 1x1 convolution; out receives fp32 results. */
+static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, int gapped, float *out)
 {
-    const int64_t row = W + (gapped ? GAP : 0);
-    const int64_t yd[4] = {N, C, H, W}, ys[4] = {C * H * row, H * row, row, 1};
-    const int64_t storage[1] = {N * C * H * row};
+    const int64_t hh = s->h ? s->h : 1, row = s->w + (gapped ? GAP : 0);
+    const int nd = s->h ? 4 : 3;
+    const int64_t yd4[4] = {s->n, s->o, hh, s->w}, ys4[4] = {s->o * hh * row, hh * row, row, 1};
+    const int64_t yd3[3] = {s->n, s->o, s->w}, ys3[3] = {s->o * row, row, 1};
+    const int64_t xd4[4] = {s->n, s->c, hh, s->w}, xd3[3] = {s->n, s->c, s->w};
+    const int64_t wd4[4] = {s->o, s->c, 1, 1}, wd3[3] = {s->o, s->c, 1};
+    const int64_t storage[1] = {s->n * s->o * hh * row};
     const size_t es = aclDataTypeSize(dt);
     unsigned char *y = calloc((size_t)storage[0], es);
-    for (int n = 0; n < N; ++n)
-        for (int c = 0; c < C; ++c)
-            for (int h = 0; h < H; ++h)
-                for (int w = 0; w < W; ++w)
-                    store_from_f32(y, dt, ((n * C + c) * H + h) * row + w,
-                                   v[((n * C + c) * H + h) * W + w]);
-    /* input and weight only shape the call: a 1x1 convolution, gradBias alone */
-    static float x[N * C * H * W], wt[C * C];
-    const int64_t wd[4] = {C, C, 1, 1}, bd[1] = {C}, one[2] = {1, 1}, zero[2] = {0, 0};
-    const bool mask[3] = {false, false, true};
-    aclTensor *ty = aclCreateTensor(yd, 4, dt, ys, 0, ACL_FORMAT_NCHW, storage, 1, y);
-    aclTensor *tx = aclCreateTensor(yd, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_NCHW, yd, 4, x);
-    aclTensor *tw = aclCreateTensor(wd, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_NCHW, wd, 4, wt);
+    float *x = calloc((size_t)(s->n * s->c * hh * s->w), sizeof(float));
+    float *wt = calloc((size_t)(s->o * s->c), sizeof(float));
+    float *gw = calloc((size_t)(s->o * s->c), sizeof(float));
+    for (int64_t i = 0; i < s->n * s->c * hh * s->w; ++i) x[i] = (float)(i % 7) - 3.0f;
+    for (int64_t n = 0; n < s->n; ++n)
+        for (int64_t c = 0; c < s->o; ++c)
+            for (int64_t h = 0; h < hh; ++h)
+                for (int64_t w = 0; w < s->w; ++w)
+                    store_from_f32(y, dt, ((n * s->o + c) * hh + h) * row + w,
+                                   v[((n * s->o + c) * hh + h) * s->w + w]);
+    const int64_t bd[1] = {s->o}, one[2] = {1, 1}, zero[2] = {0, 0};
+    const bool mask[3] = {false, s->weight, true};
+    const aclFormat fmt = nd == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCL;
+    const int64_t *yd = nd == 4 ? yd4 : yd3, *ys = nd == 4 ? ys4 : ys3;
+    const int64_t *xd = nd == 4 ? xd4 : xd3, *wd = nd == 4 ? wd4 : wd3;
+    aclTensor *ty = aclCreateTensor(yd, nd, dt, ys, 0, fmt, storage, 1, y);
+    aclTensor *tx = aclCreateTensor(xd, nd, ACL_FLOAT, NULL, 0, fmt, xd, nd, x);
+    aclTensor *tw = aclCreateTensor(wd, nd, ACL_FLOAT, NULL, 0, fmt, wd, nd, wt);
+    aclTensor *tgw = aclCreateTensor(wd, nd, ACL_FLOAT, NULL, 0, fmt, wd, nd, gw);
     aclTensor *tb = aclCreateTensor(bd, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, bd, 1, out);
-    aclIntArray *st = aclCreateIntArray(one, 2), *pd = aclCreateIntArray(zero, 2);
-    aclIntArray *dl = aclCreateIntArray(one, 2), *op = aclCreateIntArray(zero, 2);
+    aclIntArray *sa = aclCreateIntArray(one, nd - 2), *pd = aclCreateIntArray(zero, nd - 2);
+    aclIntArray *dl = aclCreateIntArray(one, nd - 2), *op = aclCreateIntArray(zero, nd - 2);
     aclBoolArray *mk = aclCreateBoolArray(mask, 3);
-    uint64_t ws = 0;
+    uint64_t wsize = 0;
     aclOpExecutor *e = NULL;
-    CHECK_ST(aclnnConvolutionBackwardGetWorkspaceSize(ty, tx, tw, NULL, st, pd, dl, false, op, 1,
-                                                      mk, 0, NULL, NULL, tb, &ws, &e),
+    CHECK_ST(aclnnConvolutionBackwardGetWorkspaceSize(ty, tx, tw, NULL, sa, pd, dl, false, op, 1, mk, 0,
+                                                      NULL, s->weight ? tgw : NULL, tb, &wsize, &e),
              ACLNN_SUCCESS);
-    CHECK_ST(aclnnConvolutionBackward(NULL, ws, e, s), ACLNN_SUCCESS);
-    CHECK_ST(aclrtSynchronizeStream(s), ACL_SUCCESS);
-    aclDestroyTensor(ty), aclDestroyTensor(tx), aclDestroyTensor(tw), aclDestroyTensor(tb);
-    aclDestroyIntArray(st), aclDestroyIntArray(pd), aclDestroyIntArray(dl), aclDestroyIntArray(op);
+    void *ws = NULL;
+    if (wsize > 0) CHECK_ST(aclrtMalloc(&ws, wsize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    CHECK_ST(aclnnConvolutionBackward(ws, wsize, e, st), ACLNN_SUCCESS);
+    CHECK_ST(aclrtSynchronizeStream(st), ACL_SUCCESS);
+    if (ws) aclrtFree(ws);
+    aclDestroyTensor(ty), aclDestroyTensor(tx), aclDestroyTensor(tw), aclDestroyTensor(tgw);
+    aclDestroyTensor(tb);
+    aclDestroyIntArray(sa), aclDestroyIntArray(pd), aclDestroyIntArray(dl), aclDestroyIntArray(op);
     aclDestroyBoolArray(mk);
-    free(y);
+    free(y), free(x), free(wt), free(gw);
 }
 
 int main(void)
 {
-    aclrtStream s = NULL;
+    aclrtStream st = NULL;
     CHECK_ST(aclInit(NULL), ACL_SUCCESS);
-    CHECK_ST(aclrtCreateStream(&s), ACL_SUCCESS);
+    CHECK_ST(aclrtCreateStream(&st), ACL_SUCCESS);
     const aclDataType dts[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-    static float v[N * C * H * W];
     srand(11);
-    for (int t = 0; t < 3; ++t) {
-        /* real values, rounded to the dtype so the contract sees what is stored */
-        for (int i = 0; i < N * C * H * W; ++i) {
-            float r = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
-            v[i] = dts[t] == ACL_FLOAT16 ? f32_round_f16(r) : dts[t] == ACL_BF16 ? f32_round_bf16(r) : r;
+    const int best = (int)aclconvGetIsa();
+    for (int isa = ACLCONV_ISA_SCALAR; isa <= best; ++isa)
+    for (size_t si = 0; si < sizeof k_shapes / sizeof k_shapes[0]; ++si) {
+        aclconvSetMaxIsa((aclconvIsa)isa); /* every row kernel: the same bits */
+        const shape *s = &k_shapes[si];
+        const int64_t count = s->n * s->o * (s->h ? s->h : 1) * s->w;
+        float *v = malloc((size_t)count * sizeof(float));
+        float *dense = malloc((size_t)s->o * sizeof(float)), *gapped = malloc((size_t)s->o * sizeof(float));
+        for (int t = 0; t < 3; ++t) {
+            /* real values, rounded to the dtype so the contract sees what is stored */
+            for (int64_t i = 0; i < count; ++i) {
+                float r = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
+                v[i] = dts[t] == ACL_FLOAT16 ? f32_round_f16(r) : dts[t] == ACL_BF16 ? f32_round_bf16(r) : r;
+            }
+            run(st, s, dts[t], v, 0, dense);
+            run(st, s, dts[t], v, 1, gapped);
+            for (int64_t c = 0; c < s->o; ++c) {
+                float want = bias_by_contract(s, v, c);
+                CHECK(memcmp(&dense[c], &want, sizeof want) == 0 &&
+                          memcmp(&gapped[c], &want, sizeof want) == 0,
+                      "isa %d, %s, %s, channel %lld: dense %.9g, gapped %.9g, contract %.9g", isa,
+                      s->name, dtype_name(dts[t]), (long long)c, dense[c], gapped[c], want);
+            }
         }
-        float dense[C], gapped[C];
-        run(s, dts[t], v, 0, dense);
-        run(s, dts[t], v, 1, gapped);
-        for (int c = 0; c < C; ++c) {
-            float want = bias_by_contract(v, c);
-            CHECK(memcmp(&dense[c], &want, sizeof want) == 0 &&
-                      memcmp(&gapped[c], &want, sizeof want) == 0,
-                  "%s channel %d: dense %.9g, gapped %.9g, contract %.9g", dtype_name(dts[t]), c,
-                  dense[c], gapped[c], want);
-        }
+        free(v), free(dense), free(gapped);
     }
-    CHECK_ST(aclrtDestroyStream(s), ACL_SUCCESS);
+    aclconvSetMaxIsa((aclconvIsa)best);
+    CHECK_ST(aclrtDestroyStream(st), ACL_SUCCESS);
     CHECK_ST(aclFinalize(), ACL_SUCCESS);
     printf("test_conv_bias: %s\n", g_test_failures ? "FAILED" : "all checks passed");
     return g_test_failures != 0;

@@ -230,6 +230,28 @@ static int check_f16_cvt(const conv_ukernels *k)
     return bad;
 }
 
+/* lanes16: every length 0..70 from lanes holding -0 and values, against the
+ * plain loop bit for bit; the lanes no element reaches keep their bits (-0
+ * too); nothing past x[n) is read (ASan: an exact allocation). */
+static int check_lanes16(const conv_ukernels *k, test_rng *r)
+{
+    int bad = 0;
+    for (size_t n = 0; n <= 70; ++n) {
+        float *x = malloc((n ? n : 1) * sizeof(float));
+        float acc[16], want[16];
+        for (size_t i = 0; i < n; ++i) x[i] = (float)rng_range(r, -1000, 1000) / 7.0f;
+        for (int l = 0; l < 16; ++l) acc[l] = want[l] = l % 3 == 0 ? -0.0f : (float)(l - 8) / 3.0f;
+        for (size_t i = 0; i < n; ++i) want[i % 16] += x[i];
+        k->lanes16(n, x, acc);
+        for (int l = 0; l < 16; ++l)
+            if (f32_bits(acc[l]) != f32_bits(want[l]) && bad++ < 6)
+                printf("FAIL %s lanes16 n=%zu lane %d: 0x%08x, want 0x%08x\n", cpu_isa_name(k->isa), n, l,
+                       (unsigned)f32_bits(acc[l]), (unsigned)f32_bits(want[l]));
+        free(x);
+    }
+    return bad;
+}
+
 static int check_conversions(void)
 {
     int bad = 0;
@@ -292,7 +314,9 @@ int main(void)
         printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");
         const int bad_cv = check_f16_cvt(k);
         printf("%s: f16_f32_cvt %s\n", cpu_isa_name(k->isa), bad_cv ? "FAIL" : "ok");
-        g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr + bad_cv;
+        const int bad_l16 = check_lanes16(k, &r);
+        printf("%s: lanes16 %s\n", cpu_isa_name(k->isa), bad_l16 ? "FAIL" : "ok");
+        g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr + bad_cv + bad_l16;
     }
     const int bad_cvt = check_conversions();
     printf("inline fp16 conversions: %s\n", bad_cvt ? "FAIL" : "ok");

@@ -1,20 +1,81 @@
-/* gradBias[c] = sum over n and space of gradOutput[n, c, ...], in fp32.
- *
- * The summation order is part of the numeric contract (results must not
- * depend on threads, strides or dtype path): element i of each (n, c)
- * spatial block, in flattened order, goes to accumulator i % BIAS_LANES; the
- * accumulators live across n; at the end they are added in a fixed pairwise
- * tree. Dense blocks take a loop per dtype that the compiler vectorizes;
- * strided layouts read element by element in the same order, so both paths
- * give the same bits. */
+/* gradBias[c] = sum over n and space of gradOutput[n, c, ...], in fp32, in
+ * the order conv_bias.h states. Dense rows take a loop per dtype that the
+ * compiler vectorizes; strided rows are read element by element in the same
+ * order, so both give the same bits. */
 #include "engine/conv_bias.h"
+
+#include <string.h>
 
 #include "common/dtype.h"
 #include "engine/conv_fast_convert.h"
 #include "engine/conv_views.h"
+#include "kernels/conv_ukernels.h"
 #include "threading/pool.h"
 
-#define BIAS_LANES 16
+#define LANES CONV_BIAS_LANES
+
+bool conv_bias_wanted(const conv_problem *p)
+{
+    return p->grad_bias.data != NULL && conv_view_numel(&p->grad_bias) > 0;
+}
+
+bool conv_bias_fusable(const conv_problem *p)
+{
+    const int64_t n = p->bias_src.dim[0], c = p->bias_src.dim[1];
+    return conv_bias_wanted(p) && !p->transposed && n > 0 && c > 0 && n <= CONV_BIAS_MAX_SUMS / c;
+}
+
+/* The lanes of k in [0, len) of a dense row of dtype dt, from lane lane0: up
+ * to the first lane 0 one by one, then whole vectors of lanes (the loop
+ * vectorizes, the widening is inline and branch-free), then the tail. */
+#define BIAS_ADD_ROW(type, widen)                                                                  \
+    do {                                                                                           \
+        const type *r_ = (const type *)row;                                                        \
+        int64_t k_ = 0, l_ = lane0;                                                                \
+        for (; k_ < len && l_ != 0; ++k_, l_ = (l_ + 1) % LANES) acc[l_] += widen(r_[k_]);         \
+        for (; k_ + LANES <= len; k_ += LANES)                                                     \
+            for (int j_ = 0; j_ < LANES; ++j_) acc[j_] += widen(r_[k_ + j_]);                      \
+        for (int j_ = 0; k_ < len; ++k_, ++j_) acc[j_] += widen(r_[k_]);                           \
+    } while (0)
+
+static inline float f32_as_is(float v) { return v; }
+
+void conv_bias_add_row(float lanes[LANES], int64_t lane0, const conv_view *src, int64_t n, int64_t c,
+                       int64_t d, int64_t h, int64_t w0, int64_t len, f32_lanes16_ukernel_fn lanes16)
+{
+    lane0 %= LANES;
+    const int64_t at = conv_view_index(src, n, c, d, h, w0);
+    if (len > 1 && src->stride[4] != 1) {
+        for (int64_t k = 0; k < len; ++k)
+            lanes[(lane0 + k) % LANES] += load_as_f32(src->data, src->dtype, at + k * src->stride[4]);
+        return;
+    }
+    const void *row = src->data + at * (int64_t)aclDataTypeSize(src->dtype);
+    if (src->dtype == ACL_FLOAT) {
+        /* up to lane 0, then the ISA's kernel from lane 0 */
+        const float *x = row;
+        int64_t k = 0;
+        for (; k < len && (lane0 + k) % LANES != 0; ++k) lanes[lane0 + k] += x[k];
+        if (k < len) lanes16((size_t)(len - k), x + k, lanes);
+        return;
+    }
+    /* a local copy: the row may not alias it, so the lanes stay in a register */
+    float acc[LANES];
+    memcpy(acc, lanes, sizeof acc);
+    switch (src->dtype) {
+    case ACL_FLOAT16: BIAS_ADD_ROW(uint16_t, f16_to_f32_inl); break;
+    case ACL_BF16: BIAS_ADD_ROW(uint16_t, bf16_to_f32); break;
+    default: BIAS_ADD_ROW(float, f32_as_is); break;
+    }
+    memcpy(lanes, acc, sizeof acc);
+}
+
+float conv_bias_lanes_sum(float acc[LANES])
+{
+    for (int width = LANES / 2; width > 0; width /= 2)
+        for (int j = 0; j < width; ++j) acc[j] += acc[j + width];
+    return acc[0];
+}
 
 /* true when each (n, c) spatial block is one contiguous row (unit dims, such
  * as the D of a 2-D call, may have any stride). */
@@ -24,56 +85,61 @@ static bool block_is_dense(const conv_view *v)
            (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
 }
 
-/* acc[k % LANES] += row[k] for k in [0, len) of a dense row of dtype dt: a
- * loop per dtype with an inline, branch-free widening, so each vectorizes. */
-#define BIAS_ADD_ROW(type, widen)                                                                  \
-    do {                                                                                           \
-        const type *r_ = (const type *)row;                                                        \
-        int64_t k_ = 0;                                                                            \
-        for (; k_ + BIAS_LANES <= len; k_ += BIAS_LANES)                                           \
-            for (int j_ = 0; j_ < BIAS_LANES; ++j_) acc[j_] += widen(r_[k_ + j_]);                 \
-        for (int j_ = 0; k_ < len; ++k_, ++j_) acc[j_] += widen(r_[k_]);                           \
-    } while (0)
-
-static inline float f32_as_is(float v) { return v; }
-
-static void add_dense_row(float acc[BIAS_LANES], const void *row, aclDataType dt, int64_t len)
+static float block_sum(const conv_view *src, int64_t n, int64_t c, f32_lanes16_ukernel_fn lanes16)
 {
-    switch (dt) {
-    case ACL_FLOAT16: BIAS_ADD_ROW(uint16_t, f16_to_f32_inl); break;
-    case ACL_BF16: BIAS_ADD_ROW(uint16_t, bf16_to_f32); break;
-    default: BIAS_ADD_ROW(float, f32_as_is); break;
+    float acc[LANES] = {0};
+    const int64_t dd = src->dim[2], hh = src->dim[3], ww = src->dim[4];
+    if (block_is_dense(src)) {
+        conv_bias_add_row(acc, 0, src, n, c, 0, 0, 0, dd * hh * ww, lanes16);
+    } else {
+        for (int64_t d = 0; d < dd; ++d)
+            for (int64_t h = 0; h < hh; ++h)
+                conv_bias_add_row(acc, (d * hh + h) * ww, src, n, c, d, h, 0, ww, lanes16);
     }
+    return conv_bias_lanes_sum(acc);
 }
+
+typedef struct bias_ctx {
+    const conv_problem *p;
+    f32_lanes16_ukernel_fn lanes16;
+} bias_ctx;
 
 static void bias_task(void *arg, size_t i)
 {
-    const conv_problem *p = arg;
-    const conv_view *src = &p->bias_src, *out = &p->grad_bias;
+    const bias_ctx *b = arg;
+    const conv_view *src = &b->p->bias_src, *out = &b->p->grad_bias;
     const int64_t c = (int64_t)i;
-    const int64_t block = src->dim[2] * src->dim[3] * src->dim[4];
-    const bool dense = block_is_dense(src);
-    const int64_t esize = (int64_t)aclDataTypeSize(src->dtype);
-    float acc[BIAS_LANES] = {0};
+    float total = 0.0f;
     for (int64_t n = 0; n < src->dim[0]; ++n) {
-        if (dense) {
-            add_dense_row(acc, src->data + conv_view_index(src, n, c, 0, 0, 0) * esize,
-                          src->dtype, block);
-            continue;
-        }
-        int64_t k = 0;
-        for (int64_t d = 0; d < src->dim[2]; ++d)
-            for (int64_t h = 0; h < src->dim[3]; ++h)
-                for (int64_t w = 0; w < src->dim[4]; ++w, ++k)
-                    acc[k % BIAS_LANES] +=
-                        load_as_f32(src->data, src->dtype, conv_view_index(src, n, c, d, h, w));
+        const float s = block_sum(src, n, c, b->lanes16);
+        total = n == 0 ? s : total + s;
     }
-    for (int width = BIAS_LANES / 2; width > 0; width /= 2)
-        for (int j = 0; j < width; ++j) acc[j] += acc[j + width];
-    store_from_f32(out->data, out->dtype, conv_view_index(out, 0, c, 0, 0, 0), acc[0]);
+    store_from_f32(out->data, out->dtype, conv_view_index(out, 0, c, 0, 0, 0), total);
 }
 
-void conv_bias_run(const conv_problem *p)
+void conv_bias_run(const conv_problem *p, aclconvIsa isa)
 {
-    pool_parallel_for((size_t)p->grad_bias.dim[1], bias_task, (void *)p);
+    bias_ctx b = {p, conv_ukernels_for(isa)->lanes16};
+    pool_parallel_for((size_t)p->grad_bias.dim[1], bias_task, &b);
+}
+
+typedef struct sums_ctx {
+    const conv_problem *p;
+    const float *sums;
+} sums_ctx;
+
+static void sums_task(void *arg, size_t i)
+{
+    const sums_ctx *s = arg;
+    const conv_view *out = &s->p->grad_bias;
+    const int64_t c = (int64_t)i, channels = out->dim[1];
+    float total = s->sums[c];
+    for (int64_t n = 1; n < s->p->bias_src.dim[0]; ++n) total += s->sums[n * channels + c];
+    store_from_f32(out->data, out->dtype, conv_view_index(out, 0, c, 0, 0, 0), total);
+}
+
+void conv_bias_store_sums(const conv_problem *p, const float *sums)
+{
+    sums_ctx s = {p, sums};
+    pool_parallel_for((size_t)p->grad_bias.dim[1], sums_task, &s);
 }

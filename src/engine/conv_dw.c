@@ -597,4 +597,4 @@ static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state
     if (st->nchunk > 1) pool_parallel_for((size_t)p->g, wt_finish, &r);
 }
 
-const conv_impl conv_impl_dw = {"dw", dw_why_not, dw_plan, dw_run_pass};
+const conv_impl conv_impl_dw = {"dw", dw_why_not, dw_plan, dw_run_pass, NULL};

@@ -22,6 +22,7 @@
 
 #include "common/checked.h"
 #include "common/dtype.h"
+#include "engine/conv_bias.h"
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
 #include "threading/pool.h"
@@ -994,6 +995,11 @@ typedef struct wt_state {
     int slots;
     int64_t part_floats, dyt_floats;
     uint64_t part_off, slab_off, dyt_off;
+    /* gradBias block sums while the reduction-vector path streams dy: when a
+     * unit is a whole image (conv_bias.h) */
+    bool bias;
+    int64_t lane_floats;         /* per slot: OG x CONV_BIAS_LANES */
+    uint64_t lanes_off, sums_off; /* lanes per slot; N x C block sums */
 } wt_state;
 
 _Static_assert(sizeof(wt_state) <= CONV_IMPL_STATE_BYTES, "state too large");
@@ -1089,6 +1095,14 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     if (!ws_take(&size, parts, &st->part_off) || !ws_take(&size, slabs, &st->slab_off) ||
         !ws_take(&size, dyts, &st->dyt_off))
         return false;
+    /* whole images per unit: the lanes of each (n, o) block fill in order */
+    st->bias = conv_bias_fusable(p) && st->rv && st->fnb == 0 && g->os[0] == 1 && g->nrb == 1 && g->nwb == 1;
+    if (st->bias) {
+        st->lane_floats = round_up64(smul(g->cout, CONV_BIAS_LANES), 16);
+        if (!ws_take(&size, st->lane_floats * st->slots, &st->lanes_off) ||
+            !ws_take(&size, p->n * p->g * g->cout, &st->sums_off))
+            return false;
+    }
     *bytes = size;
     return true;
 }
@@ -1098,6 +1112,7 @@ typedef struct wt_run {
     const wt_state *st;
     const conv_ukernels *k;
     float *parts, *slabs, *dyts;
+    float *lanes, *sums; /* st->bias */
     ptrdiff_t toff[FAST_MAX_TAPS];
 } wt_run;
 
@@ -1146,9 +1161,9 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
 
 /* The reduction-vector path of one position block: dy rows copied to
  * dyr[o][rr*ncol + j], then dW^T[(c,t)][o] += dyr[o] . slab rows of (c,t). */
-static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *dyr, float *pg, int64_t n,
-                        int64_t grp, int64_t od, int64_t oh0, int64_t r0, int64_t nrow, int64_t ow0,
-                        int64_t c0, int64_t ncol)
+static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *dyr, float *pg,
+                        float *lanes, int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t r0,
+                        int64_t nrow, int64_t ow0, int64_t c0, int64_t ncol)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
@@ -1181,6 +1196,15 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *d
             kern((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)ars, b,
                          (size_t)g->wp, pg + q0 * st->ldb + o0, 1, (size_t)st->ldb, 1);
         }
+        /* gradBias lanes from the dy rows just read (in L1); blocks come in
+         * the flattened order of the image: whole rows, or one row at a time */
+        if (lanes)
+            for (int64_t o = o0; o < o0 + mr; ++o)
+                for (int64_t rr = 0; rr < nrow; ++rr) {
+                    const int64_t h = oh0 + r0 + rr;
+                    conv_bias_add_row(lanes + o * CONV_BIAS_LANES, h * g->os[2] + ow0 + c0, &r->p->bias_src,
+                                      n, grp * g->cout + o, od, h, ow0 + c0, ncol, r->k->lanes16);
+                }
     }
 }
 
@@ -1247,10 +1271,15 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
                 pack_slab(g, &r->p->x, r->p->mode, r->k->f16_f32_cvt, n, grp * g->cin, od, oh0, ow0, slab);
             float *pg = part + grp * krows * st->ldb;
             if (st->rv) {
+                float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
+                if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
                 for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
                     for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols)
-                        wt_block_rv(r, xs, cs, dyt, pg, n, grp, od, oh0, r0, min64(st->brows, rows - r0), ow0,
-                                    c0, min64(st->bcols, ow_n - c0));
+                        wt_block_rv(r, xs, cs, dyt, pg, lanes, n, grp, od, oh0, r0,
+                                    min64(st->brows, rows - r0), ow0, c0, min64(st->bcols, ow_n - c0));
+                if (lanes) /* the unit was image n: its blocks are complete */
+                    for (int64_t o = 0; o < g->cout; ++o)
+                        r->sums[(n * g->g + grp) * g->cout + o] = conv_bias_lanes_sum(lanes + o * CONV_BIAS_LANES);
                 continue;
             }
             /* GEMM path: blocks of ldo output channels, each over all positions */
@@ -1309,9 +1338,12 @@ static void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspa
     r.parts = (float *)(ws + st->part_off);
     r.slabs = (float *)(ws + st->slab_off);
     r.dyts = (float *)(ws + st->dyt_off);
+    r.lanes = st->bias ? (float *)(ws + st->lanes_off) : NULL;
+    r.sums = st->bias ? (float *)(ws + st->sums_off) : NULL;
     tap_offsets(&st->g, r.toff);
     pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
     pool_parallel_for((size_t)(st->g.g * st->g.cin), wt_finish_task, &r);
+    if (st->bias) conv_bias_store_sums(p, r.sums);
 }
 
 /* ===========================================================================
@@ -1338,4 +1370,9 @@ static void fast_run(const conv_problem *p, conv_pass pass, const void *state, v
         wt_run_pass(p, state, workspace);
 }
 
-const conv_impl conv_impl_fast = {"fast", fast_why_not, fast_plan, fast_run};
+static bool fast_fuses_bias(const void *state)
+{
+    return ((const wt_state *)state)->bias;
+}
+
+const conv_impl conv_impl_fast = {"fast", fast_why_not, fast_plan, fast_run, fast_fuses_bias};

@@ -736,4 +736,4 @@ static void grp_run_pass(const conv_problem *p, conv_pass pass, const void *stat
     if (st->nchunk > 1) pool_parallel_for((size_t)p->g, wt_finish, &r);
 }
 
-const conv_impl conv_impl_grouped = {"grouped", grp_why_not, grp_plan, grp_run_pass};
+const conv_impl conv_impl_grouped = {"grouped", grp_why_not, grp_plan, grp_run_pass, NULL};

@@ -33,6 +33,10 @@ typedef struct conv_impl {
     /* Computes pass and writes its output view. workspace holds the planned
      * bytes (64-byte aligned, arbitrary content). Uses the pool inside. */
     void (*run)(const conv_problem *p, conv_pass pass, const void *state, void *workspace);
+    /* Optional (NULL: never). Whether the weights pass planned in state also
+     * writes gradBias (conv_bias.h: block sums while it streams gradOutput,
+     * then conv_bias_store_sums); the plan then runs no separate bias pass. */
+    bool (*fuses_bias)(const void *state);
 } conv_impl;
 
 /* The ordered list, NULL-terminated; the direct implementation is last. */

@@ -17,7 +17,8 @@ typedef struct conv_plan {
     _Alignas(ACLCONV_ALIGN) unsigned char state[CONV_PASS_COUNT][CONV_IMPL_STATE_BYTES];
     conv_problem p;
     const conv_impl *impl[CONV_PASS_COUNT]; /* NULL: pass not requested */
-    bool want_bias;
+    bool want_bias; /* gradBias by its own pass (not fused into the weights pass) */
+    aclconvIsa isa;
     uint64_t workspace_size; /* passes run one after the other: the max */
 } conv_plan;
 
@@ -54,8 +55,9 @@ aclnnStatus conv_plan_create(const conv_problem *p, void **out, uint64_t *worksp
     memset(pl, 0, sizeof *pl);
     pl->p = *p;
     const conv_view *outputs[CONV_PASS_COUNT] = {&p->grad_input, &p->grad_weight};
-    pl->want_bias = p->grad_bias.data != NULL && conv_view_numel(&p->grad_bias) > 0;
+    pl->want_bias = conv_bias_wanted(p);
     const aclconvIsa isa = cpu_isa();
+    pl->isa = isa;
     if (getenv("ACLCONV_VERBOSE") != NULL) {
         char desc[512];
         conv_problem_describe(p, desc, sizeof desc);
@@ -75,6 +77,12 @@ aclnnStatus conv_plan_create(const conv_problem *p, void **out, uint64_t *worksp
         pl->impl[pass] = impl;
         if (bytes > pl->workspace_size) pl->workspace_size = bytes;
     }
+    const conv_impl *wt = pl->impl[CONV_PASS_WEIGHTS];
+    if (pl->want_bias && wt != NULL && wt->fuses_bias != NULL && wt->fuses_bias(pl->state[CONV_PASS_WEIGHTS]))
+        pl->want_bias = false;
+    if (getenv("ACLCONV_VERBOSE") != NULL && conv_bias_wanted(p) && !p->empty)
+        fprintf(stderr, "[aclconv] gradBias: %s\n",
+                pl->want_bias ? "own pass" : "block sums in the weights pass");
     /* Implementations get a 64-byte aligned workspace whatever the caller's
      * alignment: plan room to move the base up. */
     if (pl->workspace_size > 0) pl->workspace_size += ACLCONV_ALIGN;
@@ -105,7 +113,7 @@ static aclnnStatus conv_plan_run(void *plan, void *workspace)
     for (int pass = 0; pass < CONV_PASS_COUNT; ++pass)
         if (pl->impl[pass] != NULL)
             pl->impl[pass]->run(p, (conv_pass)pass, pl->state[pass], workspace);
-    if (pl->want_bias) conv_bias_run(p);
+    if (pl->want_bias) conv_bias_run(p, pl->isa);
     return ACLNN_SUCCESS;
 }
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "aclconv/aclconv.h"
+#include "kernels/bias_ukernels.h"
 #include "kernels/cvt_ukernels.h"
 
 /*
@@ -85,6 +86,8 @@ typedef struct conv_ukernels {
     f32_transpose_ukernel_fn transpose;
     /* fp16 rows widened to fp32 (packing) */
     f16_f32_cvt_ukernel_fn f16_f32_cvt;
+    /* gradBias rows */
+    f32_lanes16_ukernel_fn lanes16;
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */
