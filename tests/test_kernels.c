@@ -230,6 +230,42 @@ static int check_f16_cvt(const conv_ukernels *k)
     return bad;
 }
 
+/* bf16_f32_cvt: every bf16 value, NaNs kept (quiet = 0: bf16_to_f32) or
+ * quieted (quiet = 1: f32_round_bf16 of it, BF16 mode's operand rounding);
+ * then every length 0..70 at offsets 0..3 with guards after dst[n). */
+static int check_bf16_cvt(const conv_ukernels *k)
+{
+    int bad = 0;
+    uint16_t *src = malloc(65536 * sizeof(uint16_t) + 16);
+    float *dst = malloc((65536 + 8) * sizeof(float));
+    for (int quiet = 0; quiet < 2; ++quiet) {
+        for (uint32_t h = 0; h < 65536; ++h) src[h] = (uint16_t)h;
+        k->bf16_f32_cvt(65536, src, dst, quiet);
+        for (uint32_t h = 0; h < 65536; ++h) {
+            const float w = quiet ? f32_round_bf16(bf16_to_f32((uint16_t)h)) : bf16_to_f32((uint16_t)h);
+            if (f32_bits(dst[h]) != f32_bits(w) && bad++ < 3)
+                printf("FAIL %s bf16_f32_cvt(0x%04x, quiet %d): 0x%08x, want 0x%08x\n", cpu_isa_name(k->isa),
+                       (unsigned)h, quiet, (unsigned)f32_bits(dst[h]), (unsigned)f32_bits(w));
+        }
+        for (size_t off = 0; off < 4; ++off)
+            for (size_t n = 0; n <= 70; ++n) {
+                for (size_t i = 0; i < n + 4; ++i) src[off + i] = (uint16_t)(0x7f81u + 977u * (i + off + n));
+                for (size_t i = 0; i < n + 8; ++i) dst[i] = GUARD;
+                k->bf16_f32_cvt(n, src + off, dst, quiet);
+                for (size_t i = 0; i < n + 8; ++i) {
+                    const float w = i >= n ? GUARD
+                                    : quiet ? f32_round_bf16(bf16_to_f32(src[off + i]))
+                                            : bf16_to_f32(src[off + i]);
+                    if (f32_bits(dst[i]) != f32_bits(w) && bad++ < 6)
+                        printf("FAIL %s bf16_f32_cvt n=%zu off=%zu at %zu\n", cpu_isa_name(k->isa), n, off, i);
+                }
+            }
+    }
+    free(src);
+    free(dst);
+    return bad;
+}
+
 /* lanes16: every length 0..70 from lanes holding -0 and values, against the
  * plain loop bit for bit; the lanes no element reaches keep their bits (-0
  * too); nothing past x[n) is read (ASan: an exact allocation). */
@@ -314,6 +350,9 @@ int main(void)
         printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");
         const int bad_cv = check_f16_cvt(k);
         printf("%s: f16_f32_cvt %s\n", cpu_isa_name(k->isa), bad_cv ? "FAIL" : "ok");
+        const int bad_bf = check_bf16_cvt(k);
+        printf("%s: bf16_f32_cvt %s\n", cpu_isa_name(k->isa), bad_bf ? "FAIL" : "ok");
+        g_fail += bad_bf;
         const int bad_l16 = check_lanes16(k, &r);
         printf("%s: lanes16 %s\n", cpu_isa_name(k->isa), bad_l16 ? "FAIL" : "ok");
         g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr + bad_cv + bad_l16;

@@ -4,10 +4,7 @@
  * order, so both give the same bits. */
 #include "engine/conv_bias.h"
 
-#include <string.h>
-
 #include "common/dtype.h"
-#include "engine/conv_fast_convert.h"
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
 #include "threading/pool.h"
@@ -25,49 +22,36 @@ bool conv_bias_fusable(const conv_problem *p)
     return conv_bias_wanted(p) && !p->transposed && n > 0 && c > 0 && n <= CONV_BIAS_MAX_SUMS / c;
 }
 
-/* The lanes of k in [0, len) of a dense row of dtype dt, from lane lane0: up
- * to the first lane 0 one by one, then whole vectors of lanes (the loop
- * vectorizes, the widening is inline and branch-free), then the tail. */
-#define BIAS_ADD_ROW(type, widen)                                                                  \
-    do {                                                                                           \
-        const type *r_ = (const type *)row;                                                        \
-        int64_t k_ = 0, l_ = lane0;                                                                \
-        for (; k_ < len && l_ != 0; ++k_, l_ = (l_ + 1) % LANES) acc[l_] += widen(r_[k_]);         \
-        for (; k_ + LANES <= len; k_ += LANES)                                                     \
-            for (int j_ = 0; j_ < LANES; ++j_) acc[j_] += widen(r_[k_ + j_]);                      \
-        for (int j_ = 0; k_ < len; ++k_, ++j_) acc[j_] += widen(r_[k_]);                           \
-    } while (0)
-
-static inline float f32_as_is(float v) { return v; }
-
 void conv_bias_add_row(float lanes[LANES], int64_t lane0, const conv_view *src, int64_t n, int64_t c,
-                       int64_t d, int64_t h, int64_t w0, int64_t len, f32_lanes16_ukernel_fn lanes16)
+                       int64_t d, int64_t h, int64_t w0, int64_t len, const conv_ukernels *k)
 {
     lane0 %= LANES;
     const int64_t at = conv_view_index(src, n, c, d, h, w0);
     if (len > 1 && src->stride[4] != 1) {
-        for (int64_t k = 0; k < len; ++k)
-            lanes[(lane0 + k) % LANES] += load_as_f32(src->data, src->dtype, at + k * src->stride[4]);
+        for (int64_t i = 0; i < len; ++i)
+            lanes[(lane0 + i) % LANES] += load_as_f32(src->data, src->dtype, at + i * src->stride[4]);
         return;
     }
-    const void *row = src->data + at * (int64_t)aclDataTypeSize(src->dtype);
+    /* up to lane 0 one by one, then the ISA's row kernel from lane 0; 16-bit
+     * rows are widened (exactly, NaNs as they are) a chunk at a time first */
+    int64_t i = 0;
+    for (; i < len && (lane0 + i) % LANES != 0; ++i)
+        lanes[lane0 + i] += load_as_f32(src->data, src->dtype, at + i);
     if (src->dtype == ACL_FLOAT) {
-        /* up to lane 0, then the ISA's kernel from lane 0 */
-        const float *x = row;
-        int64_t k = 0;
-        for (; k < len && (lane0 + k) % LANES != 0; ++k) lanes[lane0 + k] += x[k];
-        if (k < len) lanes16((size_t)(len - k), x + k, lanes);
+        if (i < len) k->lanes16((size_t)(len - i), (const float *)src->data + at + i, lanes);
         return;
     }
-    /* a local copy: the row may not alias it, so the lanes stay in a register */
-    float acc[LANES];
-    memcpy(acc, lanes, sizeof acc);
-    switch (src->dtype) {
-    case ACL_FLOAT16: BIAS_ADD_ROW(uint16_t, f16_to_f32_inl); break;
-    case ACL_BF16: BIAS_ADD_ROW(uint16_t, bf16_to_f32); break;
-    default: BIAS_ADD_ROW(float, f32_as_is); break;
+    enum { CHUNK = 256 }; /* a multiple of the lanes: every chunk starts at lane 0 */
+    float buf[CHUNK];
+    const uint16_t *row = (const uint16_t *)src->data + at;
+    for (; i < len; i += CHUNK) {
+        const size_t cnt = (size_t)(len - i < CHUNK ? len - i : CHUNK);
+        if (src->dtype == ACL_BF16)
+            k->bf16_f32_cvt(cnt, row + i, buf, 0);
+        else
+            k->f16_f32_cvt(cnt, row + i, buf);
+        k->lanes16(cnt, buf, lanes);
     }
-    memcpy(lanes, acc, sizeof acc);
 }
 
 float conv_bias_lanes_sum(float acc[LANES])
@@ -85,23 +69,23 @@ static bool block_is_dense(const conv_view *v)
            (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
 }
 
-static float block_sum(const conv_view *src, int64_t n, int64_t c, f32_lanes16_ukernel_fn lanes16)
+static float block_sum(const conv_view *src, int64_t n, int64_t c, const conv_ukernels *k)
 {
     float acc[LANES] = {0};
     const int64_t dd = src->dim[2], hh = src->dim[3], ww = src->dim[4];
     if (block_is_dense(src)) {
-        conv_bias_add_row(acc, 0, src, n, c, 0, 0, 0, dd * hh * ww, lanes16);
+        conv_bias_add_row(acc, 0, src, n, c, 0, 0, 0, dd * hh * ww, k);
     } else {
         for (int64_t d = 0; d < dd; ++d)
             for (int64_t h = 0; h < hh; ++h)
-                conv_bias_add_row(acc, (d * hh + h) * ww, src, n, c, d, h, 0, ww, lanes16);
+                conv_bias_add_row(acc, (d * hh + h) * ww, src, n, c, d, h, 0, ww, k);
     }
     return conv_bias_lanes_sum(acc);
 }
 
 typedef struct bias_ctx {
     const conv_problem *p;
-    f32_lanes16_ukernel_fn lanes16;
+    const conv_ukernels *k;
 } bias_ctx;
 
 static void bias_task(void *arg, size_t i)
@@ -111,7 +95,7 @@ static void bias_task(void *arg, size_t i)
     const int64_t c = (int64_t)i;
     float total = 0.0f;
     for (int64_t n = 0; n < src->dim[0]; ++n) {
-        const float s = block_sum(src, n, c, b->lanes16);
+        const float s = block_sum(src, n, c, b->k);
         total = n == 0 ? s : total + s;
     }
     store_from_f32(out->data, out->dtype, conv_view_index(out, 0, c, 0, 0, 0), total);
@@ -119,7 +103,7 @@ static void bias_task(void *arg, size_t i)
 
 void conv_bias_run(const conv_problem *p, aclconvIsa isa)
 {
-    bias_ctx b = {p, conv_ukernels_for(isa)->lanes16};
+    bias_ctx b = {p, conv_ukernels_for(isa)};
     pool_parallel_for((size_t)p->grad_bias.dim[1], bias_task, &b);
 }
 

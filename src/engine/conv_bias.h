@@ -16,7 +16,7 @@
 #define ACLCONV_CONV_BIAS_H_
 
 #include "aclconv/aclconv.h"
-#include "kernels/bias_ukernels.h"
+#include "kernels/conv_ukernels.h"
 #include "planning/conv_problem.h"
 
 #define CONV_BIAS_LANES 16
@@ -33,11 +33,11 @@ bool conv_bias_fusable(const conv_problem *p);
 
 /* acc[(lane0 + k) % CONV_BIAS_LANES] += bias_src[n, c, d, h, w0 + k], k < len,
  * in ascending k (the unrounded value, widened to fp32). lane0 is the
- * flattened index of (d, h, w0) in the block, modulo the lanes. lanes16: the
- * plan's ISA's row kernel (every ISA gives the same bits). */
+ * flattened index of (d, h, w0) in the block, modulo the lanes. k: the
+ * plan's ISA's kernels (every ISA gives the same bits). */
 void conv_bias_add_row(float acc[CONV_BIAS_LANES], int64_t lane0, const conv_view *src, int64_t n,
                        int64_t c, int64_t d, int64_t h, int64_t w0, int64_t len,
-                       f32_lanes16_ukernel_fn lanes16);
+                       const conv_ukernels *k);
 
 /* The block sum of lanes: the fixed pairwise tree (acc is consumed). */
 float conv_bias_lanes_sum(float acc[CONV_BIAS_LANES]);

@@ -222,7 +222,7 @@ static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
  * FLOAT / HF32 / BF16, fp16 in FLOAT / HF32 / FLOAT16), so those skip the
  * rounding; a NaN still goes through it (its payload is quieted there). */
 static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
-                     int64_t step, int64_t count, conv_mode mode, f16_f32_cvt_ukernel_fn cvt, float *dst)
+                     int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst)
 {
     const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
     if (v->dtype == ACL_FLOAT) {
@@ -253,13 +253,17 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
     const bool bf16 = v->dtype == ACL_BF16 && mode != CONV_MODE_F16;
     const bool f16 = v->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16;
     if (bf16 || f16) {
+        /* unit stride: the ISA's kernels (bf16 NaNs quieted as BF16 mode's
+         * rounding does; the other modes leave NaNs as they are) */
+        if (bf16 && sw == 1) {
+            k->bf16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_BF16);
+            return;
+        }
         /* widen (a loop without calls: it vectorizes), then round the NaNs */
-        if (bf16 && sw == 1)
-            for (int64_t i = 0; i < count; ++i) dst[i] = f32_from_bits((uint32_t)s[i] << 16);
-        else if (bf16)
+        if (bf16)
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_from_bits((uint32_t)s[i * sw] << 16);
-        else if (sw == 1) /* the ISA's kernel: same bits as f16_to_f32 (NaNs too) */
-            cvt((size_t)count, s, dst);
+        else if (sw == 1) /* same bits as f16_to_f32 (NaNs too) */
+            k->f16_f32_cvt((size_t)count, s, dst);
         else
             for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
         for (int64_t i = 0; i < count; ++i)
@@ -322,7 +326,7 @@ static void pack_pair(const fast_geom *g, const conv_view *v, int64_t n, int64_t
  * rows from oh0 and columns from ow0: layout [c][kd][phase h][phase w][hp][wp],
  * element (c, kd, ph, pw, r, col) = v[n, c0+c, od*std + tsh_d[kd],
  * (oh0 + qmin_h + r)*sth + ph, (ow0 + col + qmin_w)*stw + pw], or 0 outside. */
-static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, f16_f32_cvt_ukernel_fn cvt,
+static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const conv_ukernels *k,
                       int64_t n, int64_t c0, int64_t od, int64_t oh0, int64_t ow0, float *dst)
 {
     const int64_t *is = g->is;
@@ -370,7 +374,7 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, f1
                             if (span <= FAST_PREFETCH_MAX_BYTES)
                                 for (int64_t b = 0; b < span; b += 64) __builtin_prefetch(nx + b);
                         }
-                        load_row(v, n, c0 + c, d, h, w0, g->st[2], hi - lo, mode, cvt, row + lo);
+                        load_row(v, n, c0 + c, d, h, w0, g->st[2], hi - lo, mode, k, row + lo);
                         if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
                     }
                 }
@@ -702,7 +706,7 @@ typedef struct data_run {
     const conv_problem *p;
     const data_state *st;
     f32_conv_ukernel_fn conv;
-    f16_f32_cvt_ukernel_fn cvt;
+    const conv_ukernels *k;
     const conv_view *in, *out;
     float *wpk, *slabs, *tiles;
     int64_t nsub;
@@ -880,7 +884,7 @@ static void data_task(void *ctx, size_t index, int slot)
         const float *xs = slab;
         int64_t cs = g->cs;
         if (!slab_in_place(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, true, &xs, &cs))
-            pack_slab(g, r->in, r->p->mode, r->cvt, n, grp * g->cin, od, oh0, ow0, slab);
+            pack_slab(g, r->in, r->p->mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
         const int64_t jn = (rows - 1) * g->wp + cols;
         const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
         /* no junk columns and a dense fp32 output plane: the kernel stores in place */
@@ -942,7 +946,7 @@ static void data_run_pass(const conv_problem *p, const data_state *st, void *wor
     r.st = st;
     const conv_ukernels *k = conv_ukernels_for(st->isa);
     r.conv = st->one_row ? k->conv1 : k->conv;
-    r.cvt = k->f16_f32_cvt;
+    r.k = k;
     r.in = st->bwd ? &p->y : &p->x;
     r.out = &p->grad_input;
     char *ws = workspace;
@@ -1149,7 +1153,7 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
                 for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(src + b);
             }
             for (int64_t o = 0; o < oc; ++o)
-                load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, r->k->f16_f32_cvt, buf + o * CHUNK);
+                load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, r->k, buf + o * CHUNK);
             r->k->transpose((size_t)oc, (size_t)cnt, buf, CHUNK, drow + w0 * ldb, (size_t)ldb);
         }
         if (ldb > oc)
@@ -1177,7 +1181,7 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *d
     if (!in_place)
         for (int64_t o = 0; o < g->cout; ++o)
             for (int64_t rr = 0; rr < nrow; ++rr)
-                load_row(y, n, grp * g->cout + o, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode, r->k->f16_f32_cvt,
+                load_row(y, n, grp * g->cout + o, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode, r->k,
                          dyr + o * blk + rr * ncol);
     const bool one = g->cout == 1;
     const f32_convrv_ukernel_fn kern = one ? r->k->convrv1 : r->k->convrv;
@@ -1203,7 +1207,7 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *d
                 for (int64_t rr = 0; rr < nrow; ++rr) {
                     const int64_t h = oh0 + r0 + rr;
                     conv_bias_add_row(lanes + o * CONV_BIAS_LANES, h * g->os[2] + ow0 + c0, &r->p->bias_src,
-                                      n, grp * g->cout + o, od, h, ow0 + c0, ncol, r->k->lanes16);
+                                      n, grp * g->cout + o, od, h, ow0 + c0, ncol, r->k);
                 }
     }
 }
@@ -1268,7 +1272,7 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
             const float *xs = slab;
             int64_t cs = g->cs;
             if (!slab_in_place(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, false, &xs, &cs))
-                pack_slab(g, &r->p->x, r->p->mode, r->k->f16_f32_cvt, n, grp * g->cin, od, oh0, ow0, slab);
+                pack_slab(g, &r->p->x, r->p->mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
             float *pg = part + grp * krows * st->ldb;
             if (st->rv) {
                 float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;

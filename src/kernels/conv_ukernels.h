@@ -84,8 +84,9 @@ typedef struct conv_ukernels {
     int convrv1_nr;
     f32_convrv_ukernel_fn convrv1;
     f32_transpose_ukernel_fn transpose;
-    /* fp16 rows widened to fp32 (packing) */
+    /* fp16 / bf16 rows widened to fp32 (packing) */
     f16_f32_cvt_ukernel_fn f16_f32_cvt;
+    bf16_f32_cvt_ukernel_fn bf16_f32_cvt;
     /* gradBias rows */
     f32_lanes16_ukernel_fn lanes16;
 } conv_ukernels;

@@ -19,4 +19,16 @@ void f16_f32_cvt_ukernel__scalar(size_t n, const uint16_t *src, float *dst);
 void f16_f32_cvt_ukernel__avx2(size_t n, const uint16_t *src, float *dst);
 void f16_f32_cvt_ukernel__avx512(size_t n, const uint16_t *src, float *dst);
 
+/*
+ * bf16 -> fp32 widening ("bf16_f32_cvt"): dst[i] = bf16_to_f32(src[i]) (the
+ * bits shifted up 16, exact), and when quiet != 0 every NaN gets its quiet bit
+ * (bit 22) set, as f32_round_bf16 does (the BF16 compute mode's operand
+ * rounding). Any n >= 0; reads and writes exactly the n elements.
+ */
+typedef void (*bf16_f32_cvt_ukernel_fn)(size_t n, const uint16_t *src, float *dst, int quiet);
+
+void bf16_f32_cvt_ukernel__scalar(size_t n, const uint16_t *src, float *dst, int quiet);
+void bf16_f32_cvt_ukernel__avx2(size_t n, const uint16_t *src, float *dst, int quiet);
+void bf16_f32_cvt_ukernel__avx512(size_t n, const uint16_t *src, float *dst, int quiet);
+
 #endif /* ACLCONV_CVT_UKERNELS_H_ */
