@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "api/objects.h"
 #include "validation/conv_bwd_check.h"
+#include "../util/view_overlap.h"
 
 typedef __int128 i128;
 
@@ -208,35 +209,12 @@ static bool extent(const aclTensor *t, i128 *lo, i128 *hi)
     return true;
 }
 
-static int cmp_i64(const void *x, const void *y)
-{
-    const int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
-/* Whether some element index of t's view occurs twice, by enumeration; false
- * when the view is empty or too large to enumerate. */
+/* Whether some element index of t's view occurs twice (views up to 2^14
+ * elements; larger ones are not enumerated). */
 static bool reaches_twice(const aclTensor *t)
 {
-    enum { CAP = 1 << 14 };
-    static int64_t idx[CAP];
-    i128 numel = 1;
-    for (uint64_t j = 0; j < t->ndim; ++j) numel *= t->view[j];
-    if (numel < 2 || numel > CAP) return false;
-    int64_t pos[MAXD] = {0};
-    for (int64_t e = 0; e < (int64_t)numel; ++e) {
-        int64_t off = 0;
-        for (uint64_t j = 0; j < t->ndim; ++j) off += pos[j] * t->stride[j];
-        idx[e] = off;
-        for (uint64_t j = t->ndim; j-- > 0;) {
-            if (++pos[j] < t->view[j]) break;
-            pos[j] = 0;
-        }
-    }
-    qsort(idx, (size_t)numel, sizeof idx[0], cmp_i64);
-    for (int64_t e = 1; e < (int64_t)numel; ++e)
-        if (idx[e] == idx[e - 1]) return true;
-    return false;
+    static int64_t idx[1 << 14];
+    return t->ndim <= MAXD && view_reaches_twice(t->view, t->stride, t->ndim, idx, 1 << 14);
 }
 
 static void oracle(const conv_bwd_args *a, bool empty, uint64_t seed)

@@ -51,6 +51,7 @@
 #include "common/alloc.h"
 #include "aclconv/aclconv.h"
 #include "common/log.h"
+#include "../util/view_overlap.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -498,32 +499,11 @@ typedef struct span {
     int buf;
 } span;
 
-static int cmp_i64(const void *x, const void *y)
-{
-    const int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* Whether t's view (explicit strides, small) reaches some element twice. */
 static bool reaches_twice(const tdesc *t)
 {
     static int64_t idx[FUZZ_MAX_NUMEL];
-    const __int128 numel = numel_of(t->dim, t->ndim);
-    if (t->stride_null || numel < 2 || numel > FUZZ_MAX_NUMEL) return false;
-    int64_t pos[MAXD] = {0};
-    for (int64_t e = 0; e < (int64_t)numel; ++e) {
-        int64_t off = 0;
-        for (uint64_t j = 0; j < t->ndim; ++j) off += pos[j] * t->stride[j];
-        idx[e] = off;
-        for (uint64_t j = t->ndim; j-- > 0;) {
-            if (++pos[j] < t->dim[j]) break;
-            pos[j] = 0;
-        }
-    }
-    qsort(idx, (size_t)numel, sizeof idx[0], cmp_i64);
-    for (int64_t e = 1; e < (int64_t)numel; ++e)
-        if (idx[e] == idx[e - 1]) return true;
-    return false;
+    return !t->stride_null && t->ndim <= MAXD && view_reaches_twice(t->dim, t->stride, t->ndim, idx, FUZZ_MAX_NUMEL);
 }
 
 static void check_accepted(const call *c, const bool *created, const bool *real, span *sp)
