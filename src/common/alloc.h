@@ -14,7 +14,9 @@ void aclconv_free(void *p);
 
 /* Test hook: the allocation numbered fail_at (1-based, counted from this
  * call) and every later one until the next call fail; 0 disables. Returns
- * the number of allocations made since the previous call. */
-__attribute__((visibility("default"))) long aclconvTestFailAllocAt(long fail_at);
+ * the number of allocations made since the previous call. Hidden like every
+ * internal symbol: the tests link the static library, and a program linking
+ * the shared one cannot switch allocations off. */
+long aclconvTestFailAllocAt(long fail_at);
 
 #endif /* ACLCONV_ALLOC_H_ */
