@@ -758,21 +758,23 @@ static void data_pack_weights(void *ctx, size_t i)
             for (int64_t jh = 0; jh < g->ntap[1]; ++jh)
                 for (int64_t jw = 0; jw < g->ntap[2]; ++jw) {
                     const int64_t kd = g->tk[0][jd], kh = g->tk[1][jh], kw = g->tk[2][jw];
-                    for (int64_t m = 0; m < mr; ++m) {
-                        const int64_t co = mb * mr + m;
-                        float v = 0.0f;
-                        if (co < g->cout && st->phase_rows) {
-                            const int64_t j[3] = {jd, jh, jw};
-                            v = phase_rows_weight(r, g, grp, ci, co, j);
-                        } else if (co < g->cout) {
-                            const int64_t idx =
-                                st->bwd ? conv_view_index(w, grp * g->cin + ci, co, kd, kh, kw)
-                                        : conv_view_index(w, grp * g->cout + co, ci, kd, kh, kw);
-                            v = plain ? ((const float *)w->data)[idx]
-                                      : conv_round_operand(load_as_f32(w->data, w->dtype, idx), r->p->mode);
-                        }
-                        *dst++ = v;
+                    const int64_t rows = min64(mr, g->cout - mb * mr); /* the rest are zeros */
+                    if (st->phase_rows) {
+                        const int64_t j[3] = {jd, jh, jw};
+                        for (int64_t m = 0; m < rows; ++m) dst[m] = phase_rows_weight(r, g, grp, ci, mb * mr + m, j);
+                    } else {
+                        /* row m of the panel is output channel co0 + m: one stride apart */
+                        const int64_t co0 = mb * mr, sco = st->bwd ? w->stride[1] : w->stride[0];
+                        const int64_t idx = st->bwd ? conv_view_index(w, grp * g->cin + ci, co0, kd, kh, kw)
+                                                    : conv_view_index(w, grp * g->cout + co0, ci, kd, kh, kw);
+                        if (plain)
+                            for (int64_t m = 0; m < rows; ++m) dst[m] = ((const float *)w->data)[idx + m * sco];
+                        else
+                            for (int64_t m = 0; m < rows; ++m)
+                                dst[m] = conv_round_operand(load_as_f32(w->data, w->dtype, idx + m * sco), r->p->mode);
                     }
+                    for (int64_t m = rows; m < mr; ++m) dst[m] = 0.0f;
+                    dst += mr;
                 }
 }
 
