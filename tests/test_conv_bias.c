@@ -22,15 +22,21 @@ enum { LANES = 16, GAP = 3 };
 typedef struct shape {
     const char *name;
     int64_t n, c, o, h, w; /* 1-D when h == 0 */
+    int64_t k;             /* kernel side (stride 1, padding k / 2) */
     bool weight;           /* gradWeight requested too */
 } shape;
 
+/* The weights pass sums the blocks in its reduction-vector path (few
+ * channels), its GEMM path (k3, many channels) and its flat path (1x1, many
+ * channels); bias alone has its own pass. */
 static const shape k_shapes[] = {
-    {"2-D, bias alone", 3, 5, 5, 7, 9, false},
-    {"2-D, with gradWeight", 3, 5, 5, 7, 9, true},
-    {"2-D, 40 channels, with gradWeight", 2, 2, 40, 5, 13, true},
-    {"1-D long rows, with gradWeight", 2, 2, 40, 0, 7001, true},
-    {"1-D long rows, bias alone", 2, 2, 40, 0, 7001, false},
+    {"2-D, bias alone", 3, 5, 5, 7, 9, 1, false},
+    {"2-D, with gradWeight", 3, 5, 5, 7, 9, 1, true},
+    {"2-D, 40 channels, with gradWeight", 2, 2, 40, 5, 13, 1, true},
+    {"1-D long rows, with gradWeight", 2, 2, 40, 0, 7001, 1, true},
+    {"1-D long rows, bias alone", 2, 2, 40, 0, 7001, 1, false},
+    {"2-D k3, 40 x 30 channels, with gradWeight", 2, 30, 40, 6, 11, 3, true},
+    {"2-D 1x1, 40 x 30 channels, with gradWeight", 5, 30, 40, 6, 11, 1, true},
 };
 
 /* The documented order, from the fp32 values of gradOutput. */
@@ -49,7 +55,8 @@ static float bias_by_contract(const shape *s, const float *v, int64_t c)
 }
 
 /* gradBias of gradOutput v (values in dtype dt) laid out dense or with a gap
- * after every row, from a 1x1 convolution; out receives fp32 results. */
+ * after every row, from a k x k convolution that keeps the size; out
+ * receives fp32 results. */
 static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, int gapped, float *out)
 {
     const int64_t hh = s->h ? s->h : 1, row = s->w + (gapped ? GAP : 0);
@@ -57,13 +64,14 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     const int64_t yd4[4] = {s->n, s->o, hh, s->w}, ys4[4] = {s->o * hh * row, hh * row, row, 1};
     const int64_t yd3[3] = {s->n, s->o, s->w}, ys3[3] = {s->o * row, row, 1};
     const int64_t xd4[4] = {s->n, s->c, hh, s->w}, xd3[3] = {s->n, s->c, s->w};
-    const int64_t wd4[4] = {s->o, s->c, 1, 1}, wd3[3] = {s->o, s->c, 1};
+    const int64_t wd4[4] = {s->o, s->c, s->k, s->k}, wd3[3] = {s->o, s->c, s->k};
+    const int64_t wnum = s->o * s->c * s->k * (s->h ? s->k : 1);
     const int64_t storage[1] = {s->n * s->o * hh * row};
     const size_t es = aclDataTypeSize(dt);
     unsigned char *y = calloc((size_t)storage[0], es);
     float *x = calloc((size_t)(s->n * s->c * hh * s->w), sizeof(float));
-    float *wt = calloc((size_t)(s->o * s->c), sizeof(float));
-    float *gw = calloc((size_t)(s->o * s->c), sizeof(float));
+    float *wt = calloc((size_t)wnum, sizeof(float));
+    float *gw = calloc((size_t)wnum, sizeof(float));
     for (int64_t i = 0; i < s->n * s->c * hh * s->w; ++i) x[i] = (float)(i % 7) - 3.0f;
     for (int64_t n = 0; n < s->n; ++n)
         for (int64_t c = 0; c < s->o; ++c)
@@ -71,7 +79,7 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
                 for (int64_t w = 0; w < s->w; ++w)
                     store_from_f32(y, dt, ((n * s->o + c) * hh + h) * row + w,
                                    v[((n * s->o + c) * hh + h) * s->w + w]);
-    const int64_t bd[1] = {s->o}, one[2] = {1, 1}, zero[2] = {0, 0};
+    const int64_t bd[1] = {s->o}, one[2] = {1, 1}, zero[2] = {0, 0}, pad[2] = {s->k / 2, s->k / 2};
     const bool mask[3] = {false, s->weight, true};
     const aclFormat fmt = nd == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCL;
     const int64_t *yd = nd == 4 ? yd4 : yd3, *ys = nd == 4 ? ys4 : ys3;
@@ -81,7 +89,7 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     aclTensor *tw = aclCreateTensor(wd, nd, ACL_FLOAT, NULL, 0, fmt, wd, nd, wt);
     aclTensor *tgw = aclCreateTensor(wd, nd, ACL_FLOAT, NULL, 0, fmt, wd, nd, gw);
     aclTensor *tb = aclCreateTensor(bd, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, bd, 1, out);
-    aclIntArray *sa = aclCreateIntArray(one, nd - 2), *pd = aclCreateIntArray(zero, nd - 2);
+    aclIntArray *sa = aclCreateIntArray(one, nd - 2), *pd = aclCreateIntArray(pad, nd - 2);
     aclIntArray *dl = aclCreateIntArray(one, nd - 2), *op = aclCreateIntArray(zero, nd - 2);
     aclBoolArray *mk = aclCreateBoolArray(mask, 3);
     uint64_t wsize = 0;

@@ -1101,10 +1101,11 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     if (!ws_take(&size, parts, &st->part_off) || !ws_take(&size, slabs, &st->slab_off) ||
         !ws_take(&size, dyts, &st->dyt_off))
         return false;
-    /* whole images per unit: the lanes of each (n, o) block fill in order */
-    st->bias = conv_bias_fusable(p) && st->rv && st->fnb == 0 && g->os[0] == 1 && g->nrb == 1 && g->nwb == 1;
+    /* whole images per unit (flat units always are): the lanes of each
+     * (n, o) block fill in order */
+    st->bias = conv_bias_fusable(p) && (st->fnb > 0 || (g->os[0] == 1 && g->nrb == 1 && g->nwb == 1));
     if (st->bias) {
-        st->lane_floats = round_up64(smul(g->cout, CONV_BIAS_LANES), 16);
+        st->lane_floats = smul(st->ldb, CONV_BIAS_LANES);
         if (!ws_take(&size, st->lane_floats * st->slots, &st->lanes_off) ||
             !ws_take(&size, p->n * p->g * g->cout, &st->sums_off))
             return false;
@@ -1165,6 +1166,34 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
     memset(dyt + nrow * ncol * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
 }
 
+/* gradBias lanes of dy rows [h0, h0 + nrow) x [c0, c0 + ncol) of plane od of
+ * channels [o0, o0 + oc) of image n (lanes[o*16 ...] for channel o0 + o),
+ * read from the view right after a kernel or a transpose read them; one call
+ * per channel when the rows are one run. */
+static void bias_block_rows(const wt_run *r, float *lanes, int64_t n, int64_t o0, int64_t oc, int64_t od,
+                            int64_t h0, int64_t nrow, int64_t c0, int64_t ncol)
+{
+    const conv_view *src = &r->p->bias_src;
+    const int64_t hh = r->st->g.os[1], ww = r->st->g.os[2];
+    const bool run = ncol == ww && src->stride[4] == 1 && (nrow == 1 || src->stride[3] == ww);
+    for (int64_t o = 0; o < oc; ++o) {
+        float *l = lanes + o * CONV_BIAS_LANES;
+        if (run) {
+            conv_bias_add_row(l, (od * hh + h0) * ww, src, n, o0 + o, od, h0, 0, nrow * ww, r->k);
+            continue;
+        }
+        for (int64_t rr = 0; rr < nrow; ++rr)
+            conv_bias_add_row(l, (od * hh + h0 + rr) * ww + c0, src, n, o0 + o, od, h0 + rr, c0, ncol, r->k);
+    }
+}
+
+/* Block sums S(n, o0 + o) = the tree of lanes[o], o < oc (image n complete). */
+static void bias_block_sums(const wt_run *r, float *lanes, int64_t n, int64_t o0, int64_t oc)
+{
+    const int64_t channels = r->p->bias_src.dim[1];
+    for (int64_t o = 0; o < oc; ++o) r->sums[n * channels + o0 + o] = conv_bias_lanes_sum(lanes + o * CONV_BIAS_LANES);
+}
+
 /* The reduction-vector path of one position block: dy rows copied to
  * dyr[o][rr*ncol + j], then dW^T[(c,t)][o] += dyr[o] . slab rows of (c,t). */
 static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *dyr, float *pg,
@@ -1205,19 +1234,15 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *d
         /* gradBias lanes from the dy rows just read (in L1); blocks come in
          * the flattened order of the image: whole rows, or one row at a time */
         if (lanes)
-            for (int64_t o = o0; o < o0 + mr; ++o)
-                for (int64_t rr = 0; rr < nrow; ++rr) {
-                    const int64_t h = oh0 + r0 + rr;
-                    conv_bias_add_row(lanes + o * CONV_BIAS_LANES, h * g->os[2] + ow0 + c0, &r->p->bias_src,
-                                      n, grp * g->cout + o, od, h, ow0 + c0, ncol, r->k);
-                }
+            bias_block_rows(r, lanes + o0 * CONV_BIAS_LANES, n, grp * g->cout + o0, mr, od, oh0 + r0, nrow,
+                            ow0 + c0, ncol);
     }
 }
 
 /* The flat path (wt_flat_images): units [u0, u1) of fnb images each. dy^T of
  * the unit's images, image after image; then every (c, o) tile reduces over
  * all their positions in one call (images ascending, positions ascending). */
-static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, float *dyt)
+static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, float *dyt, float *lanes)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
@@ -1228,10 +1253,15 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
         for (int64_t grp = 0; grp < g->g; ++grp)
         for (int64_t ob = 0; ob < g->cout; ob += st->ldo) {
             const int64_t oc = min64(st->ldo, g->cout - ob);
-            for (int64_t i = 0; i < nb; ++i)
-                for (int64_t d = 0; d < g->is[0]; ++d)
+            for (int64_t i = 0; i < nb; ++i) {
+                if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
+                for (int64_t d = 0; d < g->is[0]; ++d) {
                     pack_dyt(r, n0 + i, grp * g->cout + ob, oc, d, 0, g->is[1], 0, g->is[2],
                              dyt + (i * st->fpos + d * plane) * st->ldo);
+                    if (lanes) bias_block_rows(r, lanes, n0 + i, grp * g->cout + ob, oc, d, 0, g->is[1], 0, g->is[2]);
+                }
+                if (lanes) bias_block_sums(r, lanes, n0 + i, grp * g->cout + ob, oc);
+            }
             const float *x0 = (const float *)x->data + conv_view_index(x, n0, grp * g->cin, 0, 0, 0);
             float *pg = part + grp * krows * st->ldb + ob;
             for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
@@ -1249,6 +1279,39 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
     }
 }
 
+/* The GEMM path for output channels [ob, ob + ldo) of group grp over a unit's
+ * positions: dy^T per position block, then every (c, tap) x o tile. lanes:
+ * gradBias lanes of the block's channels (the unit is image n), or NULL. */
+static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *dyt, float *pg, float *lanes,
+                           int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t rows, int64_t ow0,
+                           int64_t ow_n, int64_t ob)
+{
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g;
+    const int64_t krows = g->cin * g->nt, oc = min64(st->ldo, g->cout - ob);
+    if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
+    for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
+        for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
+            const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
+            pack_dyt(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
+            if (lanes) bias_block_rows(r, lanes, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol);
+            for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
+                const int64_t mr = min64(st->mr, krows - q0);
+                const float *a[CONV_UKERNEL_MAX_MR];
+                for (int64_t m = 0; m < st->mr; ++m) {
+                    const int64_t q = q0 + min64(m, mr - 1);
+                    a[m] = xs + (q / g->nt) * cs + r->toff[q % g->nt] + r0 * g->wp + c0;
+                }
+                for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
+                    const int64_t nr = min64(st->nr, oc - o0);
+                    r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)g->wp, dyt + o0,
+                                 (size_t)st->ldo, pg + q0 * st->ldb + ob + o0, (size_t)st->ldb, 1);
+                }
+            }
+        }
+    if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
+}
+
 static void wt_chunk_task(void *ctx, size_t chunk, int slot)
 {
     const wt_run *r = ctx;
@@ -1262,7 +1325,7 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
     const int64_t u1 = ((int64_t)chunk + 1) * st->nunits / st->nchunks;
     const int64_t krows = g->cin * g->nt;
     if (st->fnb > 0) {
-        wt_chunk_flat(r, u0, u1, part, dyt);
+        wt_chunk_flat(r, u0, u1, part, dyt, st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL);
         return;
     }
     for (int64_t u = u0; u < u1; ++u) {
@@ -1284,32 +1347,13 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
                         wt_block_rv(r, xs, cs, dyt, pg, lanes, n, grp, od, oh0, r0,
                                     min64(st->brows, rows - r0), ow0, c0, min64(st->bcols, ow_n - c0));
                 if (lanes) /* the unit was image n: its blocks are complete */
-                    for (int64_t o = 0; o < g->cout; ++o)
-                        r->sums[(n * g->g + grp) * g->cout + o] = conv_bias_lanes_sum(lanes + o * CONV_BIAS_LANES);
+                    bias_block_sums(r, lanes, n, grp * g->cout, g->cout);
                 continue;
             }
             /* GEMM path: blocks of ldo output channels, each over all positions */
+            float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
             for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
-            for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
-            for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
-                const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
-                const int64_t oc = min64(st->ldo, g->cout - ob);
-                pack_dyt(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
-                for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
-                    const int64_t mr = min64(st->mr, krows - q0);
-                    const float *a[CONV_UKERNEL_MAX_MR];
-                    for (int64_t m = 0; m < st->mr; ++m) {
-                        const int64_t q = q0 + min64(m, mr - 1);
-                        a[m] = xs + (q / g->nt) * cs + r->toff[q % g->nt] + r0 * g->wp + c0;
-                    }
-                    for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
-                        const int64_t nr = min64(st->nr, oc - o0);
-                        r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a,
-                                     (size_t)g->wp, dyt + o0,
-                                     (size_t)st->ldo, pg + q0 * st->ldb + ob + o0, (size_t)st->ldb, 1);
-                    }
-                }
-            }
+                wt_oblock_gemm(r, xs, cs, dyt, pg, lanes, n, grp, od, oh0, rows, ow0, ow_n, ob);
         }
     }
 }
