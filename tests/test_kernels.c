@@ -266,6 +266,55 @@ static int check_bf16_cvt(const conv_ukernels *k)
     return bad;
 }
 
+/* f32_round: each kind against the scalar helper, bit for bit, on random
+ * bits, on every float near the thresholds (subnormal / normal, overflow,
+ * inf, NaN), out of place and in place; every length 0..70 with guards. */
+static float round_ref(float f, int kind)
+{
+    return kind == F32_ROUND_HF32 ? f32_round_hf32(f) : kind == F32_ROUND_F16 ? f32_round_f16(f) : f32_round_bf16(f);
+}
+
+static int check_f32_round(const conv_ukernels *k, test_rng *r)
+{
+    enum { N = 1 << 16 };
+    static const uint32_t edges[] = {0x00000000u, 0x33000000u, 0x38800000u, 0x477fe000u, 0x477ff000u,
+                                      0x7f7f8000u, 0x7f800000u, 0x7fc00000u, 0x00800000u};
+    int bad = 0;
+    float *src = malloc((N + 8) * sizeof(float)), *dst = malloc((N + 8) * sizeof(float));
+    for (int kind = F32_ROUND_HF32; kind <= F32_ROUND_BF16; ++kind)
+        for (int round = 0; round < 40; ++round) {
+            for (size_t i = 0; i < N; ++i) {
+                uint32_t u = (uint32_t)rng_next(r);
+                if (round % 2 == 1) /* near a threshold: a few thousand floats each side */
+                    u = edges[round / 2 % (sizeof edges / sizeof edges[0])] + (uint32_t)rng_range(r, -4096, 4096);
+                if (i & 1) u |= 0x80000000u;
+                src[i] = f32_from_bits(u);
+            }
+            const bool in_place = round % 4 == 3;
+            if (in_place) memcpy(dst, src, N * sizeof(float));
+            k->f32_round(N, in_place ? dst : src, dst, kind);
+            for (size_t i = 0; i < N; ++i)
+                if (f32_bits(dst[i]) != f32_bits(round_ref(src[i], kind)) && bad++ < 6)
+                    printf("FAIL %s f32_round kind %d (0x%08x): 0x%08x, want 0x%08x\n", cpu_isa_name(k->isa), kind,
+                           (unsigned)f32_bits(src[i]), (unsigned)f32_bits(dst[i]),
+                           (unsigned)f32_bits(round_ref(src[i], kind)));
+        }
+    for (int kind = F32_ROUND_HF32; kind <= F32_ROUND_BF16; ++kind)
+        for (size_t n = 0; n <= 70; ++n) {
+            for (size_t i = 0; i < n; ++i) src[i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)i);
+            for (size_t i = 0; i < n + 8; ++i) dst[i] = GUARD;
+            k->f32_round(n, src, dst, kind);
+            for (size_t i = 0; i < n + 8; ++i) {
+                const float want = i < n ? round_ref(src[i], kind) : GUARD;
+                if (f32_bits(dst[i]) != f32_bits(want) && bad++ < 6)
+                    printf("FAIL %s f32_round kind %d n=%zu at %zu\n", cpu_isa_name(k->isa), kind, n, i);
+            }
+        }
+    free(src);
+    free(dst);
+    return bad;
+}
+
 /* lanes16: every length 0..70 from lanes holding -0 and values, against the
  * plain loop bit for bit; the lanes no element reaches keep their bits (-0
  * too); nothing past x[n) is read (ASan: an exact allocation). */
@@ -353,6 +402,9 @@ int main(void)
         const int bad_bf = check_bf16_cvt(k);
         printf("%s: bf16_f32_cvt %s\n", cpu_isa_name(k->isa), bad_bf ? "FAIL" : "ok");
         g_fail += bad_bf;
+        const int bad_rd = check_f32_round(k, &r);
+        printf("%s: f32_round %s\n", cpu_isa_name(k->isa), bad_rd ? "FAIL" : "ok");
+        g_fail += bad_rd;
         const int bad_l16 = check_lanes16(k, &r);
         printf("%s: lanes16 %s\n", cpu_isa_name(k->isa), bad_l16 ? "FAIL" : "ok");
         g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr + bad_cv + bad_l16;

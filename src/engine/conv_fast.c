@@ -216,6 +216,12 @@ static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
 
 /* ---- packing ---------------------------------------------------------------- */
 
+/* The f32_round kernel's kind for a rounding mode (not CONV_MODE_F32). */
+static int round_kind(conv_mode mode)
+{
+    return mode == CONV_MODE_HF32 ? F32_ROUND_HF32 : mode == CONV_MODE_F16 ? F32_ROUND_F16 : F32_ROUND_BF16;
+}
+
 /* dst[0..count) = rounded v[n, c, d, h, w0 + i*step], as conv_round_operand
  * would give, with the conversion chosen once per row. Values of a narrow
  * dtype are exact in the modes that keep at least their precision (bf16 in
@@ -233,16 +239,12 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
             for (int64_t i = 0; i < count; ++i) dst[i] = s[2 * i];
         else if (mode == CONV_MODE_F32)
             for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
-        else if (mode == CONV_MODE_HF32 && sw == 1) /* unit stride: the loops vectorize */
-            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_hf32(s[i]);
+        else if (sw == 1) /* unit stride: the ISA's rounding kernel */
+            k->f32_round((size_t)count, s, dst, round_kind(mode));
         else if (mode == CONV_MODE_HF32)
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_hf32(s[i * sw]);
-        else if (mode == CONV_MODE_F16 && sw == 1) /* conv_round_operand's f32_round_f16, inline */
-            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_f16_inl(s[i]);
-        else if (mode == CONV_MODE_F16)
+        else if (mode == CONV_MODE_F16) /* conv_round_operand's f32_round_f16, inline */
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_f16_inl(s[i * sw]);
-        else if (mode == CONV_MODE_BF16 && sw == 1)
-            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_bf16(s[i]);
         else if (mode == CONV_MODE_BF16)
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_bf16(s[i * sw]);
         else
@@ -837,6 +839,9 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
                 } else if (out->dtype == ACL_FLOAT && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32)) {
                     float *d = (float *)out->data + base;
                     for (int64_t i = 0; i < valid; ++i) d[i * step] = s[i];
+                } else if (out->dtype == ACL_FLOAT && step == 1 && (mode == CONV_MODE_F16 || mode == CONV_MODE_BF16)) {
+                    /* conv_round_result: the ISA's rounding kernel */
+                    r->k->f32_round((size_t)valid, s, (float *)out->data + base, round_kind(mode));
                 } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_F16) { /* conv_round_result, inline */
                     float *d = (float *)out->data + base;
                     for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_f16_inl(s[i]);

@@ -87,6 +87,8 @@ typedef struct conv_ukernels {
     /* fp16 / bf16 rows widened to fp32 (packing) */
     f16_f32_cvt_ukernel_fn f16_f32_cvt;
     bf16_f32_cvt_ukernel_fn bf16_f32_cvt;
+    /* fp32 rounded to the precision modes (operands, results) */
+    f32_round_ukernel_fn f32_round;
     /* gradBias rows */
     f32_lanes16_ukernel_fn lanes16;
 } conv_ukernels;

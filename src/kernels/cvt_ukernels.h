@@ -31,4 +31,20 @@ void bf16_f32_cvt_ukernel__scalar(size_t n, const uint16_t *src, float *dst, int
 void bf16_f32_cvt_ukernel__avx2(size_t n, const uint16_t *src, float *dst, int quiet);
 void bf16_f32_cvt_ukernel__avx512(size_t n, const uint16_t *src, float *dst, int quiet);
 
+/*
+ * fp32 operand / result rounding ("f32_round"): dst[i] = the rounding of
+ * src[i] named by kind, bit for bit as the scalar helpers of
+ * src/common/dtype.h: F32_ROUND_HF32 = f32_round_hf32 (11 mantissa bits,
+ * inf / NaN unchanged), F32_ROUND_F16 = f32_round_f16 (through fp16: NaNs
+ * quieted, payload cut to 10 bits), F32_ROUND_BF16 = f32_round_bf16 (NaNs
+ * quieted). Ties to even. src == dst allowed. Any n >= 0; reads and writes
+ * exactly the n elements.
+ */
+enum { F32_ROUND_HF32, F32_ROUND_F16, F32_ROUND_BF16 };
+typedef void (*f32_round_ukernel_fn)(size_t n, const float *src, float *dst, int kind);
+
+void f32_round_ukernel__scalar(size_t n, const float *src, float *dst, int kind);
+void f32_round_ukernel__avx2(size_t n, const float *src, float *dst, int kind);
+void f32_round_ukernel__avx512(size_t n, const float *src, float *dst, int kind);
+
 #endif /* ACLCONV_CVT_UKERNELS_H_ */
