@@ -848,6 +848,10 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
                 } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_BF16) {
                     float *d = (float *)out->data + base;
                     for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_bf16(s[i]);
+                } else if (out->dtype != ACL_FLOAT && step == 1 &&
+                           (out->dtype == ACL_BF16 ? mode != CONV_MODE_F16 : mode != CONV_MODE_BF16)) {
+                    /* one rounding to the output dtype (as below): the ISA's kernel */
+                    r->k->f32_narrow((size_t)valid, s, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
                 } else if (out->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
                     /* rounding to bf16 twice (result, then store) is rounding once */
                     uint16_t *d = (uint16_t *)out->data + base;

@@ -89,6 +89,8 @@ typedef struct conv_ukernels {
     bf16_f32_cvt_ukernel_fn bf16_f32_cvt;
     /* fp32 rounded to the precision modes (operands, results) */
     f32_round_ukernel_fn f32_round;
+    /* fp32 results stored as fp16 / bf16 */
+    f32_narrow_ukernel_fn f32_narrow;
     /* gradBias rows */
     f32_lanes16_ukernel_fn lanes16;
 } conv_ukernels;

@@ -47,4 +47,16 @@ void f32_round_ukernel__scalar(size_t n, const float *src, float *dst, int kind)
 void f32_round_ukernel__avx2(size_t n, const float *src, float *dst, int kind);
 void f32_round_ukernel__avx512(size_t n, const float *src, float *dst, int kind);
 
+/*
+ * fp32 -> 16-bit narrowing ("f32_narrow"): dst[i] = f32_to_bf16(src[i]) when
+ * bf16 != 0, else f32_to_f16(src[i]), bit for bit (ties to even, overflow to
+ * infinity, NaNs quieted). Any n >= 0; reads and writes exactly the n
+ * elements.
+ */
+typedef void (*f32_narrow_ukernel_fn)(size_t n, const float *src, uint16_t *dst, int bf16);
+
+void f32_narrow_ukernel__scalar(size_t n, const float *src, uint16_t *dst, int bf16);
+void f32_narrow_ukernel__avx2(size_t n, const float *src, uint16_t *dst, int bf16);
+void f32_narrow_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int bf16);
+
 #endif /* ACLCONV_CVT_UKERNELS_H_ */
