@@ -13,7 +13,7 @@ static inline __m256i lane_mask(size_t n)
     return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), idx);
 }
 
-static inline __attribute__((always_inline)) void conv_body(const int nv, size_t mr, size_t nr,
+static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows, size_t mr, size_t nr,
                                                             size_t nc, size_t nt, const float *w,
                                                             const float *x, size_t cs,
                                                             const ptrdiff_t *toff, float *y,
@@ -22,7 +22,7 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, size_t
     __m256 acc[MR][3];
     const __m256i full = _mm256_set1_epi32(-1);
     const __m256i last = lane_mask(nr - (size_t)(nv - 1) * VL);
-    for (int m = 0; m < MR; ++m)
+    for (int m = 0; m < rows; ++m)
         for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_setzero_ps();
     if (accumulate)
         for (size_t m = 0; m < mr; ++m)
@@ -34,7 +34,7 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, size_t
             const float *xt = xc + toff[t];
             __m256 xv[3];
             for (int v = 0; v < nv; ++v) xv[v] = _mm256_loadu_ps(xt + v * VL);
-            for (int m = 0; m < MR; ++m) {
+            for (int m = 0; m < rows; ++m) {
                 const __m256 wv = _mm256_broadcast_ss(w + m);
                 for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_fmadd_ps(wv, xv[v], acc[m][v]);
             }
@@ -46,14 +46,27 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, size_t
             _mm256_maskstore_ps(y + m * ldy + (size_t)v * VL, v == nv - 1 ? last : full, acc[m][v]);
 }
 
+#define CONV_COLUMNS(rows)                                                                         \
+    do {                                                                                           \
+        if (nr > 2 * VL)                                                                           \
+            conv_body(3, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+        else if (nr > VL)                                                                          \
+            conv_body(2, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+        else                                                                                       \
+            conv_body(1, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+    } while (0)
+
 void f32_conv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                  const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                  size_t ldy, int accumulate)
 {
-    if (nr > 2 * VL)
-        conv_body(3, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
-    else if (nr > VL)
-        conv_body(2, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
-    else
-        conv_body(1, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+    /* the rows the tile has, as a constant: an edge tile (mr < MR) does no
+     * multiply-add for the rows it drops */
+    switch (mr) {
+    case 1: CONV_COLUMNS(1); break;
+    case 2: CONV_COLUMNS(2); break;
+    case 3: CONV_COLUMNS(3); break;
+    case 4: CONV_COLUMNS(4); break;
+    default: break;
+    }
 }

@@ -7,7 +7,7 @@
 #define MR 8
 #define VL 16
 
-static inline __attribute__((always_inline)) void conv_body(const int nv, size_t mr, size_t nr,
+static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows, size_t mr, size_t nr,
                                                             size_t nc, size_t nt, const float *w,
                                                             const float *x, size_t cs,
                                                             const ptrdiff_t *toff, float *y,
@@ -15,7 +15,7 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, size_t
 {
     __m512 acc[MR][3];
     const __mmask16 last = (__mmask16)((1u << (nr - (size_t)(nv - 1) * VL)) - 1u);
-    for (int m = 0; m < MR; ++m)
+    for (int m = 0; m < rows; ++m)
         for (int v = 0; v < nv; ++v) acc[m][v] = _mm512_setzero_ps();
     if (accumulate)
         for (size_t m = 0; m < mr; ++m)
@@ -28,7 +28,7 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, size_t
             const float *xt = xc + toff[t];
             __m512 xv[3];
             for (int v = 0; v < nv; ++v) xv[v] = _mm512_loadu_ps(xt + v * VL);
-            for (int m = 0; m < MR; ++m) {
+            for (int m = 0; m < rows; ++m) {
                 const __m512 wv = _mm512_set1_ps(w[m]);
                 for (int v = 0; v < nv; ++v) acc[m][v] = _mm512_fmadd_ps(wv, xv[v], acc[m][v]);
             }
@@ -41,14 +41,31 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, size_t
                                   v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
 }
 
+#define CONV_COLUMNS(rows)                                                                         \
+    do {                                                                                           \
+        if (nr > 2 * VL)                                                                           \
+            conv_body(3, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+        else if (nr > VL)                                                                          \
+            conv_body(2, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+        else                                                                                       \
+            conv_body(1, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+    } while (0)
+
 void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                    size_t ldy, int accumulate)
 {
-    if (nr > 2 * VL)
-        conv_body(3, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
-    else if (nr > VL)
-        conv_body(2, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
-    else
-        conv_body(1, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+    /* the rows the tile has, as a constant: an edge tile (mr < MR) does no
+     * multiply-add for the rows it drops */
+    switch (mr) {
+    case 1: CONV_COLUMNS(1); break;
+    case 2: CONV_COLUMNS(2); break;
+    case 3: CONV_COLUMNS(3); break;
+    case 4: CONV_COLUMNS(4); break;
+    case 5: CONV_COLUMNS(5); break;
+    case 6: CONV_COLUMNS(6); break;
+    case 7: CONV_COLUMNS(7); break;
+    case 8: CONV_COLUMNS(8); break;
+    default: break;
+    }
 }
