@@ -57,6 +57,9 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     p->cg = p->og = 1;
     p->data_dir = rng_chance(r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p->transposed = p->data_dir == CONV_DIR_FWD;
+    /* in-place, half the cases: 3x3 in (H, W) (the kernels' 3x3 paths when
+     * the H dilation is 1 and the rows are at most 32 wide), depth 1 or 3 */
+    const bool k33 = go->inplace && p->rank >= 2 && rng_chance(r, 1, 2);
     for (int i = 0; i < 3; ++i) {
         const bool used = i >= 3 - p->rank;
         if (!used) {
@@ -69,6 +72,7 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
                              : go->inplace ? (i == 2 ? 70 : p->rank == 3 ? 6 : 12)
                              : p->rank == 1 ? 60 : p->rank == 2 ? 19 : 7;
         p->ks[i] = rng_range(r, 1, p->rank == 3 ? 3 : 5);
+        if (k33) p->ks[i] = i == 0 ? (rng_chance(r, 1, 2) ? 1 : 3) : 3;
         p->dil[i] = rng_chance(r, 1, 4) ? 2 : 1;
         p->stride[i] = !go->inplace && rng_chance(r, 1, 2) ? rng_range(r, 2, 3) : 1;
         it_draw_extent(p, i, 0, maxs, r);

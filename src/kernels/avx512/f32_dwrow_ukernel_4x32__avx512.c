@@ -76,6 +76,110 @@ static inline __attribute__((always_inline)) void row_blocks(const int nr, size_
     if (b < nb) block(nr, 1, r, b, nb, s, w, m, y, yrs, ow);
 }
 
+/* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
+ * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + step*kh (step +1
+ * for F, -1 for D) at column shift dw[kw]. Output rows go in blocks of R:
+ * each of the R + 2 source rows is loaded once per shift and block (6
+ * masked loads, mostly cache-line splits) and feeds every output row that
+ * uses it, ~2.5x fewer loads than per-tap rows. Source rows are visited in
+ * the order that gives each output element its taps in ascending t (kh
+ * ascending, then kw): the dwconv order. */
+static inline __attribute__((always_inline)) void g33_block(
+    const int nr, const int nv, const int step, const bool edge, size_t r, const float *x,
+    ptrdiff_t dh0, const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][2],
+    const __mmask16 om[2], const __m512 *wv, float *y, size_t yrs)
+{
+    __m512 a[4][2];
+    _Pragma("GCC unroll 16")
+    for (int o = 0; o < nr; ++o)
+        _Pragma("GCC unroll 16")
+        for (int v = 0; v < nv; ++v) a[o][v] = _mm512_setzero_ps();
+    _Pragma("GCC unroll 16")
+    for (int u = 0; u < nr + 2; ++u) {
+        /* step +1: source row r + dh0 + u serves (o, kh = u - o);
+         * step -1: source row r + dh0 + (nr - 1) - u serves (o, kh = u + o - (nr - 1)) */
+        const ptrdiff_t i = (ptrdiff_t)r + dh0 + (step > 0 ? u : nr - 1 - u);
+        const bool in = !edge || (i >= 0 && (size_t)i < ih);
+        /* a row outside the source: every lane masked (zeros), nothing read */
+        const float *xr = in ? x + (size_t)i * rs : y;
+        _Pragma("GCC unroll 16")
+        for (int kw = 0; kw < 3; ++kw)
+            _Pragma("GCC unroll 16")
+            for (int v = 0; v < nv; ++v) {
+                const __mmask16 k = in ? mk[kw][v] : 0;
+                const __m512 xv = _mm512_maskz_loadu_ps(k, in ? xr + dws[kw] + v * VL : y);
+                _Pragma("GCC unroll 16")
+                for (int o = 0; o < nr; ++o) {
+                    const int kh = step > 0 ? u - o : u + o - (nr - 1);
+                    if (kh < 0 || kh > 2) continue;
+                    a[o][v] = _mm512_fmadd_ps(wv[3 * kh + kw], xv, a[o][v]);
+                }
+            }
+    }
+    _Pragma("GCC unroll 16")
+    for (int o = 0; o < nr; ++o)
+        _Pragma("GCC unroll 16")
+        for (int v = 0; v < nv; ++v)
+            _mm512_mask_storeu_ps(y + (r + (size_t)o) * yrs + (size_t)v * VL, om[v], a[o][v]);
+}
+
+static inline __attribute__((always_inline)) void g33(const int nv, const int step, size_t rows,
+                                                      size_t ow, const f32_dwrow_src *s,
+                                                      const __mmask16 *m, size_t nb,
+                                                      const float *w, float *y, size_t yrs)
+{
+    __m512 wv[9];
+    for (int t = 0; t < 9; ++t) wv[t] = _mm512_set1_ps(w[t]);
+    __mmask16 mk[3][2], om[2];
+    const ptrdiff_t dws[3] = {s->dw[0], s->dw[1], s->dw[2]};
+    for (int kw = 0; kw < 3; ++kw)
+        for (int v = 0; v < 2; ++v) mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
+    om[0] = lanes(0, (ptrdiff_t)ow);
+    om[1] = lanes(0, (ptrdiff_t)ow - VL);
+    const float *x = s->x[0];
+    const ptrdiff_t dh0 = s->dh[0];
+    /* a block of 4 rows reads source rows r + lo .. r + lo + 5 */
+    const ptrdiff_t lo = step > 0 ? dh0 : dh0 - 2;
+    size_t r = 0;
+    while (r + 4 <= rows) {
+        const ptrdiff_t first = (ptrdiff_t)r + lo;
+        if (first >= 0 && first + 5 < (ptrdiff_t)s->ih)
+            g33_block(4, nv, step, false, r, x, dh0, dws, s->ih, s->rs, mk, om, wv, y, yrs);
+        else
+            g33_block(4, nv, step, true, r, x, dh0, dws, s->ih, s->rs, mk, om, wv, y, yrs);
+        r += 4;
+    }
+    for (; r < rows; ++r)
+        g33_block(1, nv, step, true, r, x, dh0, dws, s->ih, s->rs, mk, om, wv, y, yrs);
+}
+
+#define DW_G33(nv, step, name)                                                                     \
+    static __attribute__((noinline)) void name(size_t rows, size_t ow, const f32_dwrow_src *s,    \
+                                               const __mmask16 *m, size_t nb, const float *w,      \
+                                               float *y, size_t yrs)                               \
+    {                                                                                              \
+        g33(nv, step, rows, ow, s, m, nb, w, y, yrs);                                              \
+    }
+DW_G33(2, 1, g33_nv2_up)
+DW_G33(1, 1, g33_nv1_up)
+DW_G33(2, -1, g33_nv2_down)
+DW_G33(1, -1, g33_nv1_down)
+#undef DW_G33
+
+/* +1 / -1 when the taps are a 3x3 grid on one plane (t = 3*kh + kw at row
+ * offset dh[0] + step*kh, column offset dw[kw]), else 0. */
+static int grid33(const f32_dwrow_src *s)
+{
+    if (s->nt != 9 || s->x[0] == NULL) return 0;
+    const ptrdiff_t step = s->dh[3] - s->dh[0];
+    if (step != 1 && step != -1) return 0;
+    for (size_t t = 0; t < 9; ++t)
+        if (s->x[t] != s->x[0] || s->dh[t] != s->dh[0] + step * (ptrdiff_t)(t / 3) ||
+            s->dw[t] != s->dw[t % 3])
+            return 0;
+    return (int)step;
+}
+
 void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src *s,
                                     const float *w, float *y, size_t yrs)
 {
@@ -93,6 +197,14 @@ void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src 
         if (s->x[t] == NULL) r1 = 0;
         if (-s->dh[t] > r0) r0 = -s->dh[t];
         if ((ptrdiff_t)s->ih - s->dh[t] < r1) r1 = (ptrdiff_t)s->ih - s->dh[t];
+    }
+    const int step = nb <= 2 ? grid33(s) : 0;
+    if (step != 0) {
+        if (step > 0)
+            (nb == 2 ? g33_nv2_up : g33_nv1_up)(rows, ow, s, m, nb, w, y, yrs);
+        else
+            (nb == 2 ? g33_nv2_down : g33_nv1_down)(rows, ow, s, m, nb, w, y, yrs);
+        return;
     }
     size_t r = 0;
     while (r < rows) {

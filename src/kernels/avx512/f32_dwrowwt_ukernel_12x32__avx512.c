@@ -94,6 +94,109 @@ static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0,
     }
 }
 
+/* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
+ * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + kh at column shift
+ * dw[kw]. Output rows go in blocks of R: each of the R + 2 source rows is
+ * loaded once per shift and block (6 masked loads) and meets the dy rows of
+ * every tap row that uses it, so a row costs ~11 loads instead of 20 (the
+ * loads are mostly cache-line splits: they bound the generic sweep). Each
+ * tap still sees its rows in ascending order: the dwwt lane order. */
+static inline __attribute__((always_inline)) void g33_block(
+    const int nr, const int nv, const bool edge, size_t r, const float *x, ptrdiff_t dh0,
+    const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][2], const __mmask16 om[2],
+    const float *dy, size_t dyrs, __m512 *a0, __m512 *a1)
+{
+    __m512 d[4][2];
+    _Pragma("GCC unroll 16")
+    for (int o = 0; o < nr; ++o)
+        _Pragma("GCC unroll 16")
+        for (int v = 0; v < nv; ++v)
+            d[o][v] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
+    _Pragma("GCC unroll 16")
+    for (int sr = 0; sr < nr + 2; ++sr) {
+        const ptrdiff_t i = (ptrdiff_t)r + dh0 + sr;
+        const bool in = !edge || (i >= 0 && (size_t)i < ih);
+        /* a row outside the source: every lane masked (zeros), nothing read */
+        const float *xr = in ? x + (size_t)i * rs : dy;
+        _Pragma("GCC unroll 16")
+        for (int kw = 0; kw < 3; ++kw)
+            _Pragma("GCC unroll 16")
+            for (int v = 0; v < nv; ++v) {
+                const __mmask16 k = in ? mk[kw][v] : 0;
+                const __m512 xv = _mm512_maskz_loadu_ps(k, in ? xr + dws[kw] + v * VL : dy);
+                _Pragma("GCC unroll 16")
+                for (int kh = 0; kh < 3; ++kh) {
+                    const int o = sr - kh;
+                    if (o < 0 || o >= nr) continue;
+                    if (v == 0)
+                        a0[3 * kh + kw] = _mm512_fmadd_ps(xv, d[o][0], a0[3 * kh + kw]);
+                    else
+                        a1[3 * kh + kw] = _mm512_fmadd_ps(xv, d[o][1], a1[3 * kh + kw]);
+                }
+            }
+    }
+}
+
+static inline __attribute__((always_inline)) void g33(const int nv, size_t rows, size_t ow,
+                                                      const f32_dwrow_src *s,
+                                                      const __mmask16 *m, size_t nb,
+                                                      const float *dy, size_t dyrs, float *acc)
+{
+    __m512 a0[9], a1[9];
+    for (int t = 0; t < 9; ++t) {
+        a0[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES);
+        a1[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES + VL);
+    }
+    __mmask16 mk[3][2], om[2];
+    const ptrdiff_t dws[3] = {s->dw[0], s->dw[1], s->dw[2]};
+    for (int kw = 0; kw < 3; ++kw)
+        for (int v = 0; v < 2; ++v) mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
+    om[0] = lanes(0, (ptrdiff_t)ow);
+    om[1] = lanes(0, (ptrdiff_t)ow - VL);
+    const float *x = s->x[0];
+    const ptrdiff_t dh0 = s->dh[0];
+    /* row blocks of 4 whose source rows are all inside: [r0, r1) */
+    const ptrdiff_t r0 = dh0 < 0 ? -dh0 : 0, r1 = (ptrdiff_t)s->ih - dh0 - 2;
+    size_t r = 0;
+    while (r + 4 <= rows) {
+        if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + 4 <= r1)
+            g33_block(4, nv, false, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+        else
+            g33_block(4, nv, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+        r += 4;
+    }
+    for (; r < rows; ++r)
+        g33_block(1, nv, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+    for (int t = 0; t < 9; ++t) {
+        _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES, a0[t]);
+        _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES + VL, a1[t]);
+    }
+}
+
+static __attribute__((noinline)) void g33_nv2(size_t rows, size_t ow, const f32_dwrow_src *s, const __mmask16 *m, size_t nb,
+                    const float *dy, size_t dyrs, float *acc)
+{
+    g33(2, rows, ow, s, m, nb, dy, dyrs, acc);
+}
+
+static __attribute__((noinline)) void g33_nv1(size_t rows, size_t ow, const f32_dwrow_src *s, const __mmask16 *m, size_t nb,
+                    const float *dy, size_t dyrs, float *acc)
+{
+    g33(1, rows, ow, s, m, nb, dy, dyrs, acc);
+}
+
+/* Whether the taps are a 3x3 grid on one plane: t = 3*kh + kw at row offset
+ * dh[0] + kh and column offset dw[kw]. */
+static bool grid33(const f32_dwrow_src *s)
+{
+    if (s->nt != 9 || s->x[0] == NULL) return false;
+    for (size_t t = 0; t < 9; ++t)
+        if (s->x[t] != s->x[0] || s->dh[t] != s->dh[0] + (ptrdiff_t)(t / 3) ||
+            s->dw[t] != s->dw[t % 3])
+            return false;
+    return true;
+}
+
 void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_src *s,
                                        const float *dy, size_t dyrs, float *acc)
 {
@@ -107,6 +210,13 @@ void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_s
                                                                           : (ptrdiff_t)s->iw - c;
             m[t * nb + b] = lanes(-c, hi);
         }
+    if (nb <= 2 && grid33(s)) {
+        if (nb == 2)
+            g33_nv2(rows, ow, s, m, nb, dy, dyrs, acc);
+        else
+            g33_nv1(rows, ow, s, m, nb, dy, dyrs, acc);
+        return;
+    }
     size_t t = 0;
     for (; t + TG <= nt; t += TG) sweep(TG, t, rows, ow, nb, s, m, dy, dyrs, acc);
     switch (nt - t) {
