@@ -32,10 +32,11 @@
 #include "aclconv/aclconv.h"
 #include "common/alloc.h"
 #include "common/cpu.h"
+#include "engine/conv_bias.h"
 #include "impl_test.h"
 #include "test_rng.h"
 
-static int g_cases, g_dw_data, g_dw_wt, g_inplace;
+static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_bias_fused;
 
 typedef struct gen_opts {
     int int_data;
@@ -53,7 +54,10 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     memset(p, 0, sizeof *p);
     p->rank = (int)rng_range(r, 1, 3);
     p->n = rng_range(r, 1, 4);
-    p->g = go->wide ? rng_range(r, 16, 40) : rng_range(r, 1, 9);
+    /* in-place, half the cases: >= 16 channels, so one image chunk per
+     * channel and the weights pass sums gradBias too */
+    p->g = go->wide || (go->inplace && rng_chance(r, 1, 2)) ? rng_range(r, 16, 40)
+                                                            : rng_range(r, 1, 9);
     p->cg = p->og = 1;
     p->data_dir = rng_chance(r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p->transposed = p->data_dir == CONV_DIR_FWD;
@@ -159,6 +163,15 @@ static void check_packed_same(conv_problem *p, it_operands *o, uint64_t seed, co
     it_tensor_free(&y2);
 }
 
+static void check_bias(const it_tensor *gb, const it_tensor *ref, uint64_t seed, const char *isa,
+                       int threads, const char *desc)
+{
+    if (it_same_bits(gb, ref)) return;
+    printf("FAIL seed %" PRIu64 " isa %s threads %d: gradBias differs from conv_bias_run's: %s\n",
+           seed, isa, threads, desc);
+    it_fail();
+}
+
 /* Sets a few elements of t's view (fp32) to +-inf or NaN. */
 static void sprinkle_specials(it_tensor *t, test_rng *r)
 {
@@ -189,6 +202,17 @@ static void one_case(uint64_t seed, const gen_opts *go)
         sprinkle_specials(&o.y, &r);
     }
     it_operands_attach(&p, &o);
+    /* gradBias too: bitwise what conv_bias_run writes, whether the engine's
+     * bias pass or dw's weights pass (in place, >= 16 channels) computes it */
+    it_tensor gb, gb_ref;
+    const int64_t bd[5] = {1, p.g, 1, 1, 1};
+    it_tensor_make(&gb, ACL_FLOAT, bd, 0, &r);
+    it_clone_layout(&gb_ref, &gb);
+    p.grad_bias = gb_ref.v;
+    conv_bias_run(&p);
+    p.grad_bias = gb.v;
+    g_bias_fused += inplace_expected(&p, 1) && p.g >= 16 && p.y.stride[3] == p.y.dim[4] &&
+                    p.y.stride[2] == p.y.dim[3] * p.y.dim[4];
     char desc[512];
     it_describe(&p, desc, sizeof desc);
     const char *isa = k_isa_env[go->isa];
@@ -207,8 +231,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
     for (int threads = 1; threads <= 3; ++threads) {
         it_reset_sentinel(&o.gi);
         it_reset_sentinel(&o.gw);
+        it_reset_sentinel(&gb);
         aclconvSetNumThreads(threads);
         it_run_plan(&p, NULL, names);
+        check_bias(&gb, &gb_ref, seed, isa, threads, desc);
         for (int k = 0; k < 2; ++k)
             if (strcmp(names[k], "dw") != 0) {
                 printf("FAIL seed %" PRIu64 " isa %s: pass %d planned with %s, not dw: %s\n", seed,
@@ -223,7 +249,13 @@ static void one_case(uint64_t seed, const gen_opts *go)
         it_check_threads(first, &o, threads, seed, isa, desc);
     }
     aclconvSetNumThreads(2);
-    if (go->inplace) check_packed_same(&p, &o, seed, isa, desc);
+    if (go->inplace) {
+        it_reset_sentinel(&gb);
+        check_packed_same(&p, &o, seed, isa, desc);
+        check_bias(&gb, &gb_ref, seed, isa, 2, desc);
+    }
+    it_tensor_free(&gb);
+    it_tensor_free(&gb_ref);
     for (int k = 0; k < 2; ++k) {
         it_tensor_free(&first[k]);
         if (!specials) it_tensor_free(&ref[k]);
@@ -294,9 +326,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));
     printf("cases %d, dw data pass %d, dw weights pass %d, in-place passes %d\n", g_cases,
            g_dw_data, g_dw_wt, g_inplace);
+    printf("gradBias summed by the weights pass: %d cases\n", g_bias_fused);
     /* the in-place kinds must reach the path (dense views 2 cases in 3) */
-    if (g_inplace < count / 2) {
-        printf("FAIL: only %d in-place passes\n", g_inplace);
+    if (g_inplace < count / 2 || g_bias_fused < count / 16) {
+        printf("FAIL: only %d in-place passes, %d fused gradBias\n", g_inplace, g_bias_fused);
         it_fail();
     }
     printf("test_dw_impl: %s\n", it_failures() ? "FAILED" : "OK");

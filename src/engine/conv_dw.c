@@ -28,6 +28,7 @@
 #define DW_BLOCK 16        /* data pass: channels per task */
 #define DW_CACHE_LINE 64
 #define DW_FLOAT_ALIGN 16  /* floats: 64 bytes */
+#define DW_BIAS_LANES 16   /* conv_bias.c's BIAS_LANES: its lane order is gradBias's contract */
 
 
 typedef struct dw_state {
@@ -36,6 +37,7 @@ typedef struct dw_state {
     bool bwd;           /* data pass from dy (D) */
     bool dy_direct;     /* weights pass reads dy rows from the view (fp32, unit W stride) */
     bool inplace;       /* the source is read from the view by the dwrow kernels (no pack) */
+    bool bias;          /* weights pass: also writes gradBias (conv_bias.c's order) */
     int slots;
     int64_t ntaps;      /* KD*KH*KW */
     int64_t plane;      /* floats of one packed phase plane */
@@ -227,6 +229,28 @@ static bool inplace_applies(const conv_problem *p, conv_pass pass, const dw_stat
     return f32_rows(&p->x, p->mode) && st->dy_direct;
 }
 
+static bool same_view(const conv_view *a, const conv_view *b)
+{
+    if (a->data != b->data || a->dtype != b->dtype) return false;
+    for (int i = 0; i < CONV_VIEW_DIMS; ++i)
+        if (a->dim[i] != b->dim[i] || a->stride[i] != b->stride[i]) return false;
+    return true;
+}
+
+/* The weights pass can sum gradBias while it reads dy (one read of dy
+ * instead of two) when gradBias is wanted, its source is dy itself and each
+ * (n, c) block of dy is one dense run, read in conv_bias.c's flattened order.
+ * The caller also requires one chunk of images per channel, so a task owns
+ * its channels' sums over all of N, in ascending n like conv_bias.c. */
+static bool bias_fusable(const conv_problem *p)
+{
+    const conv_view *v = &p->y;
+    return p->grad_bias.data != NULL && conv_view_numel(&p->grad_bias) > 0 &&
+           same_view(&p->bias_src, v) && v->dtype == ACL_FLOAT && v->stride[4] == 1 &&
+           (v->dim[3] == 1 || v->stride[3] == v->dim[4]) &&
+           (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
+}
+
 static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
 {
     size_t bytes, end;
@@ -258,6 +282,7 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
         st->ncb = ceil_div(p->g, st->cb);
     }
     st->inplace = inplace_applies(p, pass, st);
+    st->bias = pass == CONV_PASS_WEIGHTS && st->inplace && st->nchunk == 1 && bias_fusable(p);
     st->aux_off = round_floats(st->src_floats);
     st->slot_floats = st->aux_off + round_floats(aux);
     uint64_t size = 0, slot_off; /* the slots come first: offset 0 */
@@ -613,6 +638,25 @@ static void wt_finish(void *ctx, size_t index)
             }
 }
 
+/* acc[k % DW_BIAS_LANES] += row[k], k < len, in conv_bias.c's order (its
+ * add_dense_row for fp32): the same bits. */
+static void bias_add(float acc[DW_BIAS_LANES], const float *row, int64_t len)
+{
+    int64_t k = 0;
+    for (; k + DW_BIAS_LANES <= len; k += DW_BIAS_LANES)
+        for (int j = 0; j < DW_BIAS_LANES; ++j) acc[j] += row[k + j];
+    for (int j = 0; k < len; ++k, ++j) acc[j] += row[k];
+}
+
+/* conv_bias.c's pairwise tree over the lanes, then the store. */
+static void bias_finish(const conv_problem *p, int64_t c, float acc[DW_BIAS_LANES])
+{
+    for (int width = DW_BIAS_LANES / 2; width > 0; width /= 2)
+        for (int j = 0; j < width; ++j) acc[j] += acc[j + width];
+    const conv_view *out = &p->grad_bias;
+    store_from_f32(out->data, out->dtype, conv_view_index(out, 0, c, 0, 0, 0), acc[0]);
+}
+
 /* The in-place weights loop of wt_task (unit strides, dense fp32 x and dy
  * rows): the same terms, lanes and order as the packed path. */
 static void wt_task_inplace(const dw_run *r, int64_t c0, int64_t c1, int64_t n0, int64_t n1,
@@ -632,6 +676,9 @@ static void wt_task_inplace(const dw_run *r, int64_t c0, int64_t c1, int64_t n0,
                 tp.dw[t] = (ptrdiff_t)(dw->tap_off[kw] + dw->qmin);
             }
     const float *dyb = (const float *)y->data;
+    float bacc[DW_WT_MAX_BLOCK][DW_BIAS_LANES];
+    memset(bacc, 0, sizeof bacc);
+    const int64_t block = p->ys[0] * p->ys[1] * p->ys[2];
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t c = c0; c < c1; ++c) {
             const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
@@ -646,7 +693,10 @@ static void wt_task_inplace(const dw_run *r, int64_t c0, int64_t c1, int64_t n0,
                 r->k.rowwt((size_t)p->ys[1], (size_t)p->ys[2], &s,
                            dyb + conv_view_index(y, n, c, od, 0, 0), (size_t)y->stride[3], acc);
             }
+            if (st->bias) bias_add(bacc[c - c0], dyb + conv_view_index(y, n, c, 0, 0, 0), block);
         }
+    if (st->bias)
+        for (int64_t c = c0; c < c1; ++c) bias_finish(p, c, bacc[c - c0]);
 }
 
 /* Weights: task b*nchunk + k sums chunk k of the images for the channels of
@@ -721,6 +771,11 @@ static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state
     }
     pool_parallel_for_slots((size_t)(st->ncb * st->nchunk), st->slots, wt_task, &r);
     if (st->nchunk > 1) pool_parallel_for((size_t)p->g, wt_finish, &r);
+}
+
+bool conv_dw_writes_bias(const void *state)
+{
+    return ((const dw_state *)state)->bias;
 }
 
 const conv_impl conv_impl_dw = {"dw", dw_why_not, dw_plan, dw_run_pass};

@@ -3,12 +3,18 @@
  * passes. Each task streams whole channel planes once: the plane is packed
  * (padding materialized, phase-split by stride, widened and rounded to fp32)
  * into a per-slot buffer, then one vectorized sweep over flattened padded rows
- * computes it. See docs/kernels.md, "Depthwise implementation". */
+ * computes it; with unit strides and dense fp32 rows in mode FLOAT the
+ * planes are read in place instead. See docs/kernels.md, "Depthwise
+ * implementation". */
 #ifndef ACLCONV_CONV_DW_H_
 #define ACLCONV_CONV_DW_H_
 
 #include "engine/conv_impl.h"
 
 extern const conv_impl conv_impl_dw;
+
+/* Whether dw's weights pass planned in state also writes gradBias, with the
+ * bits conv_bias_run would write (the engine then skips that pass). */
+bool conv_dw_writes_bias(const void *state);
 
 #endif /* ACLCONV_CONV_DW_H_ */
