@@ -20,6 +20,19 @@ static inline __mmask16 lanes(ptrdiff_t lo, ptrdiff_t hi)
     return (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
 }
 
+/* m[t*nb + b], t < nt: the lanes of column block b that tap t reads inside
+ * the source row and below ow. */
+static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, __mmask16 *m)
+{
+    for (size_t t = 0; t < nt; ++t)
+        for (size_t b = 0; b < nb; ++b) {
+            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
+            const ptrdiff_t hi = (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j
+                                                                          : (ptrdiff_t)s->iw - c;
+            m[t * nb + b] = lanes(-c, hi);
+        }
+}
+
 /* Rows r .. r + nr - 1 (nr = RB, or 1 for a row with taps outside the
  * source), column blocks b and b + 1 (nv = 2) or b (nv = 1). */
 static inline __attribute__((always_inline)) void block(const int nr, const int nv, size_t r,
@@ -185,26 +198,22 @@ void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src 
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     __mmask16 m[DW_ROW_MASKS];
-    /* rows r with r + dh[t] inside the source for every tap: [r0, r1) */
-    ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
-    for (size_t t = 0; t < nt; ++t) {
-        for (size_t b = 0; b < nb; ++b) {
-            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi = (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j
-                                                                          : (ptrdiff_t)s->iw - c;
-            m[t * nb + b] = lanes(-c, hi);
-        }
-        if (s->x[t] == NULL) r1 = 0;
-        if (-s->dh[t] > r0) r0 = -s->dh[t];
-        if ((ptrdiff_t)s->ih - s->dh[t] < r1) r1 = (ptrdiff_t)s->ih - s->dh[t];
-    }
     const int step = nb <= 2 ? grid33(s) : 0;
-    if (step != 0) {
+    if (step != 0) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
+        col_masks(s, ow, nb, 3, m);
         if (step > 0)
             (nb == 2 ? g33_nv2_up : g33_nv1_up)(rows, ow, s, m, nb, w, y, yrs);
         else
             (nb == 2 ? g33_nv2_down : g33_nv1_down)(rows, ow, s, m, nb, w, y, yrs);
         return;
+    }
+    col_masks(s, ow, nb, nt, m);
+    /* rows r with r + dh[t] inside the source for every tap: [r0, r1) */
+    ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
+    for (size_t t = 0; t < nt; ++t) {
+        if (s->x[t] == NULL) r1 = 0;
+        if (-s->dh[t] > r0) r0 = -s->dh[t];
+        if ((ptrdiff_t)s->ih - s->dh[t] < r1) r1 = (ptrdiff_t)s->ih - s->dh[t];
     }
     size_t r = 0;
     while (r < rows) {

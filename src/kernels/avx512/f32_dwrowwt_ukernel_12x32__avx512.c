@@ -19,6 +19,19 @@ static inline __mmask16 lanes(ptrdiff_t lo, ptrdiff_t hi)
     return (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
 }
 
+/* m[t*nb + b], t < nt: the lanes of column block b that tap t reads inside
+ * the source row and below ow. */
+static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, __mmask16 *m)
+{
+    for (size_t t = 0; t < nt; ++t)
+        for (size_t b = 0; b < nb; ++b) {
+            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
+            const ptrdiff_t hi = (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j
+                                                                          : (ptrdiff_t)s->iw - c;
+            m[t * nb + b] = lanes(-c, hi);
+        }
+}
+
 /* Row r of taps t0 .. t0 + ng - 1 into a0 / a1. edge: some tap's source row
  * may be outside the source (all its lanes masked then). */
 static inline __attribute__((always_inline)) void row(const int ng, const bool edge, size_t t0,
@@ -202,21 +215,15 @@ void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_s
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     __mmask16 m[DW_ROW_MASKS];
-    /* column validity and the columns past ow, per tap and block */
-    for (size_t t = 0; t < nt; ++t)
-        for (size_t b = 0; b < nb; ++b) {
-            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi = (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j
-                                                                          : (ptrdiff_t)s->iw - c;
-            m[t * nb + b] = lanes(-c, hi);
-        }
-    if (nb <= 2 && grid33(s)) {
+    if (nb <= 2 && grid33(s)) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
+        col_masks(s, ow, nb, 3, m);
         if (nb == 2)
             g33_nv2(rows, ow, s, m, nb, dy, dyrs, acc);
         else
             g33_nv1(rows, ow, s, m, nb, dy, dyrs, acc);
         return;
     }
+    col_masks(s, ow, nb, nt, m);
     size_t t = 0;
     for (; t + TG <= nt; t += TG) sweep(TG, t, rows, ow, nb, s, m, dy, dyrs, acc);
     switch (nt - t) {
