@@ -219,6 +219,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
     ++g_cases;
 
     setenv("ACLCONV_ISA", isa, 1);
+    /* the in-place kinds force the in-place path wherever it applies (every
+     * ISA, every tap set); the other kinds plan with dw's default choice */
+    if (go->inplace)
+        setenv("ACLCONV_DW_INPLACE", "1", 1);
+    else
+        unsetenv("ACLCONV_DW_INPLACE");
     aclconvSetNumThreads(2);
     it_tensor ref[2];
     if (!specials) it_run_reference(&p, &o, ref);
@@ -323,6 +329,7 @@ int main(int argc, char **argv)
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
     }
     unsetenv("ACLCONV_ISA");
+    unsetenv("ACLCONV_DW_INPLACE");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));
     printf("cases %d, dw data pass %d, dw weights pass %d, in-place passes %d\n", g_cases,
            g_dw_data, g_dw_wt, g_inplace);

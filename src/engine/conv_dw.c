@@ -14,6 +14,7 @@
 #include "engine/conv_dw.h"
 #include "engine/conv_plane.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/checked.h"
@@ -215,11 +216,28 @@ static bool f32_rows(const conv_view *v, conv_mode mode)
            v->stride[3] >= 0 && v->stride[2] >= 0;
 }
 
+/* Where the in-place path is taken. ACLCONV_DW_INPLACE=1: wherever it
+ * applies (any ISA, any taps: how the tests reach every in-place kernel), 0:
+ * never. Unset: where it was measured faster than packing (one core, planes
+ * 7x7 to 112x112): AVX-512 with a 3x3 kernel in (H, W), unit H dilation, one
+ * depth tap (the kernels' 3x3 paths for rows <= 32; 1.6-2x for 3x3). The
+ * generic in-place kernels lost to packing for 5x5 and 7x7 (up to 4x, many
+ * taps per row and edge rows) and on AVX2 / scalar (2x), so they are not
+ * chosen there. */
+static bool inplace_wanted(const conv_problem *p, aclconvIsa isa)
+{
+    const char *e = getenv("ACLCONV_DW_INPLACE");
+    if (e != NULL && (e[0] == '0' || e[0] == '1')) return e[0] == '1';
+    return isa == ACLCONV_ISA_AVX512 && p->ks[0] == 1 && p->ks[1] == 3 && p->ks[2] == 3 &&
+           p->dil[1] == 1;
+}
+
 /* The in-place kernels take unit strides (one phase: taps are plain
  * offsets into the source) with the source, and for the data pass the
  * output, in dense fp32 rows, when their mask table fits. */
 static bool inplace_applies(const conv_problem *p, conv_pass pass, const dw_state *st)
 {
+    if (!inplace_wanted(p, st->isa)) return false;
     for (int i = 0; i < CONV_SPATIAL; ++i)
         if (p->stride[i] != 1) return false;
     const int64_t ow = st->dim[2].out_n;
