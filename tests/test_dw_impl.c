@@ -58,6 +58,9 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
      * channel and the weights pass sums gradBias too */
     p->g = go->wide || (go->inplace && rng_chance(r, 1, 2)) ? rng_range(r, 16, 40)
                                                             : rng_range(r, 1, 9);
+    /* and sometimes 64-96: 4-6 channels per weights task, the dwsum kernels'
+     * groups of 4 and their remainders */
+    if (go->inplace && p->g >= 16 && rng_chance(r, 1, 4)) p->g = rng_range(r, 64, 96);
     p->cg = p->og = 1;
     p->data_dir = rng_chance(r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p->transposed = p->data_dir == CONV_DIR_FWD;

@@ -30,6 +30,7 @@
 #define DW_CACHE_LINE 64
 #define DW_FLOAT_ALIGN 16  /* floats: 64 bytes */
 #define DW_BIAS_LANES 16   /* conv_bias.c's BIAS_LANES: its lane order is gradBias's contract */
+_Static_assert(DW_BIAS_LANES == DW_SUM_LANES, "the dwsum kernels sum gradBias's lanes");
 
 
 typedef struct dw_state {
@@ -191,6 +192,7 @@ typedef struct dw_kernels {
     f32_dwwt_ukernel_fn wt;
     f32_dwrow_ukernel_fn row;
     f32_dwrowwt_ukernel_fn rowwt;
+    f32_dwsum_ukernel_fn sum;
 } dw_kernels;
 
 static dw_kernels pick_kernels(aclconvIsa isa)
@@ -198,13 +200,16 @@ static dw_kernels pick_kernels(aclconvIsa isa)
     switch (isa) {
     case ACLCONV_ISA_AVX512:
         return (dw_kernels){f32_dwconv_ukernel_128__avx512, f32_dwwt_ukernel_4x32__avx512,
-                            f32_dwrow_ukernel_4x32__avx512, f32_dwrowwt_ukernel_12x32__avx512};
+                            f32_dwrow_ukernel_4x32__avx512, f32_dwrowwt_ukernel_12x32__avx512,
+                            f32_dwsum_ukernel_4x16__avx512};
     case ACLCONV_ISA_AVX2:
         return (dw_kernels){f32_dwconv_ukernel_64__avx2, f32_dwwt_ukernel_4x16__avx2,
-                            f32_dwrow_ukernel_4x16__avx2, f32_dwrowwt_ukernel_4x16__avx2};
+                            f32_dwrow_ukernel_4x16__avx2, f32_dwrowwt_ukernel_4x16__avx2,
+                            f32_dwsum_ukernel_4x16__avx2};
     default:
         return (dw_kernels){f32_dwconv_ukernel_16__scalar, f32_dwwt_ukernel_1x4__scalar,
-                            f32_dwrow_ukernel_1x1__scalar, f32_dwrowwt_ukernel_1x4__scalar};
+                            f32_dwrow_ukernel_1x1__scalar, f32_dwrowwt_ukernel_1x4__scalar,
+                            f32_dwsum_ukernel_1x16__scalar};
     }
 }
 
@@ -656,16 +661,6 @@ static void wt_finish(void *ctx, size_t index)
             }
 }
 
-/* acc[k % DW_BIAS_LANES] += row[k], k < len, in conv_bias.c's order (its
- * add_dense_row for fp32): the same bits. */
-static void bias_add(float acc[DW_BIAS_LANES], const float *row, int64_t len)
-{
-    int64_t k = 0;
-    for (; k + DW_BIAS_LANES <= len; k += DW_BIAS_LANES)
-        for (int j = 0; j < DW_BIAS_LANES; ++j) acc[j] += row[k + j];
-    for (int j = 0; k < len; ++k, ++j) acc[j] += row[k];
-}
-
 /* conv_bias.c's pairwise tree over the lanes, then the store. */
 static void bias_finish(const conv_problem *p, int64_t c, float acc[DW_BIAS_LANES])
 {
@@ -697,7 +692,7 @@ static void wt_task_inplace(const dw_run *r, int64_t c0, int64_t c1, int64_t n0,
     float bacc[DW_WT_MAX_BLOCK][DW_BIAS_LANES];
     memset(bacc, 0, sizeof bacc);
     const int64_t block = p->ys[0] * p->ys[1] * p->ys[2];
-    for (int64_t n = n0; n < n1; ++n)
+    for (int64_t n = n0; n < n1; ++n) {
         for (int64_t c = c0; c < c1; ++c) {
             const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
             if (nn < n1) {
@@ -711,8 +706,18 @@ static void wt_task_inplace(const dw_run *r, int64_t c0, int64_t c1, int64_t n0,
                 r->k.rowwt((size_t)p->ys[1], (size_t)p->ys[2], &s,
                            dyb + conv_view_index(y, n, c, od, 0, 0), (size_t)y->stride[3], acc);
             }
-            if (st->bias) bias_add(bacc[c - c0], dyb + conv_view_index(y, n, c, 0, 0, 0), block);
         }
+        if (st->bias) {
+            /* gradBias's lanes of this image's dy planes (just read, in L2):
+             * each channel's lanes are one chain of adds in a pinned order,
+             * so the kernel runs the channels side by side rather than one
+             * plane's chain after each kernel call */
+            const float *planes[DW_WT_MAX_BLOCK];
+            for (int64_t c = c0; c < c1; ++c)
+                planes[c - c0] = dyb + conv_view_index(y, n, c, 0, 0, 0);
+            r->k.sum((size_t)(c1 - c0), (size_t)block, planes, &bacc[0][0]);
+        }
+    }
     if (st->bias)
         for (int64_t c = c0; c < c1; ++c) bias_finish(p, c, bacc[c - c0]);
 }

@@ -112,4 +112,19 @@ void f32_dwrowwt_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src 
 void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_src *s,
                                        const float *dy, size_t dyrs, float *acc);
 
+/*
+ * Lane sums of dense runs ("dwsum"), gradBias's order (src/engine/conv_bias.c):
+ *   acc[ch*DW_SUM_LANES + k % DW_SUM_LANES] += x[ch][k],  ch < nch, k < len,
+ * k ascending per lane, one plain add per element (no FMA), continuing from
+ * the lane's value; lanes k % DW_SUM_LANES >= len are not touched when
+ * len < DW_SUM_LANES. Channels are independent chains: kernels interleave
+ * several so the adds do not wait on one chain's latency.
+ */
+#define DW_SUM_LANES 16
+typedef void (*f32_dwsum_ukernel_fn)(size_t nch, size_t len, const float *const *x, float *acc);
+
+void f32_dwsum_ukernel_1x16__scalar(size_t nch, size_t len, const float *const *x, float *acc);
+void f32_dwsum_ukernel_4x16__avx2(size_t nch, size_t len, const float *const *x, float *acc);
+void f32_dwsum_ukernel_4x16__avx512(size_t nch, size_t len, const float *const *x, float *acc);
+
 #endif /* ACLCONV_DW_UKERNELS_H_ */
