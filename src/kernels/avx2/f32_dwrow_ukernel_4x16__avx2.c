@@ -26,16 +26,16 @@ static inline __m256i vmask(unsigned bits)
 }
 
 static inline __attribute__((always_inline)) void block(const int nr, const int nv, size_t r,
-                                                        size_t b, size_t nb,
-                                                        const f32_dwrow_src *s, const float *w,
-                                                        const unsigned char *m, float *y,
-                                                        size_t yrs, size_t ow)
+                                                        size_t b, size_t nb, const f32_dwrow_src *s,
+                                                        const float *w, const unsigned char *m,
+                                                        float *y, size_t yrs, size_t ow)
 {
     __m256 a[RB][2];
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int i = 0; i < nr; ++i)
-        _Pragma("GCC unroll 16")
-        for (int v = 0; v < nv; ++v) a[i][v] = _mm256_setzero_ps();
+#pragma GCC unroll 16
+        for (int v = 0; v < nv; ++v)
+            a[i][v] = _mm256_setzero_ps();
     const size_t j = b * VL;
     for (size_t t = 0; t < s->nt; ++t) {
         const __m256 wv = _mm256_set1_ps(w[t]);
@@ -43,12 +43,12 @@ static inline __attribute__((always_inline)) void block(const int nr, const int 
         if (nr == RB) { /* every row inside the source (the caller checked) */
             const __m256i m0 = vmask(m[t * nb + b]), m1 = vmask(nv == 2 ? m[t * nb + b + 1] : 0);
             const float *p = s->x[t] + (size_t)i0 * s->rs + j + s->dw[t];
-            _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
             for (int i = 0; i < RB; ++i) {
                 a[i][0] = _mm256_fmadd_ps(wv, _mm256_maskload_ps(p + i * s->rs, m0), a[i][0]);
                 if (nv == 2)
-                    a[i][1] = _mm256_fmadd_ps(wv, _mm256_maskload_ps(p + i * s->rs + VL, m1),
-                                              a[i][1]);
+                    a[i][1] =
+                        _mm256_fmadd_ps(wv, _mm256_maskload_ps(p + i * s->rs + VL, m1), a[i][1]);
             }
         } else {
             const bool in = s->x[t] != NULL && i0 >= 0 && (size_t)i0 < s->ih;
@@ -63,7 +63,7 @@ static inline __attribute__((always_inline)) void block(const int nr, const int 
     }
     const __m256i o0 = vmask(lanes(0, (ptrdiff_t)(ow - j)));
     const __m256i o1 = vmask(lanes(0, (ptrdiff_t)(ow - j) - VL));
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int i = 0; i < nr; ++i) {
         float *yr = y + (r + (size_t)i) * yrs + j;
         _mm256_maskstore_ps(yr, o0, a[i][0]);
@@ -72,13 +72,13 @@ static inline __attribute__((always_inline)) void block(const int nr, const int 
 }
 
 static inline __attribute__((always_inline)) void row_blocks(const int nr, size_t r, size_t nb,
-                                                             const f32_dwrow_src *s,
-                                                             const float *w,
+                                                             const f32_dwrow_src *s, const float *w,
                                                              const unsigned char *m, float *y,
                                                              size_t yrs, size_t ow)
 {
     size_t b = 0;
-    for (; b + 2 <= nb; b += 2) block(nr, 2, r, b, nb, s, w, m, y, yrs, ow);
+    for (; b + 2 <= nb; b += 2)
+        block(nr, 2, r, b, nb, s, w, m, y, yrs, ow);
     if (b < nb) block(nr, 1, r, b, nb, s, w, m, y, yrs, ow);
 }
 
@@ -91,8 +91,8 @@ void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s
     for (size_t t = 0; t < nt; ++t) {
         for (size_t b = 0; b < nb; ++b) {
             const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi = (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j
-                                                                          : (ptrdiff_t)s->iw - c;
+            const ptrdiff_t hi =
+                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
             m[t * nb + b] = (unsigned char)lanes(-c, hi);
         }
         if (s->x[t] == NULL) r1 = 0;

@@ -25,14 +25,12 @@ static inline __m256i vmask(unsigned bits)
 }
 
 /* Taps t0 .. t0 + ng - 1 over the whole plane; m: all taps' masks, nb per tap. */
-static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0, size_t rows,
-                                                        size_t ow, size_t nb,
-                                                        const f32_dwrow_src *s,
-                                                        const unsigned char *m, const float *dy,
-                                                        size_t dyrs, float *acc)
+static inline __attribute__((always_inline)) void
+sweep(const int ng, size_t t0, size_t rows, size_t ow, size_t nb, const f32_dwrow_src *s,
+      const unsigned char *m, const float *dy, size_t dyrs, float *acc)
 {
     __m256 a0[TG], a1[TG];
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int g = 0; g < ng; ++g) {
         a0[g] = _mm256_loadu_ps(acc + (t0 + (size_t)g) * DW_ACC_LANES);
         a1[g] = _mm256_loadu_ps(acc + (t0 + (size_t)g) * DW_ACC_LANES + VL);
@@ -42,7 +40,7 @@ static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0,
         const float *dr = dy + r * dyrs;
         const float *xp[TG];
         unsigned keep[TG]; /* all lanes, or none for a row outside the source */
-        _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
         for (int g = 0; g < ng; ++g) {
             const size_t t = t0 + (size_t)g;
             const ptrdiff_t i = (ptrdiff_t)r + s->dh[t];
@@ -54,8 +52,9 @@ static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0,
         for (; b + 2 <= nb; b += 2) {
             const size_t j = b * VL;
             const __m256 d0 = _mm256_loadu_ps(dr + j);
-            const __m256 d1 = _mm256_maskload_ps(dr + j + VL, vmask(lanes(0, (ptrdiff_t)(ow - j) - VL)));
-            _Pragma("GCC unroll 16")
+            const __m256 d1 =
+                _mm256_maskload_ps(dr + j + VL, vmask(lanes(0, (ptrdiff_t)(ow - j) - VL)));
+#pragma GCC unroll 16
             for (int g = 0; g < ng; ++g) {
                 const __m256 v0 = _mm256_maskload_ps(xp[g] + j, vmask(mt[g * nb + b] & keep[g]));
                 const __m256 v1 =
@@ -67,34 +66,35 @@ static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0,
         if (b < nb) { /* an even block, the last */
             const size_t j = b * VL;
             const __m256 d0 = _mm256_maskload_ps(dr + j, vmask(lanes(0, (ptrdiff_t)(ow - j))));
-            _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
             for (int g = 0; g < ng; ++g) {
                 const __m256 v0 = _mm256_maskload_ps(xp[g] + j, vmask(mt[g * nb + b] & keep[g]));
                 a0[g] = _mm256_fmadd_ps(v0, d0, a0[g]);
             }
         }
     }
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int g = 0; g < ng; ++g) {
         _mm256_storeu_ps(acc + (t0 + (size_t)g) * DW_ACC_LANES, a0[g]);
         _mm256_storeu_ps(acc + (t0 + (size_t)g) * DW_ACC_LANES + VL, a1[g]);
     }
 }
 
-void f32_dwrowwt_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s,
-                                    const float *dy, size_t dyrs, float *acc)
+void f32_dwrowwt_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s, const float *dy,
+                                    size_t dyrs, float *acc)
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     unsigned char m[DW_ROW_MASKS];
     for (size_t t = 0; t < nt; ++t)
         for (size_t b = 0; b < nb; ++b) {
             const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi = (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j
-                                                                          : (ptrdiff_t)s->iw - c;
+            const ptrdiff_t hi =
+                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
             m[t * nb + b] = (unsigned char)lanes(-c, hi);
         }
     size_t t = 0;
-    for (; t + TG <= nt; t += TG) sweep(TG, t, rows, ow, nb, s, m, dy, dyrs, acc);
+    for (; t + TG <= nt; t += TG)
+        sweep(TG, t, rows, ow, nb, s, m, dy, dyrs, acc);
     if (t + 2 <= nt) {
         sweep(2, t, rows, ow, nb, s, m, dy, dyrs, acc);
         t += 2;

@@ -27,8 +27,8 @@ static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, _
     for (size_t t = 0; t < nt; ++t)
         for (size_t b = 0; b < nb; ++b) {
             const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi = (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j
-                                                                          : (ptrdiff_t)s->iw - c;
+            const ptrdiff_t hi =
+                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
             m[t * nb + b] = lanes(-c, hi);
         }
 }
@@ -36,16 +36,16 @@ static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, _
 /* Rows r .. r + nr - 1 (nr = RB, or 1 for a row with taps outside the
  * source), column blocks b and b + 1 (nv = 2) or b (nv = 1). */
 static inline __attribute__((always_inline)) void block(const int nr, const int nv, size_t r,
-                                                        size_t b, size_t nb,
-                                                        const f32_dwrow_src *s, const float *w,
-                                                        const __mmask16 *m, float *y, size_t yrs,
-                                                        size_t ow)
+                                                        size_t b, size_t nb, const f32_dwrow_src *s,
+                                                        const float *w, const __mmask16 *m,
+                                                        float *y, size_t yrs, size_t ow)
 {
     __m512 a[RB][2];
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int i = 0; i < nr; ++i)
-        _Pragma("GCC unroll 16")
-        for (int v = 0; v < nv; ++v) a[i][v] = _mm512_setzero_ps();
+#pragma GCC unroll 16
+        for (int v = 0; v < nv; ++v)
+            a[i][v] = _mm512_setzero_ps();
     const size_t j = b * VL;
     for (size_t t = 0; t < s->nt; ++t) {
         const __m512 wv = _mm512_set1_ps(w[t]);
@@ -53,12 +53,12 @@ static inline __attribute__((always_inline)) void block(const int nr, const int 
         const ptrdiff_t i0 = (ptrdiff_t)r + s->dh[t];
         if (nr == RB) { /* every row inside the source (the caller checked) */
             const float *p = s->x[t] + (size_t)i0 * s->rs + j + s->dw[t];
-            _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
             for (int i = 0; i < RB; ++i) {
                 a[i][0] = _mm512_fmadd_ps(wv, _mm512_maskz_loadu_ps(m0, p + i * s->rs), a[i][0]);
                 if (nv == 2)
-                    a[i][1] = _mm512_fmadd_ps(wv, _mm512_maskz_loadu_ps(m1, p + i * s->rs + VL),
-                                              a[i][1]);
+                    a[i][1] =
+                        _mm512_fmadd_ps(wv, _mm512_maskz_loadu_ps(m1, p + i * s->rs + VL), a[i][1]);
             }
         } else {
             const bool in = s->x[t] != NULL && i0 >= 0 && (size_t)i0 < s->ih;
@@ -71,7 +71,7 @@ static inline __attribute__((always_inline)) void block(const int nr, const int 
         }
     }
     const __mmask16 o0 = lanes(0, (ptrdiff_t)(ow - j)), o1 = lanes(0, (ptrdiff_t)(ow - j) - VL);
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int i = 0; i < nr; ++i) {
         float *yr = y + (r + (size_t)i) * yrs + j;
         _mm512_mask_storeu_ps(yr, o0, a[i][0]);
@@ -80,12 +80,13 @@ static inline __attribute__((always_inline)) void block(const int nr, const int 
 }
 
 static inline __attribute__((always_inline)) void row_blocks(const int nr, size_t r, size_t nb,
-                                                             const f32_dwrow_src *s,
-                                                             const float *w, const __mmask16 *m,
-                                                             float *y, size_t yrs, size_t ow)
+                                                             const f32_dwrow_src *s, const float *w,
+                                                             const __mmask16 *m, float *y,
+                                                             size_t yrs, size_t ow)
 {
     size_t b = 0;
-    for (; b + 2 <= nb; b += 2) block(nr, 2, r, b, nb, s, w, m, y, yrs, ow);
+    for (; b + 2 <= nb; b += 2)
+        block(nr, 2, r, b, nb, s, w, m, y, yrs, ow);
     if (b < nb) block(nr, 1, r, b, nb, s, w, m, y, yrs, ow);
 }
 
@@ -97,17 +98,18 @@ static inline __attribute__((always_inline)) void row_blocks(const int nr, size_
  * uses it, ~2.5x fewer loads than per-tap rows. Source rows are visited in
  * the order that gives each output element its taps in ascending t (kh
  * ascending, then kw): the dwconv order. */
-static inline __attribute__((always_inline)) void g33_block(
-    const int nr, const int nv, const int step, const bool edge, size_t r, const float *x,
-    ptrdiff_t dh0, const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][2],
-    const __mmask16 om[2], const __m512 *wv, float *y, size_t yrs)
+static inline __attribute__((always_inline)) void
+g33_block(const int nr, const int nv, const int step, const bool edge, size_t r, const float *x,
+          ptrdiff_t dh0, const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][2],
+          const __mmask16 om[2], const __m512 *wv, float *y, size_t yrs)
 {
     __m512 a[4][2];
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int o = 0; o < nr; ++o)
-        _Pragma("GCC unroll 16")
-        for (int v = 0; v < nv; ++v) a[o][v] = _mm512_setzero_ps();
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
+        for (int v = 0; v < nv; ++v)
+            a[o][v] = _mm512_setzero_ps();
+#pragma GCC unroll 16
     for (int u = 0; u < nr + 2; ++u) {
         /* step +1: source row r + dh0 + u serves (o, kh = u - o);
          * step -1: source row r + dh0 + (nr - 1) - u serves (o, kh = u + o - (nr - 1)) */
@@ -115,13 +117,13 @@ static inline __attribute__((always_inline)) void g33_block(
         const bool in = !edge || (i >= 0 && (size_t)i < ih);
         /* a row outside the source: every lane masked (zeros), nothing read */
         const float *xr = in ? x + (size_t)i * rs : y;
-        _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
         for (int kw = 0; kw < 3; ++kw)
-            _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
             for (int v = 0; v < nv; ++v) {
                 const __mmask16 k = in ? mk[kw][v] : 0;
                 const __m512 xv = _mm512_maskz_loadu_ps(k, in ? xr + dws[kw] + v * VL : y);
-                _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
                 for (int o = 0; o < nr; ++o) {
                     const int kh = step > 0 ? u - o : u + o - (nr - 1);
                     if (kh < 0 || kh > 2) continue;
@@ -129,24 +131,26 @@ static inline __attribute__((always_inline)) void g33_block(
                 }
             }
     }
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int o = 0; o < nr; ++o)
-        _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
         for (int v = 0; v < nv; ++v)
             _mm512_mask_storeu_ps(y + (r + (size_t)o) * yrs + (size_t)v * VL, om[v], a[o][v]);
 }
 
 static inline __attribute__((always_inline)) void g33(const int nv, const int step, size_t rows,
                                                       size_t ow, const f32_dwrow_src *s,
-                                                      const __mmask16 *m, size_t nb,
-                                                      const float *w, float *y, size_t yrs)
+                                                      const __mmask16 *m, size_t nb, const float *w,
+                                                      float *y, size_t yrs)
 {
     __m512 wv[9];
-    for (int t = 0; t < 9; ++t) wv[t] = _mm512_set1_ps(w[t]);
+    for (int t = 0; t < 9; ++t)
+        wv[t] = _mm512_set1_ps(w[t]);
     __mmask16 mk[3][2], om[2];
     const ptrdiff_t dws[3] = {s->dw[0], s->dw[1], s->dw[2]};
     for (int kw = 0; kw < 3; ++kw)
-        for (int v = 0; v < 2; ++v) mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
+        for (int v = 0; v < 2; ++v)
+            mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
     om[0] = lanes(0, (ptrdiff_t)ow);
     om[1] = lanes(0, (ptrdiff_t)ow - VL);
     const float *x = s->x[0];
@@ -167,7 +171,7 @@ static inline __attribute__((always_inline)) void g33(const int nv, const int st
 }
 
 #define DW_G33(nv, step, name)                                                                     \
-    static __attribute__((noinline)) void name(size_t rows, size_t ow, const f32_dwrow_src *s,    \
+    static __attribute__((noinline)) void name(size_t rows, size_t ow, const f32_dwrow_src *s,     \
                                                const __mmask16 *m, size_t nb, const float *w,      \
                                                float *y, size_t yrs)                               \
     {                                                                                              \
@@ -193,8 +197,8 @@ static int grid33(const f32_dwrow_src *s)
     return (int)step;
 }
 
-void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src *s,
-                                    const float *w, float *y, size_t yrs)
+void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src *s, const float *w,
+                                    float *y, size_t yrs)
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     __mmask16 m[DW_ROW_MASKS];

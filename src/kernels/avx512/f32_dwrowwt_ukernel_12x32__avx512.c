@@ -26,8 +26,8 @@ static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, _
     for (size_t t = 0; t < nt; ++t)
         for (size_t b = 0; b < nb; ++b) {
             const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi = (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j
-                                                                          : (ptrdiff_t)s->iw - c;
+            const ptrdiff_t hi =
+                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
             m[t * nb + b] = lanes(-c, hi);
         }
 }
@@ -41,7 +41,7 @@ static inline __attribute__((always_inline)) void row(const int ng, const bool e
 {
     const float *xp[TG];
     __mmask16 keep[TG];
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int g = 0; g < ng; ++g) {
         const size_t t = t0 + (size_t)g;
         const ptrdiff_t i = (ptrdiff_t)r + s->dh[t];
@@ -55,7 +55,7 @@ static inline __attribute__((always_inline)) void row(const int ng, const bool e
         const size_t j = b * VL;
         const __mmask16 o1 = lanes(0, (ptrdiff_t)(ow - j) - VL);
         const __m512 d0 = _mm512_loadu_ps(dr + j), d1 = _mm512_maskz_loadu_ps(o1, dr + j + VL);
-        _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
         for (int g = 0; g < ng; ++g) {
             const __mmask16 m0 = edge ? mt[g * nb + b] & keep[g] : mt[g * nb + b];
             const __mmask16 m1 = edge ? mt[g * nb + b + 1] & keep[g] : mt[g * nb + b + 1];
@@ -66,7 +66,7 @@ static inline __attribute__((always_inline)) void row(const int ng, const bool e
     if (b < nb) { /* an even block, the last */
         const size_t j = b * VL;
         const __m512 d0 = _mm512_maskz_loadu_ps(lanes(0, (ptrdiff_t)(ow - j)), dr + j);
-        _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
         for (int g = 0; g < ng; ++g) {
             const __mmask16 m0 = edge ? mt[g * nb + b] & keep[g] : mt[g * nb + b];
             a0[g] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m0, xp[g] + j), d0, a0[g]);
@@ -77,14 +77,13 @@ static inline __attribute__((always_inline)) void row(const int ng, const bool e
 /* Taps t0 .. t0 + ng - 1 over the whole plane; m: all taps' masks, nb per tap. */
 static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0, size_t rows,
                                                         size_t ow, size_t nb,
-                                                        const f32_dwrow_src *s,
-                                                        const __mmask16 *m, const float *dy,
-                                                        size_t dyrs, float *acc)
+                                                        const f32_dwrow_src *s, const __mmask16 *m,
+                                                        const float *dy, size_t dyrs, float *acc)
 {
     __m512 a0[TG], a1[TG];
     /* rows whose every tap's source row is inside the source: [r0, r1) */
     ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int g = 0; g < ng; ++g) {
         const size_t t = t0 + (size_t)g;
         a0[g] = _mm512_loadu_ps(acc + t * DW_ACC_LANES);
@@ -97,10 +96,13 @@ static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0,
     if (r0 > (ptrdiff_t)rows) r0 = r1 = (ptrdiff_t)rows;
     const __mmask16 *mt = m + t0 * nb;
     size_t r = 0;
-    for (; r < (size_t)r0; ++r) row(ng, true, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
-    for (; r < (size_t)r1; ++r) row(ng, false, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
-    for (; r < rows; ++r) row(ng, true, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
-    _Pragma("GCC unroll 16")
+    for (; r < (size_t)r0; ++r)
+        row(ng, true, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
+    for (; r < (size_t)r1; ++r)
+        row(ng, false, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
+    for (; r < rows; ++r)
+        row(ng, true, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
+#pragma GCC unroll 16
     for (int g = 0; g < ng; ++g) {
         _mm512_storeu_ps(acc + (t0 + (size_t)g) * DW_ACC_LANES, a0[g]);
         _mm512_storeu_ps(acc + (t0 + (size_t)g) * DW_ACC_LANES + VL, a1[g]);
@@ -114,30 +116,30 @@ static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0,
  * every tap row that uses it, so a row costs ~11 loads instead of 20 (the
  * loads are mostly cache-line splits: they bound the generic sweep). Each
  * tap still sees its rows in ascending order: the dwwt lane order. */
-static inline __attribute__((always_inline)) void g33_block(
-    const int nr, const int nv, const bool edge, size_t r, const float *x, ptrdiff_t dh0,
-    const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][2], const __mmask16 om[2],
-    const float *dy, size_t dyrs, __m512 *a0, __m512 *a1)
+static inline __attribute__((always_inline)) void
+g33_block(const int nr, const int nv, const bool edge, size_t r, const float *x, ptrdiff_t dh0,
+          const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][2],
+          const __mmask16 om[2], const float *dy, size_t dyrs, __m512 *a0, __m512 *a1)
 {
     __m512 d[4][2];
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int o = 0; o < nr; ++o)
-        _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
         for (int v = 0; v < nv; ++v)
             d[o][v] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
-    _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
     for (int sr = 0; sr < nr + 2; ++sr) {
         const ptrdiff_t i = (ptrdiff_t)r + dh0 + sr;
         const bool in = !edge || (i >= 0 && (size_t)i < ih);
         /* a row outside the source: every lane masked (zeros), nothing read */
         const float *xr = in ? x + (size_t)i * rs : dy;
-        _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
         for (int kw = 0; kw < 3; ++kw)
-            _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
             for (int v = 0; v < nv; ++v) {
                 const __mmask16 k = in ? mk[kw][v] : 0;
                 const __m512 xv = _mm512_maskz_loadu_ps(k, in ? xr + dws[kw] + v * VL : dy);
-                _Pragma("GCC unroll 16")
+#pragma GCC unroll 16
                 for (int kh = 0; kh < 3; ++kh) {
                     const int o = sr - kh;
                     if (o < 0 || o >= nr) continue;
@@ -151,9 +153,9 @@ static inline __attribute__((always_inline)) void g33_block(
 }
 
 static inline __attribute__((always_inline)) void g33(const int nv, size_t rows, size_t ow,
-                                                      const f32_dwrow_src *s,
-                                                      const __mmask16 *m, size_t nb,
-                                                      const float *dy, size_t dyrs, float *acc)
+                                                      const f32_dwrow_src *s, const __mmask16 *m,
+                                                      size_t nb, const float *dy, size_t dyrs,
+                                                      float *acc)
 {
     __m512 a0[9], a1[9];
     for (int t = 0; t < 9; ++t) {
@@ -163,7 +165,8 @@ static inline __attribute__((always_inline)) void g33(const int nv, size_t rows,
     __mmask16 mk[3][2], om[2];
     const ptrdiff_t dws[3] = {s->dw[0], s->dw[1], s->dw[2]};
     for (int kw = 0; kw < 3; ++kw)
-        for (int v = 0; v < 2; ++v) mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
+        for (int v = 0; v < 2; ++v)
+            mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
     om[0] = lanes(0, (ptrdiff_t)ow);
     om[1] = lanes(0, (ptrdiff_t)ow - VL);
     const float *x = s->x[0];
@@ -186,14 +189,16 @@ static inline __attribute__((always_inline)) void g33(const int nv, size_t rows,
     }
 }
 
-static __attribute__((noinline)) void g33_nv2(size_t rows, size_t ow, const f32_dwrow_src *s, const __mmask16 *m, size_t nb,
-                    const float *dy, size_t dyrs, float *acc)
+static __attribute__((noinline)) void g33_nv2(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                              const __mmask16 *m, size_t nb, const float *dy,
+                                              size_t dyrs, float *acc)
 {
     g33(2, rows, ow, s, m, nb, dy, dyrs, acc);
 }
 
-static __attribute__((noinline)) void g33_nv1(size_t rows, size_t ow, const f32_dwrow_src *s, const __mmask16 *m, size_t nb,
-                    const float *dy, size_t dyrs, float *acc)
+static __attribute__((noinline)) void g33_nv1(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                              const __mmask16 *m, size_t nb, const float *dy,
+                                              size_t dyrs, float *acc)
 {
     g33(1, rows, ow, s, m, nb, dy, dyrs, acc);
 }
@@ -225,13 +230,15 @@ void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_s
     }
     col_masks(s, ow, nb, nt, m);
     size_t t = 0;
-    for (; t + TG <= nt; t += TG) sweep(TG, t, rows, ow, nb, s, m, dy, dyrs, acc);
+    for (; t + TG <= nt; t += TG)
+        sweep(TG, t, rows, ow, nb, s, m, dy, dyrs, acc);
     switch (nt - t) {
 #define DW_TAIL(k)                                                                                 \
     case k: sweep(k, t, rows, ow, nb, s, m, dy, dyrs, acc); break;
-        DW_TAIL(1) DW_TAIL(2) DW_TAIL(3) DW_TAIL(4) DW_TAIL(5) DW_TAIL(6)
-        DW_TAIL(7) DW_TAIL(8) DW_TAIL(9) DW_TAIL(10) DW_TAIL(11)
+        DW_TAIL(1)
+        DW_TAIL(2) DW_TAIL(3) DW_TAIL(4) DW_TAIL(5) DW_TAIL(6) DW_TAIL(7) DW_TAIL(8) DW_TAIL(9)
+            DW_TAIL(10) DW_TAIL(11)
 #undef DW_TAIL
-    default: break;
+                default : break;
     }
 }

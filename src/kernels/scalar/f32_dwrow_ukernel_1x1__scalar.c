@@ -16,7 +16,8 @@ void f32_dwrow_ukernel_1x1__scalar(size_t rows, size_t ow, const f32_dwrow_src *
         for (size_t j = 0; j < ow; ++j) {
             float acc = 0.0f;
             for (size_t t = 0; t < s->nt; ++t) {
-                const float prod = w[t] * src_at(s, t, (ptrdiff_t)r + s->dh[t], (ptrdiff_t)j + s->dw[t]);
+                const float prod =
+                    w[t] * src_at(s, t, (ptrdiff_t)r + s->dh[t], (ptrdiff_t)j + s->dw[t]);
                 acc = acc + prod;
             }
             y[r * yrs + j] = acc;

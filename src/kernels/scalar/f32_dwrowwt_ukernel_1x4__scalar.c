@@ -10,7 +10,8 @@ void f32_dwrowwt_ukernel_1x4__scalar(size_t rows, size_t ow, const f32_dwrow_src
 {
     for (size_t t = 0; t < s->nt; ++t) {
         float a[VL];
-        for (int l = 0; l < VL; ++l) a[l] = acc[t * DW_ACC_LANES + (size_t)l];
+        for (int l = 0; l < VL; ++l)
+            a[l] = acc[t * DW_ACC_LANES + (size_t)l];
         for (size_t r = 0; r < rows; ++r) {
             const float *dr = dy + r * dyrs;
             const ptrdiff_t i = (ptrdiff_t)r + s->dh[t];
@@ -24,6 +25,7 @@ void f32_dwrowwt_ukernel_1x4__scalar(size_t rows, size_t ow, const f32_dwrow_src
                 a[j % VL] = a[j % VL] + prod;
             }
         }
-        for (int l = 0; l < VL; ++l) acc[t * DW_ACC_LANES + (size_t)l] = a[l];
+        for (int l = 0; l < VL; ++l)
+            acc[t * DW_ACC_LANES + (size_t)l] = a[l];
     }
 }

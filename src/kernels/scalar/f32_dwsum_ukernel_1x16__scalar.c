@@ -8,7 +8,9 @@ void f32_dwsum_ukernel_1x16__scalar(size_t nch, size_t len, const float *const *
         const float *r = x[ch];
         size_t k = 0;
         for (; k + DW_SUM_LANES <= len; k += DW_SUM_LANES)
-            for (int j = 0; j < DW_SUM_LANES; ++j) a[j] += r[k + (size_t)j];
-        for (int j = 0; k < len; ++k, ++j) a[j] += r[k];
+            for (int j = 0; j < DW_SUM_LANES; ++j)
+                a[j] += r[k + (size_t)j];
+        for (int j = 0; k < len; ++k, ++j)
+            a[j] += r[k];
     }
 }
