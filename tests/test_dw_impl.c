@@ -30,17 +30,20 @@
 #include <string.h>
 
 #include "aclconv/aclconv.h"
+#include "common/alloc.h"
 #include "common/cpu.h"
+#include "engine/conv_bias.h"
 #include "impl_test.h"
 #include "test_rng.h"
 
-static int g_cases, g_dw_data, g_dw_wt;
+static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_bias_fused;
 
 typedef struct gen_opts {
     int int_data;
     int dtypes;
     int isa;
-    int wide; /* many channels, small planes (channel blocks of the weights pass) */
+    int wide;    /* many channels, small planes (channel blocks of the weights pass) */
+    int inplace; /* unit strides, mode FLOAT, fp32: the in-place path when the views allow */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -51,10 +54,19 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     memset(p, 0, sizeof *p);
     p->rank = (int)rng_range(r, 1, 3);
     p->n = rng_range(r, 1, 4);
-    p->g = go->wide ? rng_range(r, 16, 40) : rng_range(r, 1, 9);
+    /* in-place, half the cases: >= 16 channels, so one image chunk per
+     * channel and the weights pass sums gradBias too */
+    p->g = go->wide || (go->inplace && rng_chance(r, 1, 2)) ? rng_range(r, 16, 40)
+                                                            : rng_range(r, 1, 9);
+    /* and sometimes 64-96: 4-6 channels per weights task, the dwsum kernels'
+     * groups of 4 and their remainders */
+    if (go->inplace && p->g >= 16 && rng_chance(r, 1, 4)) p->g = rng_range(r, 64, 96);
     p->cg = p->og = 1;
     p->data_dir = rng_chance(r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p->transposed = p->data_dir == CONV_DIR_FWD;
+    /* in-place, half the cases: 3x3 in (H, W) (the kernels' 3x3 paths when
+     * the H dilation is 1 and the rows are at most 32 wide), depth 1 or 3 */
+    const bool k33 = go->inplace && p->rank >= 2 && rng_chance(r, 1, 2);
     for (int i = 0; i < 3; ++i) {
         const bool used = i >= 3 - p->rank;
         if (!used) {
@@ -62,15 +74,116 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
             p->pad[i] = 0;
             continue;
         }
-        const int64_t maxs = go->wide ? 4 : p->rank == 1 ? 60 : p->rank == 2 ? 19 : 7;
+        /* in-place: W widths around 8, 16, 32, 48 and 64 (the vector blocks) */
+        const int64_t maxs = go->wide ? 4
+                             : go->inplace ? (i == 2 ? 70 : p->rank == 3 ? 6 : 12)
+                             : p->rank == 1 ? 60 : p->rank == 2 ? 19 : 7;
         p->ks[i] = rng_range(r, 1, p->rank == 3 ? 3 : 5);
+        if (k33) p->ks[i] = i == 0 ? (rng_chance(r, 1, 2) ? 1 : 3) : 3;
         p->dil[i] = rng_chance(r, 1, 4) ? 2 : 1;
-        p->stride[i] = rng_chance(r, 1, 2) ? rng_range(r, 2, 3) : 1;
+        p->stride[i] = !go->inplace && rng_chance(r, 1, 2) ? rng_range(r, 2, 3) : 1;
         it_draw_extent(p, i, 0, maxs, r);
     }
     p->mode = go->dtypes ? (conv_mode)rng_range(r, 0, 3)
                          : (go->int_data ? (conv_mode)rng_range(r, 0, 1) : CONV_MODE_F32);
-    if (!go->int_data && rng_chance(r, 1, 2)) p->mode = CONV_MODE_HF32;
+    if (!go->int_data && !go->inplace && rng_chance(r, 1, 2)) p->mode = CONV_MODE_HF32;
+}
+
+/* Whether dw's pass takes the in-place path (the conditions of conv_dw.c's
+ * inplace_applies, but the mask-table bound, far above these sizes). */
+static bool inplace_expected(const conv_problem *p, int pass)
+{
+    for (int i = 0; i < 3; ++i)
+        if (p->stride[i] != 1) return false;
+    if (p->mode != CONV_MODE_F32) return false;
+    const conv_view *v[2];
+    if (pass == 0) {
+        v[0] = p->data_dir == CONV_DIR_BWD_DATA ? &p->y : &p->x;
+        v[1] = &p->grad_input;
+    } else {
+        v[0] = &p->x;
+        v[1] = &p->y;
+    }
+    for (int k = 0; k < 2; ++k)
+        if (v[k]->dtype != ACL_FLOAT || v[k]->stride[4] != 1) return false;
+    return true;
+}
+
+/* A copy of src with W step 2 (and the other strides dense over it), the
+ * same values: dw packs it instead of reading it in place. */
+static void copy_w_step2(it_tensor *dst, const it_tensor *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->v.dtype = src->v.dtype;
+    int64_t st = 2;
+    for (int i = 4; i >= 0; --i) {
+        dst->v.dim[i] = src->v.dim[i];
+        dst->v.stride[i] = st;
+        st *= src->v.dim[i];
+    }
+    dst->buf_elems = st + 8;
+    dst->buf = aclconv_aligned_alloc((size_t)dst->buf_elems * it_dt_size(dst->v.dtype));
+    it_reset_sentinel(dst);
+    dst->v.data = (char *)dst->buf + 3 * it_dt_size(dst->v.dtype);
+    const size_t es = it_dt_size(src->v.dtype);
+    for (int64_t e = 0; e < it_numel(&src->v); ++e)
+        memcpy(dst->v.data + it_offset_of(&dst->v, e) * (int64_t)es,
+               src->v.data + it_offset_of(&src->v, e) * (int64_t)es, es);
+}
+
+/* Reruns p with x and dy copied to W step 2 views (the packed path) and
+ * requires o's gradInput / gradWeight bits, which hold the run on the
+ * original views. */
+static void check_packed_same(conv_problem *p, it_operands *o, uint64_t seed, const char *isa,
+                              const char *desc)
+{
+    it_tensor got[2], x2, y2;
+    it_clone(&got[0], &o->gi);
+    it_clone(&got[1], &o->gw);
+    copy_w_step2(&x2, &o->x);
+    copy_w_step2(&y2, &o->y);
+    const conv_view x = p->x, y = p->y, b = p->bias_src;
+    p->x = x2.v;
+    p->y = y2.v;
+    p->bias_src = y2.v;
+    it_reset_sentinel(&o->gi);
+    it_reset_sentinel(&o->gw);
+    char names[2][16];
+    it_run_plan(p, NULL, names);
+    const it_tensor *now[2] = {&o->gi, &o->gw};
+    for (int k = 0; k < 2; ++k)
+        if (!it_same_bits(now[k], &got[k])) {
+            printf("FAIL seed %" PRIu64 " isa %s: %s of the packed path (W step 2 copies) differs "
+                   "from the in-place run: %s\n",
+                   seed, isa, k ? "gradWeight" : "gradInput", desc);
+            it_fail();
+        }
+    p->x = x;
+    p->y = y;
+    p->bias_src = b;
+    for (int k = 0; k < 2; ++k) it_tensor_free(&got[k]);
+    it_tensor_free(&x2);
+    it_tensor_free(&y2);
+}
+
+static void check_bias(const it_tensor *gb, const it_tensor *ref, uint64_t seed, const char *isa,
+                       int threads, const char *desc)
+{
+    if (it_same_bits(gb, ref)) return;
+    printf("FAIL seed %" PRIu64 " isa %s threads %d: gradBias differs from conv_bias_run's: %s\n",
+           seed, isa, threads, desc);
+    it_fail();
+}
+
+/* Sets a few elements of t's view (fp32) to +-inf or NaN. */
+static void sprinkle_specials(it_tensor *t, test_rng *r)
+{
+    const float vals[3] = {1.0f / 0.0f, -1.0f / 0.0f, 0.0f / 0.0f};
+    const int64_t n = it_numel(&t->v);
+    for (int k = 0; k < 3; ++k) {
+        const int64_t e = rng_range(r, 0, n - 1);
+        ((float *)t->v.data)[it_offset_of(&t->v, e)] = vals[rng_range(r, 0, 2)];
+    }
 }
 
 static void one_case(uint64_t seed, const gen_opts *go)
@@ -85,26 +198,53 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_fill(&o.x, go->int_data, 0, &r);
     it_fill(&o.y, go->int_data, 0, &r);
     it_fill(&o.w, go->int_data, 0, &r);
+    /* in-place, 1 case in 4: non-finite data, compared with the packed path only */
+    const bool specials = go->inplace && rng_chance(&r, 1, 4);
+    if (specials) {
+        sprinkle_specials(&o.x, &r);
+        sprinkle_specials(&o.y, &r);
+    }
     it_operands_attach(&p, &o);
+    /* gradBias too: bitwise what conv_bias_run writes (with any ISA's row
+     * kernel), whether the engine's bias pass or dw's weights pass (in place,
+     * dense dy) computes it */
+    it_tensor gb, gb_ref;
+    const int64_t bd[5] = {1, p.g, 1, 1, 1};
+    it_tensor_make(&gb, ACL_FLOAT, bd, 0, &r);
+    it_clone_layout(&gb_ref, &gb);
+    p.grad_bias = gb_ref.v;
+    conv_bias_run(&p, ACLCONV_ISA_SCALAR);
+    p.grad_bias = gb.v;
+    g_bias_fused += inplace_expected(&p, 1) && p.y.stride[3] == p.y.dim[4] &&
+                    p.y.stride[2] == p.y.dim[3] * p.y.dim[4];
     char desc[512];
     it_describe(&p, desc, sizeof desc);
     const char *isa = k_isa_env[go->isa];
     ++g_cases;
 
     setenv("ACLCONV_ISA", isa, 1);
+    /* the in-place kinds force the in-place path wherever it applies (every
+     * ISA, every tap set); the other kinds plan with dw's default choice */
+    if (go->inplace)
+        setenv("ACLCONV_DW_INPLACE", "1", 1);
+    else
+        unsetenv("ACLCONV_DW_INPLACE");
     aclconvSetNumThreads(2);
     it_tensor ref[2];
-    it_run_reference(&p, &o, ref);
+    if (!specials) it_run_reference(&p, &o, ref);
     float *tol[2] = {NULL, NULL}; /* NULL: bitwise (small-integer data) */
-    if (!go->int_data) it_tolerances(&p, &o, tol);
+    if (!go->int_data && !specials) it_tolerances(&p, &o, tol);
+    g_inplace += inplace_expected(&p, 0) + inplace_expected(&p, 1);
 
     it_tensor first[2];
     char names[2][16];
     for (int threads = 1; threads <= 3; ++threads) {
         it_reset_sentinel(&o.gi);
         it_reset_sentinel(&o.gw);
+        it_reset_sentinel(&gb);
         aclconvSetNumThreads(threads);
         it_run_plan(&p, NULL, names);
+        check_bias(&gb, &gb_ref, seed, isa, threads, desc);
         for (int k = 0; k < 2; ++k)
             if (strcmp(names[k], "dw") != 0) {
                 printf("FAIL seed %" PRIu64 " isa %s: pass %d planned with %s, not dw: %s\n", seed,
@@ -115,13 +255,20 @@ static void one_case(uint64_t seed, const gen_opts *go)
             g_dw_data += strcmp(names[0], "dw") == 0;
             g_dw_wt += strcmp(names[1], "dw") == 0;
         }
-        it_check_outputs(&o, ref, tol, names, seed, isa, threads, desc);
+        if (!specials) it_check_outputs(&o, ref, tol, names, seed, isa, threads, desc);
         it_check_threads(first, &o, threads, seed, isa, desc);
     }
     aclconvSetNumThreads(2);
+    if (go->inplace) {
+        it_reset_sentinel(&gb);
+        check_packed_same(&p, &o, seed, isa, desc);
+        check_bias(&gb, &gb_ref, seed, isa, 2, desc);
+    }
+    it_tensor_free(&gb);
+    it_tensor_free(&gb_ref);
     for (int k = 0; k < 2; ++k) {
         it_tensor_free(&first[k]);
-        it_tensor_free(&ref[k]);
+        if (!specials) it_tensor_free(&ref[k]);
         free(tol[k]);
     }
     it_operands_free(&o);
@@ -174,18 +321,28 @@ int main(int argc, char **argv)
             continue;
         }
         const int before = it_failures();
-        for (int kind = 0; kind < 4; ++kind) {
-            /* 0: int fp32, 1: int any dtype/mode, 2: real, 3: many channels */
-            gen_opts go = {.int_data = kind != 2, .dtypes = kind == 1, .isa = isa, .wide = kind == 3};
-            const int n = kind == 3 ? count / 4 + 1 : count;
+        for (int kind = 0; kind < 6; ++kind) {
+            /* 0: int fp32, 1: int any dtype/mode, 2: real, 3: many channels,
+             * 4: in-place int, 5: in-place real */
+            gen_opts go = {.int_data = kind != 2 && kind != 5, .dtypes = kind == 1, .isa = isa,
+                           .wide = kind == 3, .inplace = kind >= 4};
+            const int n = kind == 3 ? count / 4 + 1 : kind >= 4 ? count / 2 : count;
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
         }
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
     }
     unsetenv("ACLCONV_ISA");
+    unsetenv("ACLCONV_DW_INPLACE");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));
-    printf("cases %d, dw data pass %d, dw weights pass %d\n", g_cases, g_dw_data, g_dw_wt);
+    printf("cases %d, dw data pass %d, dw weights pass %d, in-place passes %d\n", g_cases,
+           g_dw_data, g_dw_wt, g_inplace);
+    printf("gradBias summed by the weights pass: %d cases\n", g_bias_fused);
+    /* the in-place kinds must reach the path (dense views 2 cases in 3) */
+    if (g_inplace < count / 2 || g_bias_fused < count / 16) {
+        printf("FAIL: only %d in-place passes, %d fused gradBias\n", g_inplace, g_bias_fused);
+        it_fail();
+    }
     printf("test_dw_impl: %s\n", it_failures() ? "FAILED" : "OK");
     return it_failures() ? 1 : 0;
 }

@@ -14,10 +14,12 @@
 #include "engine/conv_dw.h"
 #include "engine/conv_plane.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/checked.h"
 #include "common/dtype.h"
+#include "engine/conv_bias.h"
 #include "engine/conv_fast_convert.h" /* f16 conversions: branch-free, vectorize */
 #include "engine/conv_views.h"
 #include "kernels/dw_ukernels.h"
@@ -28,6 +30,7 @@
 #define DW_BLOCK 16        /* data pass: channels per task */
 #define DW_CACHE_LINE 64
 #define DW_FLOAT_ALIGN 16  /* floats: 64 bytes */
+_Static_assert(CONV_BIAS_LANES == DW_SUM_LANES, "the dwsum kernels sum gradBias's lanes");
 
 
 typedef struct dw_state {
@@ -35,6 +38,9 @@ typedef struct dw_state {
     aclconvIsa isa;
     bool bwd;           /* data pass from dy (D) */
     bool dy_direct;     /* weights pass reads dy rows from the view (fp32, unit W stride) */
+    bool inplace;       /* the source is read from the view by the dwrow kernels (no pack) */
+    bool bias;          /* weights pass: also writes gradBias (block sums, conv_bias.h) */
+    uint64_t sums_off;  /* the N x C block sums of gradBias */
     int slots;
     int64_t ntaps;      /* KD*KH*KW */
     int64_t plane;      /* floats of one packed phase plane */
@@ -182,22 +188,89 @@ static const char *dw_why_not(const conv_problem *p, conv_pass pass, aclconvIsa 
     return dw_geometry(p, pass, &st);
 }
 
-static void pick_kernels(aclconvIsa isa, f32_dwconv_ukernel_fn *conv, f32_dwwt_ukernel_fn *wt)
+typedef struct dw_kernels {
+    f32_dwconv_ukernel_fn conv;
+    f32_dwwt_ukernel_fn wt;
+    f32_dwrow_ukernel_fn row;
+    f32_dwrowwt_ukernel_fn rowwt;
+    f32_dwsum_ukernel_fn sum;
+} dw_kernels;
+
+static dw_kernels pick_kernels(aclconvIsa isa)
 {
     switch (isa) {
     case ACLCONV_ISA_AVX512:
-        *conv = f32_dwconv_ukernel_128__avx512;
-        *wt = f32_dwwt_ukernel_4x32__avx512;
-        break;
+        return (dw_kernels){f32_dwconv_ukernel_128__avx512, f32_dwwt_ukernel_4x32__avx512,
+                            f32_dwrow_ukernel_4x32__avx512, f32_dwrowwt_ukernel_12x32__avx512,
+                            f32_dwsum_ukernel_4x16__avx512};
     case ACLCONV_ISA_AVX2:
-        *conv = f32_dwconv_ukernel_64__avx2;
-        *wt = f32_dwwt_ukernel_4x16__avx2;
-        break;
+        return (dw_kernels){f32_dwconv_ukernel_64__avx2, f32_dwwt_ukernel_4x16__avx2,
+                            f32_dwrow_ukernel_4x16__avx2, f32_dwrowwt_ukernel_4x16__avx2,
+                            f32_dwsum_ukernel_4x16__avx2};
     default:
-        *conv = f32_dwconv_ukernel_16__scalar;
-        *wt = f32_dwwt_ukernel_1x4__scalar;
-        break;
+        return (dw_kernels){f32_dwconv_ukernel_16__scalar, f32_dwwt_ukernel_1x4__scalar,
+                            f32_dwrow_ukernel_1x1__scalar, f32_dwrowwt_ukernel_1x4__scalar,
+                            f32_dwsum_ukernel_1x16__scalar};
     }
+}
+
+/* A dense-row fp32 view read or written as it is (mode FLOAT: no operand or
+ * result rounding). */
+static bool f32_rows(const conv_view *v, conv_mode mode)
+{
+    return v->dtype == ACL_FLOAT && mode == CONV_MODE_F32 && v->stride[4] == 1 &&
+           v->stride[3] >= 0 && v->stride[2] >= 0;
+}
+
+/* Where the in-place path is taken. ACLCONV_DW_INPLACE=1: wherever it
+ * applies (any ISA, any taps: how the tests reach every in-place kernel), 0:
+ * never. Unset: where it was measured faster than packing (one core, planes
+ * 7x7 to 112x112): AVX-512 with a 3x3 kernel in (H, W), unit H dilation, one
+ * depth tap (the kernels' 3x3 paths for rows <= 32; 1.6-2x for 3x3). The
+ * generic in-place kernels lost to packing for 5x5 and 7x7 (up to 4x, many
+ * taps per row and edge rows) and on AVX2 / scalar (2x), so they are not
+ * chosen there. */
+static bool inplace_wanted(const conv_problem *p, aclconvIsa isa)
+{
+    const char *e = getenv("ACLCONV_DW_INPLACE");
+    if (e != NULL && (e[0] == '0' || e[0] == '1')) return e[0] == '1';
+    return isa == ACLCONV_ISA_AVX512 && p->ks[0] == 1 && p->ks[1] == 3 && p->ks[2] == 3 &&
+           p->dil[1] == 1;
+}
+
+/* The in-place kernels take unit strides (one phase: taps are plain
+ * offsets into the source) with the source, and for the data pass the
+ * output, in dense fp32 rows, when their mask table fits. */
+static bool inplace_applies(const conv_problem *p, conv_pass pass, const dw_state *st)
+{
+    if (!inplace_wanted(p, st->isa)) return false;
+    for (int i = 0; i < CONV_SPATIAL; ++i)
+        if (p->stride[i] != 1) return false;
+    const int64_t ow = st->dim[2].out_n;
+    if (st->ntaps * ceil_div(ow, DW_ROW_MIN_VL) > DW_ROW_MASKS) return false;
+    if (pass == CONV_PASS_DATA)
+        return f32_rows(st->bwd ? &p->y : &p->x, p->mode) && f32_rows(&p->grad_input, p->mode);
+    return f32_rows(&p->x, p->mode) && st->dy_direct;
+}
+
+static bool same_view(const conv_view *a, const conv_view *b)
+{
+    if (a->data != b->data || a->dtype != b->dtype) return false;
+    for (int i = 0; i < CONV_VIEW_DIMS; ++i)
+        if (a->dim[i] != b->dim[i] || a->stride[i] != b->stride[i]) return false;
+    return true;
+}
+
+/* The weights pass can sum gradBias while it reads dy (one read of dy
+ * instead of two) when gradBias is wanted, its source is dy itself and each
+ * (n, c) block of dy is one dense run, read in the block's flattened order:
+ * a task sums the blocks S(n, c) of its images and channels (conv_bias.h). */
+static bool bias_fusable(const conv_problem *p)
+{
+    const conv_view *v = &p->y;
+    return conv_bias_fusable(p) && same_view(&p->bias_src, v) && v->dtype == ACL_FLOAT && v->stride[4] == 1 &&
+           (v->dim[3] == 1 || v->stride[3] == v->dim[4]) &&
+           (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
 }
 
 static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
@@ -230,6 +303,8 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
         st->cb = max64(1, min64(DW_WT_MAX_BLOCK, p->g / DW_WT_MIN_TASKS));
         st->ncb = ceil_div(p->g, st->cb);
     }
+    st->inplace = inplace_applies(p, pass, st);
+    st->bias = pass == CONV_PASS_WEIGHTS && st->inplace && bias_fusable(p);
     st->aux_off = round_floats(st->src_floats);
     st->slot_floats = st->aux_off + round_floats(aux);
     uint64_t size = 0, slot_off; /* the slots come first: offset 0 */
@@ -241,7 +316,8 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
     if (pass == CONV_PASS_WEIGHTS) {
         int64_t part;
         if (!checked_mul_i64(p->g * st->nchunk, st->ntaps * DW_ACC_LANES, &part) ||
-            !ws_take(&size, part, &st->part_off))
+            !ws_take(&size, part, &st->part_off) ||
+            (st->bias && !ws_take(&size, p->n * p->g, &st->sums_off)))
             return false;
     }
     *workspace_bytes = size;
@@ -386,8 +462,7 @@ typedef struct dw_run {
     const conv_problem *p;
     const dw_state *st;
     char *ws;
-    f32_dwconv_ukernel_fn conv;
-    f32_dwwt_ukernel_fn wt;
+    dw_kernels k;
 } dw_run;
 
 static float *slot_buf(const dw_run *r, int slot)
@@ -468,9 +543,66 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
                             wv[nt] = wk[(dd->tap_k[td] * ks[1] + dh->tap_k[th]) * ks[2] + dw->tap_k[tw]];
                         }
                 const int64_t len = ((cnt[0] - 1) * ph + (cnt[1] - 1)) * pw + cnt[2];
-                r->conv((size_t)len, nt, wv, src, toff, grid);
+                r->k.conv((size_t)len, nt, wv, src, toff, grid);
                 store_sub(p, st, n, c, u, cnt, grid);
             }
+}
+
+/* The taps of the in-place kernels for plane (n, c) of source v at output
+ * depth od: tap t (kernel order, as the packed path) reads v's depth plane
+ * od + od_off[t] (NULL when outside) at row / column offsets dh[t], dw[t]. */
+typedef struct dw_taps {
+    int64_t n;
+    int64_t od_off[DW_MAX_TAPS];
+    ptrdiff_t dh[DW_MAX_TAPS], dw[DW_MAX_TAPS];
+    const float *x[DW_MAX_TAPS];
+} dw_taps;
+
+static void taps_at_depth(const conv_view *v, int64_t n, int64_t c, int64_t od, dw_taps *tp,
+                          f32_dwrow_src *s)
+{
+    const float *base = (const float *)v->data;
+    for (int64_t t = 0; t < tp->n; ++t) {
+        const int64_t d = od + tp->od_off[t];
+        tp->x[t] = d >= 0 && d < v->dim[2] ? base + conv_view_index(v, n, c, d, 0, 0) : NULL;
+    }
+    *s = (f32_dwrow_src){.x = tp->x, .dh = tp->dh, .dw = tp->dw, .nt = (size_t)tp->n,
+                         .ih = (size_t)v->dim[3], .iw = (size_t)v->dim[4],
+                         .rs = (size_t)v->stride[3]};
+}
+
+/* Data gradient of plane (n, c) with unit strides, read from the source
+ * view and written to gradInput directly: the taps and weights of the
+ * packed path's single output phase, in its order, so the same bits. */
+static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, dw_taps *tp)
+{
+    const conv_problem *p = r->p;
+    const dw_state *st = r->st;
+    const conv_view *v = st->bwd ? &p->y : &p->x, *out = &p->grad_input;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t *ks = p->ks;
+    float wv[DW_MAX_TAPS];
+    int64_t nt = 0;
+    for (int td = dd->sub_tb[0]; td < dd->sub_tb[1]; ++td)
+        for (int th = dh->sub_tb[0]; th < dh->sub_tb[1]; ++th)
+            for (int tw = dw->sub_tb[0]; tw < dw->sub_tb[1]; ++tw, ++nt) {
+                const int64_t k = (dd->tap_k[td] * ks[1] + dh->tap_k[th]) * ks[2] + dw->tap_k[tw];
+                const int64_t kd = k / (ks[1] * ks[2]), kh = k / ks[2] % ks[1], kw = k % ks[2];
+                wv[nt] = conv_round_operand(
+                    load_as_f32(p->w.data, p->w.dtype, conv_view_index(&p->w, c, 0, kd, kh, kw)),
+                    p->mode);
+                tp->od_off[nt] = dd->tap_off[td] + dd->qmin;
+                tp->dh[nt] = (ptrdiff_t)(dh->tap_off[th] + dh->qmin);
+                tp->dw[nt] = (ptrdiff_t)(dw->tap_off[tw] + dw->qmin);
+            }
+    tp->n = nt;
+    float *y = (float *)out->data;
+    for (int64_t od = 0; od < dd->out_n; ++od) {
+        f32_dwrow_src s;
+        taps_at_depth(v, n, c, od, tp, &s);
+        r->k.row((size_t)dh->out_n, (size_t)dw->out_n, &s, wv,
+                 y + conv_view_index(out, n, c, od, 0, 0), (size_t)out->stride[3]);
+    }
 }
 
 /* Data gradient: task n*nblocks + b computes the planes (n, c) of the
@@ -484,9 +616,13 @@ static void data_task(void *ctx, size_t index, int slot)
     const int64_t n = (int64_t)index / nb, c0 = (int64_t)index % nb * DW_BLOCK;
     const int64_t c1 = min64(p->g, c0 + DW_BLOCK);
     const conv_view *v = r->st->bwd ? &p->y : &p->x;
+    dw_taps tp;
     for (int64_t c = c0; c < c1; ++c) {
         if (c + 1 < c1) plane_prefetch(v, n, c + 1);
-        data_plane(r, n, c, slot);
+        if (r->st->inplace)
+            data_plane_inplace(r, n, c, &tp);
+        else
+            data_plane(r, n, c, slot);
     }
 }
 
@@ -525,6 +661,58 @@ static void wt_finish(void *ctx, size_t index)
             }
 }
 
+/* The in-place weights loop of wt_task (unit strides, dense fp32 x and dy
+ * rows): the same terms, lanes and order as the packed path. */
+static void wt_task_inplace(const dw_run *r, int64_t c0, int64_t c1, int64_t n0, int64_t n1,
+                            int64_t k)
+{
+    const conv_problem *p = r->p;
+    const dw_state *st = r->st;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const conv_view *x = &p->x, *y = &p->y;
+    dw_taps tp;
+    tp.n = st->ntaps;
+    for (int64_t kd = 0, t = 0; kd < p->ks[0]; ++kd)
+        for (int64_t kh = 0; kh < p->ks[1]; ++kh)
+            for (int64_t kw = 0; kw < p->ks[2]; ++kw, ++t) {
+                tp.od_off[t] = dd->tap_off[kd] + dd->qmin;
+                tp.dh[t] = (ptrdiff_t)(dh->tap_off[kh] + dh->qmin);
+                tp.dw[t] = (ptrdiff_t)(dw->tap_off[kw] + dw->qmin);
+            }
+    const float *dyb = (const float *)y->data;
+    float bacc[DW_WT_MAX_BLOCK][CONV_BIAS_LANES];
+    float *sums = st->bias ? (float *)(r->ws + st->sums_off) : NULL;
+    const int64_t block = p->ys[0] * p->ys[1] * p->ys[2];
+    for (int64_t n = n0; n < n1; ++n) {
+        for (int64_t c = c0; c < c1; ++c) {
+            const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
+            if (nn < n1) {
+                plane_prefetch(x, nn, nc);
+                plane_prefetch(y, nn, nc);
+            }
+            float *acc = partials(r, c, k);
+            for (int64_t od = 0; od < p->ys[0]; ++od) {
+                f32_dwrow_src s;
+                taps_at_depth(x, n, c, od, &tp, &s);
+                r->k.rowwt((size_t)p->ys[1], (size_t)p->ys[2], &s,
+                           dyb + conv_view_index(y, n, c, od, 0, 0), (size_t)y->stride[3], acc);
+            }
+        }
+        if (st->bias) {
+            /* gradBias's lanes of this image's dy planes (just read, in L2):
+             * each channel's lanes are one chain of adds in a pinned order,
+             * so the kernel runs the channels side by side rather than one
+             * plane's chain after each kernel call */
+            const float *planes[DW_WT_MAX_BLOCK];
+            for (int64_t c = c0; c < c1; ++c)
+                planes[c - c0] = dyb + conv_view_index(y, n, c, 0, 0, 0);
+            memset(bacc, 0, sizeof bacc);
+            r->k.sum((size_t)(c1 - c0), (size_t)block, planes, &bacc[0][0]);
+            for (int64_t c = c0; c < c1; ++c) sums[n * p->g + c] = conv_bias_lanes_sum(bacc[c - c0]);
+        }
+    }
+}
+
 /* Weights: task b*nchunk + k sums chunk k of the images for the channels of
  * block b, image by image (consecutive channels are consecutive in memory);
  * each channel's partial sums see its images in ascending order. */
@@ -554,31 +742,34 @@ static void wt_task(void *ctx, size_t index, int slot)
             }
     const conv_view *y = &p->y;
     const int64_t *ys = p->ys;
-    for (int64_t n = n0; n < n1; ++n)
-        for (int64_t c = c0; c < c1; ++c) {
-            const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
-            if (nn < n1) {
-                plane_prefetch(&p->x, nn, nc);
-                plane_prefetch(y, nn, nc);
+    if (st->inplace)
+        wt_task_inplace(r, c0, c1, n0, n1, k);
+    else
+        for (int64_t n = n0; n < n1; ++n)
+            for (int64_t c = c0; c < c1; ++c) {
+                const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
+                if (nn < n1) {
+                    plane_prefetch(&p->x, nn, nc);
+                    plane_prefetch(y, nn, nc);
+                }
+                pack_source(r, &p->x, n, c, slot, src);
+                const float *dy;
+                int64_t dps, rps;
+                if (st->dy_direct) {
+                    dy = (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0);
+                    dps = y->stride[2];
+                    rps = y->stride[3];
+                } else {
+                    conv_pack_block(y, n, c, p->mode, dybuf);
+                    dy = dybuf;
+                    dps = ys[1] * ys[2];
+                    rps = ys[2];
+                }
+                float *acc = partials(r, c, k);
+                for (int64_t od = 0; od < ys[0]; ++od)
+                    r->k.wt((size_t)st->ntaps, (size_t)ys[1], (size_t)ys[2], src + od * ph * pw,
+                          (size_t)pw, toff, dy + od * dps, (size_t)rps, acc);
             }
-            pack_source(r, &p->x, n, c, slot, src);
-            const float *dy;
-            int64_t dps, rps;
-            if (st->dy_direct) {
-                dy = (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0);
-                dps = y->stride[2];
-                rps = y->stride[3];
-            } else {
-                conv_pack_block(y, n, c, p->mode, dybuf);
-                dy = dybuf;
-                dps = ys[1] * ys[2];
-                rps = ys[2];
-            }
-            float *acc = partials(r, c, k);
-            for (int64_t od = 0; od < ys[0]; ++od)
-                r->wt((size_t)st->ntaps, (size_t)ys[1], (size_t)ys[2], src + od * ph * pw,
-                      (size_t)pw, toff, dy + od * dps, (size_t)rps, acc);
-        }
     if (st->nchunk == 1)
         for (int64_t c = c0; c < c1; ++c) wt_finish(ctx, (size_t)c);
 }
@@ -586,8 +777,7 @@ static void wt_task(void *ctx, size_t index, int slot)
 static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state, void *workspace)
 {
     const dw_state *st = state;
-    dw_run r = {.p = p, .st = st, .ws = workspace};
-    pick_kernels(st->isa, &r.conv, &r.wt);
+    dw_run r = {.p = p, .st = st, .ws = workspace, .k = pick_kernels(st->isa)};
     memset(r.ws + st->flag_off, 0, (size_t)st->slots * DW_FLOAT_ALIGN * sizeof(int32_t));
     if (pass == CONV_PASS_DATA) {
         pool_parallel_for_slots((size_t)(p->n * ceil_div(p->g, DW_BLOCK)), st->slots, data_task, &r);
@@ -595,6 +785,12 @@ static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state
     }
     pool_parallel_for_slots((size_t)(st->ncb * st->nchunk), st->slots, wt_task, &r);
     if (st->nchunk > 1) pool_parallel_for((size_t)p->g, wt_finish, &r);
+    if (st->bias) conv_bias_store_sums(p, (const float *)(r.ws + st->sums_off));
 }
 
-const conv_impl conv_impl_dw = {"dw", dw_why_not, dw_plan, dw_run_pass, NULL};
+static bool dw_fuses_bias(const void *state)
+{
+    return ((const dw_state *)state)->bias;
+}
+
+const conv_impl conv_impl_dw = {"dw", dw_why_not, dw_plan, dw_run_pass, dw_fuses_bias};

@@ -3,7 +3,9 @@
  * passes. Each task streams whole channel planes once: the plane is packed
  * (padding materialized, phase-split by stride, widened and rounded to fp32)
  * into a per-slot buffer, then one vectorized sweep over flattened padded rows
- * computes it. See docs/kernels.md, "Depthwise implementation". */
+ * computes it; with unit strides and dense fp32 rows in mode FLOAT the
+ * planes are read in place instead. See docs/kernels.md, "Depthwise
+ * implementation". */
 #ifndef ACLCONV_CONV_DW_H_
 #define ACLCONV_CONV_DW_H_
 

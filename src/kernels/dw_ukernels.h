@@ -5,6 +5,7 @@
 #ifndef ACLCONV_DW_UKERNELS_H_
 #define ACLCONV_DW_UKERNELS_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Floats of partial sums per tap in a weights-kernel accumulator: room for
@@ -50,5 +51,80 @@ void f32_dwwt_ukernel_4x16__avx2(size_t nt, size_t rows, size_t len, const float
 void f32_dwwt_ukernel_4x32__avx512(size_t nt, size_t rows, size_t len, const float *x,
                                     size_t xps, const ptrdiff_t *toff, const float *dy,
                                     size_t dyps, float *acc);
+
+/*
+ * In-place ("dwrow") kernels: the source is read where it lies (dense fp32
+ * rows, any row pitch), not from a packed plane. One call covers one output
+ * plane of rows x ow; tap t reads source element
+ *   X_t(i, k) = x[t][i*rs + k]  when x[t] != NULL, 0 <= i < ih, 0 <= k < iw,
+ *   X_t(i, k) = 0               otherwise (padding: a zero term, as the
+ *                               zeros of a packed plane),
+ * at i = r + dh[t], k = j + dw[t] for output (r, j). Kernels read no other
+ * source element (masked loads) and write only y[r*yrs + j], j < ow.
+ * Their results are bitwise those of the packed kernels on a packed plane
+ * holding the same values (same terms, same order, same lanes).
+ */
+typedef struct f32_dwrow_src {
+    const float *const *x; /* per tap: element (0, 0) of its source plane, or NULL */
+    const ptrdiff_t *dh;   /* per tap: row offset */
+    const ptrdiff_t *dw;   /* per tap: column offset */
+    size_t nt;             /* taps, >= 1 */
+    size_t ih, iw;         /* source plane rows and columns */
+    size_t rs;             /* source row pitch, floats */
+} f32_dwrow_src;
+
+/* Column masks a dwrow call keeps on its stack: the caller takes the
+ * in-place kernels only when nt * ceil(ow / DW_ROW_MIN_VL) <= DW_ROW_MASKS. */
+#define DW_ROW_MASKS 2048
+#define DW_ROW_MIN_VL 8
+
+/*
+ * Depthwise correlation, in place ("dwrow"):
+ *   y[r*yrs + j] = sum_{t < nt} w[t] * X_t(r + dh[t], j + dw[t]),  r < rows, j < ow
+ * Sum order per element: t ascending from +0, one fused multiply-add per term,
+ * zero terms included (multiply then add for the scalar kernel): the dwconv
+ * order.
+ */
+typedef void (*f32_dwrow_ukernel_fn)(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                     const float *w, float *y, size_t yrs);
+
+/*
+ * Depthwise weight-gradient dot products, in place ("dwrowwt"):
+ *   term (t, r, j) = X_t(r + dh[t], j + dw[t]) * dy[r*dyrs + j],  r < rows, j < ow
+ * into accumulator lane acc[t*DW_ACC_LANES + ((j / VL) % NV)*VL + j % VL], same
+ * VL, NV, lane order (r ascending, then j ascending, continuing from the
+ * lane's value) and arithmetic as dwwt of the same ISA; zero terms included.
+ */
+typedef void (*f32_dwrowwt_ukernel_fn)(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                       const float *dy, size_t dyrs, float *acc);
+
+void f32_dwrow_ukernel_1x1__scalar(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                    const float *w, float *y, size_t yrs);
+void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s, const float *w,
+                                  float *y, size_t yrs);
+void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                    const float *w, float *y, size_t yrs);
+
+void f32_dwrowwt_ukernel_1x4__scalar(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                     const float *dy, size_t dyrs, float *acc);
+void f32_dwrowwt_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                    const float *dy, size_t dyrs, float *acc);
+void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                       const float *dy, size_t dyrs, float *acc);
+
+/*
+ * Lane sums of dense runs ("dwsum"), gradBias's order (src/engine/conv_bias.c):
+ *   acc[ch*DW_SUM_LANES + k % DW_SUM_LANES] += x[ch][k],  ch < nch, k < len,
+ * k ascending per lane, one plain add per element (no FMA), continuing from
+ * the lane's value; lanes k % DW_SUM_LANES >= len are not touched when
+ * len < DW_SUM_LANES. Channels are independent chains: kernels interleave
+ * several so the adds do not wait on one chain's latency.
+ */
+#define DW_SUM_LANES 16
+typedef void (*f32_dwsum_ukernel_fn)(size_t nch, size_t len, const float *const *x, float *acc);
+
+void f32_dwsum_ukernel_1x16__scalar(size_t nch, size_t len, const float *const *x, float *acc);
+void f32_dwsum_ukernel_4x16__avx2(size_t nch, size_t len, const float *const *x, float *acc);
+void f32_dwsum_ukernel_4x16__avx512(size_t nch, size_t len, const float *const *x, float *acc);
 
 #endif /* ACLCONV_DW_UKERNELS_H_ */

@@ -1,0 +1,232 @@
+/* AVX-512 in-place depthwise correlation: blocks of 4 output rows x 32
+ * columns (8 independent accumulators, so the FMA latency is hidden), the
+ * taps' source rows read where they lie with masked loads (padding columns
+ * and rows read as zeros without touching memory). Rows whose taps all fall
+ * inside the source take the 4-row blocks; the others (the top and bottom
+ * padding) one row at a time. */
+#include <immintrin.h>
+
+#include "kernels/dw_ukernels.h"
+
+#define VL 16
+#define RB 4
+
+/* Lanes l with lo <= l < hi. */
+static inline __mmask16 lanes(ptrdiff_t lo, ptrdiff_t hi)
+{
+    if (lo < 0) lo = 0;
+    if (hi > VL) hi = VL;
+    if (hi <= lo) return 0;
+    return (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+}
+
+/* m[t*nb + b], t < nt: the lanes of column block b that tap t reads inside
+ * the source row and below ow. */
+static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, __mmask16 *m)
+{
+    for (size_t t = 0; t < nt; ++t)
+        for (size_t b = 0; b < nb; ++b) {
+            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
+            const ptrdiff_t hi =
+                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
+            m[t * nb + b] = lanes(-c, hi);
+        }
+}
+
+/* Rows r .. r + nr - 1 (nr = RB, or 1 for a row with taps outside the
+ * source), column blocks b and b + 1 (nv = 2) or b (nv = 1). */
+static inline __attribute__((always_inline)) void block(const int nr, const int nv, size_t r,
+                                                        size_t b, size_t nb, const f32_dwrow_src *s,
+                                                        const float *w, const __mmask16 *m,
+                                                        float *y, size_t yrs, size_t ow)
+{
+    __m512 a[RB][2];
+#pragma GCC unroll 16
+    for (int i = 0; i < nr; ++i)
+#pragma GCC unroll 16
+        for (int v = 0; v < nv; ++v)
+            a[i][v] = _mm512_setzero_ps();
+    const size_t j = b * VL;
+    for (size_t t = 0; t < s->nt; ++t) {
+        const __m512 wv = _mm512_set1_ps(w[t]);
+        const __mmask16 m0 = m[t * nb + b], m1 = nv == 2 ? m[t * nb + b + 1] : 0;
+        const ptrdiff_t i0 = (ptrdiff_t)r + s->dh[t];
+        if (nr == RB) { /* every row inside the source (the caller checked) */
+            const float *p = s->x[t] + (size_t)i0 * s->rs + j + s->dw[t];
+#pragma GCC unroll 16
+            for (int i = 0; i < RB; ++i) {
+                a[i][0] = _mm512_fmadd_ps(wv, _mm512_maskz_loadu_ps(m0, p + i * s->rs), a[i][0]);
+                if (nv == 2)
+                    a[i][1] =
+                        _mm512_fmadd_ps(wv, _mm512_maskz_loadu_ps(m1, p + i * s->rs + VL), a[i][1]);
+            }
+        } else {
+            const bool in = s->x[t] != NULL && i0 >= 0 && (size_t)i0 < s->ih;
+            /* outside: all lanes masked, nothing is read */
+            const float *p = in ? s->x[t] + (size_t)i0 * s->rs + j + s->dw[t] : w;
+            a[0][0] = _mm512_fmadd_ps(wv, _mm512_maskz_loadu_ps(in ? m0 : 0, p), a[0][0]);
+            if (nv == 2)
+                a[0][1] = _mm512_fmadd_ps(wv, _mm512_maskz_loadu_ps(in ? m1 : 0, in ? p + VL : w),
+                                          a[0][1]);
+        }
+    }
+    const __mmask16 o0 = lanes(0, (ptrdiff_t)(ow - j)), o1 = lanes(0, (ptrdiff_t)(ow - j) - VL);
+#pragma GCC unroll 16
+    for (int i = 0; i < nr; ++i) {
+        float *yr = y + (r + (size_t)i) * yrs + j;
+        _mm512_mask_storeu_ps(yr, o0, a[i][0]);
+        if (nv == 2) _mm512_mask_storeu_ps(yr + VL, o1, a[i][1]);
+    }
+}
+
+static inline __attribute__((always_inline)) void row_blocks(const int nr, size_t r, size_t nb,
+                                                             const f32_dwrow_src *s, const float *w,
+                                                             const __mmask16 *m, float *y,
+                                                             size_t yrs, size_t ow)
+{
+    size_t b = 0;
+    for (; b + 2 <= nb; b += 2)
+        block(nr, 2, r, b, nb, s, w, m, y, yrs, ow);
+    if (b < nb) block(nr, 1, r, b, nb, s, w, m, y, yrs, ow);
+}
+
+/* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
+ * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + step*kh (step +1
+ * for F, -1 for D) at column shift dw[kw]. Output rows go in blocks of R:
+ * each of the R + 2 source rows is loaded once per shift and block (6
+ * masked loads, mostly cache-line splits) and feeds every output row that
+ * uses it, ~2.5x fewer loads than per-tap rows. Source rows are visited in
+ * the order that gives each output element its taps in ascending t (kh
+ * ascending, then kw): the dwconv order. */
+static inline __attribute__((always_inline)) void
+g33_block(const int nr, const int nv, const int step, const bool edge, size_t r, const float *x,
+          ptrdiff_t dh0, const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][2],
+          const __mmask16 om[2], const __m512 *wv, float *y, size_t yrs)
+{
+    __m512 a[4][2];
+#pragma GCC unroll 16
+    for (int o = 0; o < nr; ++o)
+#pragma GCC unroll 16
+        for (int v = 0; v < nv; ++v)
+            a[o][v] = _mm512_setzero_ps();
+#pragma GCC unroll 16
+    for (int u = 0; u < nr + 2; ++u) {
+        /* step +1: source row r + dh0 + u serves (o, kh = u - o);
+         * step -1: source row r + dh0 + (nr - 1) - u serves (o, kh = u + o - (nr - 1)) */
+        const ptrdiff_t i = (ptrdiff_t)r + dh0 + (step > 0 ? u : nr - 1 - u);
+        const bool in = !edge || (i >= 0 && (size_t)i < ih);
+        /* a row outside the source: every lane masked (zeros), nothing read */
+        const float *xr = in ? x + (size_t)i * rs : y;
+#pragma GCC unroll 16
+        for (int kw = 0; kw < 3; ++kw)
+#pragma GCC unroll 16
+            for (int v = 0; v < nv; ++v) {
+                const __mmask16 k = in ? mk[kw][v] : 0;
+                const __m512 xv = _mm512_maskz_loadu_ps(k, in ? xr + dws[kw] + v * VL : y);
+#pragma GCC unroll 16
+                for (int o = 0; o < nr; ++o) {
+                    const int kh = step > 0 ? u - o : u + o - (nr - 1);
+                    if (kh < 0 || kh > 2) continue;
+                    a[o][v] = _mm512_fmadd_ps(wv[3 * kh + kw], xv, a[o][v]);
+                }
+            }
+    }
+#pragma GCC unroll 16
+    for (int o = 0; o < nr; ++o)
+#pragma GCC unroll 16
+        for (int v = 0; v < nv; ++v)
+            _mm512_mask_storeu_ps(y + (r + (size_t)o) * yrs + (size_t)v * VL, om[v], a[o][v]);
+}
+
+static inline __attribute__((always_inline)) void g33(const int nv, const int step, size_t rows,
+                                                      size_t ow, const f32_dwrow_src *s,
+                                                      const __mmask16 *m, size_t nb, const float *w,
+                                                      float *y, size_t yrs)
+{
+    __m512 wv[9];
+    for (int t = 0; t < 9; ++t)
+        wv[t] = _mm512_set1_ps(w[t]);
+    __mmask16 mk[3][2], om[2];
+    const ptrdiff_t dws[3] = {s->dw[0], s->dw[1], s->dw[2]};
+    for (int kw = 0; kw < 3; ++kw)
+        for (int v = 0; v < 2; ++v)
+            mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
+    om[0] = lanes(0, (ptrdiff_t)ow);
+    om[1] = lanes(0, (ptrdiff_t)ow - VL);
+    const float *x = s->x[0];
+    const ptrdiff_t dh0 = s->dh[0];
+    /* a block of 4 rows reads source rows r + lo .. r + lo + 5 */
+    const ptrdiff_t lo = step > 0 ? dh0 : dh0 - 2;
+    size_t r = 0;
+    while (r + 4 <= rows) {
+        const ptrdiff_t first = (ptrdiff_t)r + lo;
+        if (first >= 0 && first + 5 < (ptrdiff_t)s->ih)
+            g33_block(4, nv, step, false, r, x, dh0, dws, s->ih, s->rs, mk, om, wv, y, yrs);
+        else
+            g33_block(4, nv, step, true, r, x, dh0, dws, s->ih, s->rs, mk, om, wv, y, yrs);
+        r += 4;
+    }
+    for (; r < rows; ++r)
+        g33_block(1, nv, step, true, r, x, dh0, dws, s->ih, s->rs, mk, om, wv, y, yrs);
+}
+
+#define DW_G33(nv, step, name)                                                                     \
+    static __attribute__((noinline)) void name(size_t rows, size_t ow, const f32_dwrow_src *s,     \
+                                               const __mmask16 *m, size_t nb, const float *w,      \
+                                               float *y, size_t yrs)                               \
+    {                                                                                              \
+        g33(nv, step, rows, ow, s, m, nb, w, y, yrs);                                              \
+    }
+DW_G33(2, 1, g33_nv2_up)
+DW_G33(1, 1, g33_nv1_up)
+DW_G33(2, -1, g33_nv2_down)
+DW_G33(1, -1, g33_nv1_down)
+#undef DW_G33
+
+/* +1 / -1 when the taps are a 3x3 grid on one plane (t = 3*kh + kw at row
+ * offset dh[0] + step*kh, column offset dw[kw]), else 0. */
+static int grid33(const f32_dwrow_src *s)
+{
+    if (s->nt != 9 || s->x[0] == NULL) return 0;
+    const ptrdiff_t step = s->dh[3] - s->dh[0];
+    if (step != 1 && step != -1) return 0;
+    for (size_t t = 0; t < 9; ++t)
+        if (s->x[t] != s->x[0] || s->dh[t] != s->dh[0] + step * (ptrdiff_t)(t / 3) ||
+            s->dw[t] != s->dw[t % 3])
+            return 0;
+    return (int)step;
+}
+
+void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src *s, const float *w,
+                                    float *y, size_t yrs)
+{
+    const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
+    __mmask16 m[DW_ROW_MASKS];
+    const int step = nb <= 2 ? grid33(s) : 0;
+    if (step != 0) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
+        col_masks(s, ow, nb, 3, m);
+        if (step > 0)
+            (nb == 2 ? g33_nv2_up : g33_nv1_up)(rows, ow, s, m, nb, w, y, yrs);
+        else
+            (nb == 2 ? g33_nv2_down : g33_nv1_down)(rows, ow, s, m, nb, w, y, yrs);
+        return;
+    }
+    col_masks(s, ow, nb, nt, m);
+    /* rows r with r + dh[t] inside the source for every tap: [r0, r1) */
+    ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
+    for (size_t t = 0; t < nt; ++t) {
+        if (s->x[t] == NULL) r1 = 0;
+        if (-s->dh[t] > r0) r0 = -s->dh[t];
+        if ((ptrdiff_t)s->ih - s->dh[t] < r1) r1 = (ptrdiff_t)s->ih - s->dh[t];
+    }
+    size_t r = 0;
+    while (r < rows) {
+        if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + RB <= r1) {
+            row_blocks(RB, r, nb, s, w, m, y, yrs, ow);
+            r += RB;
+        } else {
+            row_blocks(1, r, nb, s, w, m, y, yrs, ow);
+            r += 1;
+        }
+    }
+}

@@ -1,0 +1,244 @@
+/* AVX-512 in-place depthwise weight-gradient dot products: up to 12 taps x
+ * 32 partial sums held in registers for a whole plane (two zmm per tap: the
+ * even and the odd 16-wide column blocks of a row; a 3x3 kernel is one group
+ * of 9, 18 accumulators), the dy vectors of a block loaded once per group,
+ * the x rows read where they lie with masked loads (padding and the columns
+ * past ow read as zeros, never touched). */
+#include <immintrin.h>
+
+#include "kernels/dw_ukernels.h"
+
+#define VL 16
+#define TG 12 /* taps per group: 24 accumulators, 2 dy vectors, room to load */
+
+static inline __mmask16 lanes(ptrdiff_t lo, ptrdiff_t hi)
+{
+    if (lo < 0) lo = 0;
+    if (hi > VL) hi = VL;
+    if (hi <= lo) return 0;
+    return (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+}
+
+/* m[t*nb + b], t < nt: the lanes of column block b that tap t reads inside
+ * the source row and below ow. */
+static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, __mmask16 *m)
+{
+    for (size_t t = 0; t < nt; ++t)
+        for (size_t b = 0; b < nb; ++b) {
+            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
+            const ptrdiff_t hi =
+                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
+            m[t * nb + b] = lanes(-c, hi);
+        }
+}
+
+/* Row r of taps t0 .. t0 + ng - 1 into a0 / a1. edge: some tap's source row
+ * may be outside the source (all its lanes masked then). */
+static inline __attribute__((always_inline)) void row(const int ng, const bool edge, size_t t0,
+                                                      size_t r, size_t ow, size_t nb,
+                                                      const f32_dwrow_src *s, const __mmask16 *mt,
+                                                      const float *dr, __m512 *a0, __m512 *a1)
+{
+    const float *xp[TG];
+    __mmask16 keep[TG];
+#pragma GCC unroll 16
+    for (int g = 0; g < ng; ++g) {
+        const size_t t = t0 + (size_t)g;
+        const ptrdiff_t i = (ptrdiff_t)r + s->dh[t];
+        const bool in = !edge || (s->x[t] != NULL && i >= 0 && (size_t)i < s->ih);
+        /* outside: every lane masked, nothing is read */
+        xp[g] = in ? s->x[t] + (size_t)i * s->rs + s->dw[t] : dr;
+        keep[g] = in ? (__mmask16)0xffff : 0;
+    }
+    size_t b = 0;
+    for (; b + 2 <= nb; b += 2) {
+        const size_t j = b * VL;
+        const __mmask16 o1 = lanes(0, (ptrdiff_t)(ow - j) - VL);
+        const __m512 d0 = _mm512_loadu_ps(dr + j), d1 = _mm512_maskz_loadu_ps(o1, dr + j + VL);
+#pragma GCC unroll 16
+        for (int g = 0; g < ng; ++g) {
+            const __mmask16 m0 = edge ? mt[g * nb + b] & keep[g] : mt[g * nb + b];
+            const __mmask16 m1 = edge ? mt[g * nb + b + 1] & keep[g] : mt[g * nb + b + 1];
+            a0[g] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m0, xp[g] + j), d0, a0[g]);
+            a1[g] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m1, xp[g] + j + VL), d1, a1[g]);
+        }
+    }
+    if (b < nb) { /* an even block, the last */
+        const size_t j = b * VL;
+        const __m512 d0 = _mm512_maskz_loadu_ps(lanes(0, (ptrdiff_t)(ow - j)), dr + j);
+#pragma GCC unroll 16
+        for (int g = 0; g < ng; ++g) {
+            const __mmask16 m0 = edge ? mt[g * nb + b] & keep[g] : mt[g * nb + b];
+            a0[g] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m0, xp[g] + j), d0, a0[g]);
+        }
+    }
+}
+
+/* Taps t0 .. t0 + ng - 1 over the whole plane; m: all taps' masks, nb per tap. */
+static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0, size_t rows,
+                                                        size_t ow, size_t nb,
+                                                        const f32_dwrow_src *s, const __mmask16 *m,
+                                                        const float *dy, size_t dyrs, float *acc)
+{
+    __m512 a0[TG], a1[TG];
+    /* rows whose every tap's source row is inside the source: [r0, r1) */
+    ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
+#pragma GCC unroll 16
+    for (int g = 0; g < ng; ++g) {
+        const size_t t = t0 + (size_t)g;
+        a0[g] = _mm512_loadu_ps(acc + t * DW_ACC_LANES);
+        a1[g] = _mm512_loadu_ps(acc + t * DW_ACC_LANES + VL);
+        if (s->x[t] == NULL) r1 = 0;
+        if (-s->dh[t] > r0) r0 = -s->dh[t];
+        if ((ptrdiff_t)s->ih - s->dh[t] < r1) r1 = (ptrdiff_t)s->ih - s->dh[t];
+    }
+    if (r1 < r0) r1 = r0;
+    if (r0 > (ptrdiff_t)rows) r0 = r1 = (ptrdiff_t)rows;
+    const __mmask16 *mt = m + t0 * nb;
+    size_t r = 0;
+    for (; r < (size_t)r0; ++r)
+        row(ng, true, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
+    for (; r < (size_t)r1; ++r)
+        row(ng, false, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
+    for (; r < rows; ++r)
+        row(ng, true, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
+#pragma GCC unroll 16
+    for (int g = 0; g < ng; ++g) {
+        _mm512_storeu_ps(acc + (t0 + (size_t)g) * DW_ACC_LANES, a0[g]);
+        _mm512_storeu_ps(acc + (t0 + (size_t)g) * DW_ACC_LANES + VL, a1[g]);
+    }
+}
+
+/* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
+ * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + kh at column shift
+ * dw[kw]. Output rows go in blocks of R: each of the R + 2 source rows is
+ * loaded once per shift and block (6 masked loads) and meets the dy rows of
+ * every tap row that uses it, so a row costs ~11 loads instead of 20 (the
+ * loads are mostly cache-line splits: they bound the generic sweep). Each
+ * tap still sees its rows in ascending order: the dwwt lane order. */
+static inline __attribute__((always_inline)) void
+g33_block(const int nr, const int nv, const bool edge, size_t r, const float *x, ptrdiff_t dh0,
+          const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][2],
+          const __mmask16 om[2], const float *dy, size_t dyrs, __m512 *a0, __m512 *a1)
+{
+    __m512 d[4][2];
+#pragma GCC unroll 16
+    for (int o = 0; o < nr; ++o)
+#pragma GCC unroll 16
+        for (int v = 0; v < nv; ++v)
+            d[o][v] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
+#pragma GCC unroll 16
+    for (int sr = 0; sr < nr + 2; ++sr) {
+        const ptrdiff_t i = (ptrdiff_t)r + dh0 + sr;
+        const bool in = !edge || (i >= 0 && (size_t)i < ih);
+        /* a row outside the source: every lane masked (zeros), nothing read */
+        const float *xr = in ? x + (size_t)i * rs : dy;
+#pragma GCC unroll 16
+        for (int kw = 0; kw < 3; ++kw)
+#pragma GCC unroll 16
+            for (int v = 0; v < nv; ++v) {
+                const __mmask16 k = in ? mk[kw][v] : 0;
+                const __m512 xv = _mm512_maskz_loadu_ps(k, in ? xr + dws[kw] + v * VL : dy);
+#pragma GCC unroll 16
+                for (int kh = 0; kh < 3; ++kh) {
+                    const int o = sr - kh;
+                    if (o < 0 || o >= nr) continue;
+                    if (v == 0)
+                        a0[3 * kh + kw] = _mm512_fmadd_ps(xv, d[o][0], a0[3 * kh + kw]);
+                    else
+                        a1[3 * kh + kw] = _mm512_fmadd_ps(xv, d[o][1], a1[3 * kh + kw]);
+                }
+            }
+    }
+}
+
+static inline __attribute__((always_inline)) void g33(const int nv, size_t rows, size_t ow,
+                                                      const f32_dwrow_src *s, const __mmask16 *m,
+                                                      size_t nb, const float *dy, size_t dyrs,
+                                                      float *acc)
+{
+    __m512 a0[9], a1[9];
+    for (int t = 0; t < 9; ++t) {
+        a0[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES);
+        a1[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES + VL);
+    }
+    __mmask16 mk[3][2], om[2];
+    const ptrdiff_t dws[3] = {s->dw[0], s->dw[1], s->dw[2]};
+    for (int kw = 0; kw < 3; ++kw)
+        for (int v = 0; v < 2; ++v)
+            mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
+    om[0] = lanes(0, (ptrdiff_t)ow);
+    om[1] = lanes(0, (ptrdiff_t)ow - VL);
+    const float *x = s->x[0];
+    const ptrdiff_t dh0 = s->dh[0];
+    /* row blocks of 4 whose source rows are all inside: [r0, r1) */
+    const ptrdiff_t r0 = dh0 < 0 ? -dh0 : 0, r1 = (ptrdiff_t)s->ih - dh0 - 2;
+    size_t r = 0;
+    while (r + 4 <= rows) {
+        if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + 4 <= r1)
+            g33_block(4, nv, false, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+        else
+            g33_block(4, nv, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+        r += 4;
+    }
+    for (; r < rows; ++r)
+        g33_block(1, nv, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+    for (int t = 0; t < 9; ++t) {
+        _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES, a0[t]);
+        _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES + VL, a1[t]);
+    }
+}
+
+static __attribute__((noinline)) void g33_nv2(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                              const __mmask16 *m, size_t nb, const float *dy,
+                                              size_t dyrs, float *acc)
+{
+    g33(2, rows, ow, s, m, nb, dy, dyrs, acc);
+}
+
+static __attribute__((noinline)) void g33_nv1(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                              const __mmask16 *m, size_t nb, const float *dy,
+                                              size_t dyrs, float *acc)
+{
+    g33(1, rows, ow, s, m, nb, dy, dyrs, acc);
+}
+
+/* Whether the taps are a 3x3 grid on one plane: t = 3*kh + kw at row offset
+ * dh[0] + kh and column offset dw[kw]. */
+static bool grid33(const f32_dwrow_src *s)
+{
+    if (s->nt != 9 || s->x[0] == NULL) return false;
+    for (size_t t = 0; t < 9; ++t)
+        if (s->x[t] != s->x[0] || s->dh[t] != s->dh[0] + (ptrdiff_t)(t / 3) ||
+            s->dw[t] != s->dw[t % 3])
+            return false;
+    return true;
+}
+
+void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                       const float *dy, size_t dyrs, float *acc)
+{
+    const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
+    __mmask16 m[DW_ROW_MASKS];
+    if (nb <= 2 && grid33(s)) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
+        col_masks(s, ow, nb, 3, m);
+        if (nb == 2)
+            g33_nv2(rows, ow, s, m, nb, dy, dyrs, acc);
+        else
+            g33_nv1(rows, ow, s, m, nb, dy, dyrs, acc);
+        return;
+    }
+    col_masks(s, ow, nb, nt, m);
+    size_t t = 0;
+    for (; t + TG <= nt; t += TG)
+        sweep(TG, t, rows, ow, nb, s, m, dy, dyrs, acc);
+    switch (nt - t) {
+#define DW_TAIL(k)                                                                                 \
+    case k: sweep(k, t, rows, ow, nb, s, m, dy, dyrs, acc); break;
+        DW_TAIL(1)
+        DW_TAIL(2) DW_TAIL(3) DW_TAIL(4) DW_TAIL(5) DW_TAIL(6) DW_TAIL(7) DW_TAIL(8) DW_TAIL(9)
+            DW_TAIL(10) DW_TAIL(11)
+#undef DW_TAIL
+                default : break;
+    }
+}
