@@ -68,6 +68,7 @@ static void usage(FILE *f)
         "  --plan-reps N         GetWorkspaceSize calls timed, median (default 5)\n"
         "  --dtype fp32|bf16|fp16  --mask data|weight|all  --cube 0..3   case defaults\n"
         "  --no-dnnl             skip oneDNN\n"
+        "  --markdown            also print the summary as a Markdown table\n"
         "  --check               verify aclconv against the double reference; exit 1 on mismatch\n"
         "  --check-samples N     elements per output compared in big cases (default 512)\n"
         "  --check-mode M        auto (every element when small, else samples) | full | sampled\n"
@@ -276,6 +277,46 @@ static void print_summary(const case_result *res, int count, const bench_peak *p
     printf("(* = stopped by --max-case-seconds)\n");
 }
 
+/* The summary as a Markdown table (README's performance section). */
+static void print_markdown(const case_result *res, int count, const bench_peak *peak, int with_dnnl)
+{
+    printf("\n| case | aclconv ms | GFLOP/s | %% of peak | impl dx/dw | workspace MiB |%s\n",
+           with_dnnl ? " oneDNN plain ms | oneDNN blocked ms | vs plain | vs blocked |" : "");
+    printf("|---|---|---|---|---|---|%s\n", with_dnnl ? "---|---|---|---|" : "");
+    double log_r[2] = {0, 0};
+    int n_r[2] = {0, 0};
+    for (int i = 0; i < count; ++i) {
+        const case_result *r = &res[i];
+        const acl_result *a = &r->acl;
+        if (!a->ok) {
+            printf("| %s | failed |\n", r->c.name);
+            continue;
+        }
+        const double g = gflops(&r->c, a->exec.median_ms);
+        printf("| %s | %.3g | %.1f | %.0f | %s/%s | %.1f |", r->c.name, a->exec.median_ms, g,
+               peak->gflops > 0 ? 100.0 * g / peak->gflops : 0.0, a->impl[0], a->impl[1],
+               (double)a->workspace / MIB);
+        if (with_dnnl) {
+            const dnnl_variant *v[2] = {&r->dnnl.plain, &r->dnnl.blocked};
+            for (int k = 0; k < 2; ++k) printf(v[k]->ok ? " %.3g |" : " n/a |", v[k]->exec.median_ms);
+            for (int k = 0; k < 2; ++k) {
+                if (!v[k]->ok) {
+                    printf(" - |");
+                    continue;
+                }
+                const double ratio = v[k]->exec.median_ms / a->exec.median_ms;
+                printf(" %.2f |", ratio);
+                log_r[k] += log(ratio);
+                ++n_r[k];
+            }
+        }
+        printf("\n");
+    }
+    if (with_dnnl && n_r[0] && n_r[1])
+        printf("| **geometric mean** | | | | | | | | **%.2f** | **%.2f** |\n", exp(log_r[0] / n_r[0]),
+               exp(log_r[1] / n_r[1]));
+}
+
 static int need_arg(int i, int argc, const char *opt)
 {
     if (i + 1 >= argc) {
@@ -300,7 +341,7 @@ int main(int argc, char **argv)
                     .verbose = 0};
     bench_case_defaults def = {ACL_FLOAT, BENCH_MASK_ALL, 0};
     const char *suite = BENCH_SUITE_DIR "/default.suite", *single = NULL, *filter = NULL;
-    int use_dnnl = 1;
+    int use_dnnl = 1, markdown = 0;
     double peak_seconds = 0.1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -345,6 +386,8 @@ int main(int argc, char **argv)
             use_dnnl = 0;
         else if (strcmp(a, "--check") == 0)
             o.check = 1;
+        else if (strcmp(a, "--markdown") == 0)
+            markdown = 1;
         else if (strcmp(a, "-v") == 0)
             o.verbose = 1;
         else if (strcmp(a, "--dtype") == 0) {
@@ -472,6 +515,7 @@ int main(int argc, char **argv)
         if (end.gflops > peak.gflops) peak.gflops = end.gflops;
     }
     print_summary(res, count, &peak, with_dnnl, o.check);
+    if (markdown) print_markdown(res, count, &peak, with_dnnl);
     if (o.check)
         printf("check: %d of %d cases mismatch, %d failed to run\n", mismatches, count, failures);
 
