@@ -52,6 +52,8 @@ typedef struct grp_state {
     uint64_t wpk_off;   /* packed weights, bytes into the workspace */
     bool flat;          /* data pass from shifted copies (one W output phase) */
     bool in_place;      /* flat, and the kernel stores into the dense fp32 view */
+    bool masked;        /* flat from one copy per channel, W taps masked (grpconv) */
+    int64_t cb;         /* masked: first source column of a packed row */
 } grp_state;
 
 _Static_assert(sizeof(grp_state) <= CONV_IMPL_STATE_BYTES, "grp_state exceeds the plan state");
@@ -88,14 +90,22 @@ typedef struct grp_kernels {
     f32_grpwt_ukernel_fn wt;
     f32_grpcopy_ukernel_fn copy;
     int wt_mr, wt_nr;
+    f32_grpconv_ukernel_fn conv;
+    int conv_mr, conv_nr;
 } grp_kernels;
 
 static grp_kernels pick_kernels(aclconvIsa isa)
 {
     switch (isa) {
-    case ACLCONV_ISA_AVX512: return (grp_kernels){f32_grpwt_ukernel_4x6__avx512, f32_grpcopy_ukernel__avx512, 4, 6};
-    case ACLCONV_ISA_AVX2: return (grp_kernels){f32_grpwt_ukernel_3x4__avx2, f32_grpcopy_ukernel__avx2, 3, 4};
-    default: return (grp_kernels){f32_grpwt_ukernel_2x2__scalar, f32_grpcopy_ukernel__scalar, 2, 2};
+    case ACLCONV_ISA_AVX512:
+        return (grp_kernels){f32_grpwt_ukernel_4x6__avx512, f32_grpcopy_ukernel__avx512, 4, 6,
+                             f32_grpconv_ukernel_8x48__avx512, 8, 48};
+    case ACLCONV_ISA_AVX2:
+        return (grp_kernels){f32_grpwt_ukernel_3x4__avx2, f32_grpcopy_ukernel__avx2, 3, 4,
+                             f32_grpconv_ukernel_4x24__avx2, 4, 24};
+    default:
+        return (grp_kernels){f32_grpwt_ukernel_2x2__scalar, f32_grpcopy_ukernel__scalar, 2, 2,
+                             f32_grpconv_ukernel_4x16__scalar, 4, 16};
     }
 }
 
@@ -125,6 +135,32 @@ static bool copies_layout(grp_state *st, int64_t slack)
     return true;
 }
 
+/* The masked layout (one copy per source channel, rows of OW source columns
+ * from cb, the W taps as masked shifts of it) applies when W has one output
+ * phase read at stride 1 and every source column a row needs fits in OW
+ * columns: st->cb, or false. */
+static bool masked_geometry(const conv_problem *p, grp_state *st)
+{
+    const dw_dim *dw = &st->dim[2];
+    if (!st->flat || dw->nph != 1 || dw->src_step != 1 || dw->ph_val[0] != 0) return false;
+    const int64_t nwt = dw->sub_tb[1] - dw->sub_tb[0];
+    if (nwt < 1 || nwt > GRP_CONV_MAX_KW) return false;
+    const int64_t ow = dw->out_n, wsrc = st->bwd ? p->ys[2] : p->xs[2];
+    int64_t omin = 0, omax = 0;
+    for (int64_t k = 0; k < nwt; ++k) {
+        const int64_t o = dw->tap_off[dw->sub_tb[0] + k] + dw->qmin;
+        omin = k == 0 ? o : min64(omin, o);
+        omax = k == 0 ? o : (o > omax ? o : omax);
+    }
+    /* the source columns some output column reads inside the tensor */
+    const int64_t lo = omin > 0 ? omin : 0, hi = min64(wsrc, ow + omax);
+    const int64_t cb = hi > lo ? lo : 0;
+    if (hi - lo > ow) return false;
+    if (omin - cb < -GRP_CONV_MAX_WSH || omax - cb > GRP_CONV_MAX_WSH) return false;
+    st->cb = cb;
+    return true;
+}
+
 /* Data pass: per slot the nin packed source planes (cs apart, slack after)
  * and the grid of the outputs of one group (nout x glen); the packed weights
  * of every group. */
@@ -134,6 +170,7 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     st->nin = st->bwd ? p->og : p->cg;
     st->nout = st->bwd ? p->cg : p->og;
     st->mr = st->nout <= 4 ? 1 : k->conv_mr; /* few rows: the single-row kernel */
+    int64_t guard = 0;
     st->nmb = ceil_div(st->nout, st->mr);
     /* one W output phase: shifted copies, no junk column, and the kernel
      * stores into a dense fp32 view (no result rounding, rows of OW) */
@@ -143,7 +180,16 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     st->in_place = st->flat && dh->nsub == 1 && out->dtype == ACL_FLOAT &&
                    (p->mode == CONV_MODE_F32 || p->mode == CONV_MODE_HF32) && out->stride[4] == 1 &&
                    (out->stride[3] == dw->out_n || dh->out_n == 1);
-    if (st->flat) {
+    /* one copy per channel instead of KW: a 3x3's source block fits in L1 */
+    st->masked = st->mr != 1 && masked_geometry(p, st);
+    if (st->masked) {
+        st->mr = pick_kernels(isa).conv_mr;
+        st->nmb = ceil_div(st->nout, st->mr);
+        if (!copies_layout(st, 0)) return false; /* st->xrow: floats of one copy */
+        st->cs = round_floats(st->xrow);
+        st->glen = round_floats(dh->ext * dw->out_n);
+        guard = GRP_CONV_GUARD;
+    } else if (st->flat) {
         if (!copies_layout(st, 0)) return false;
         st->glen = round_floats(dh->ext * dw->out_n); /* one output depth plane */
     } else {
@@ -152,9 +198,9 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     }
     int64_t src, grid, slot;
     if (!checked_mul_i64(st->cs, st->nin, &src) || !checked_mul_i64(st->glen, st->nout, &grid) ||
-        !checked_add_i64(src + CONV_UKERNEL_SLACK, grid, &slot))
+        !checked_add_i64(guard + src + CONV_UKERNEL_SLACK, grid, &slot))
         return false;
-    st->aux_off = src + CONV_UKERNEL_SLACK;
+    st->aux_off = guard + src + CONV_UKERNEL_SLACK;
     st->slot_floats = round_floats(slot);
     if (!checked_mul_i64(st->nmb * st->mr * st->nin, st->ntaps, &st->gpanel)) return false;
     uint64_t size = 0, slot_off;
@@ -247,11 +293,14 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
     /* dense rows of fp32 without rounding: vector row copies, a call per run of rows */
     const bool fast = v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && v->stride[4] == 1 &&
                       dw->src_step == 1;
+    /* masked layout: one copy per channel, of the source columns from cb */
+    const int64_t ncopy = st->masked ? 1 : nwt;
     for (int64_t c = 0; c < nc; ++c)
-        for (int64_t kw = 0; kw < nwt; ++kw) {
+        for (int64_t kw = 0; kw < ncopy; ++kw) {
             float *o = dst + c * st->cs + kw * st->xrow;
             /* column col reads source w = (col + offw)*step + pw */
-            const int64_t offw = dw->tap_off[kw] + dw->qmin, pw = dw->ph_val[dw->tap_ph[kw]];
+            const int64_t offw = st->masked ? st->cb : dw->tap_off[kw] + dw->qmin;
+            const int64_t pw = st->masked ? 0 : dw->ph_val[dw->tap_ph[kw]];
             const int64_t step = dw->src_step;
             const int64_t lo = offw < 0 ? (-offw < ow ? -offw : ow) : 0;
             int64_t hi = sw_n - 1 - pw < 0 ? lo : (sw_n - 1 - pw) / step - offw + 1;
@@ -528,7 +577,10 @@ static void data_pack_weights(void *ctx, size_t index)
                                             conv_view_index(&p->w, g * p->og + wo, wc, kd, kh, kw)),
                                 p->mode);
                         }
-                        ws[((mb * nin + c) * s.count + t) * mrr + m] = v;
+                        /* masked: [t][c][MR], the grpconv kernel's tap-major order */
+                        const int64_t at = st->masked ? (mb * s.count + t) * nin + c
+                                                      : (mb * nin + c) * s.count + t;
+                        ws[at * mrr + m] = v;
                     }
         }
     }
@@ -661,6 +713,72 @@ static void data_flat(const grp_run *r, int64_t n, int64_t g, size_t index, int 
     }
 }
 
+/* Data gradient from one copy per source channel (masked layout): per
+ * output depth plane a run of OH'*OW positions, the W taps of a row tap as
+ * shifts of the same copy with the lanes that leave their row masked. */
+static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, int slot)
+{
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
+    const conv_view *v = st->bwd ? &p->y : &p->x, *out = &p->grad_input;
+    float *base = slot_buf(r, slot), *src = base + GRP_CONV_GUARD, *grid = base + st->aux_off;
+    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
+    if (*slot_flag(r, slot) == 0) { /* what the kernel may read around the copies */
+        memset(base, 0, GRP_CONV_GUARD * sizeof(float));
+        memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
+    }
+    pack_group(r, v, n, g * nin, nin, slot, src);
+    size_t nxb = 0;
+    const char *nx = next_block(r, v, index, &nxb);
+    const int64_t nr_max = r->k.conv_nr;
+    const float *wp = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t ow = dw->out_n, eh = dh->ext;
+    const int64_t nw = dw->sub_tb[1] - dw->sub_tb[0];
+    ptrdiff_t roff[DW_MAX_TAPS], wsh[GRP_CONV_MAX_KW];
+    for (int64_t k = 0; k < nw; ++k) wsh[k] = dw->tap_off[dw->sub_tb[0] + k] + dw->qmin - st->cb;
+    sub_taps s;
+    size_t call = 0;
+    const size_t ncalls = (size_t)(st->nmb * ceil_div(dd->out_n * eh * ow, nr_max)) + 1;
+    for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
+        if (s.count == 0) {
+            for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, NULL);
+            continue;
+        }
+        const int64_t nh = dh->sub_tb[s.u[1] + 1] - dh->sub_tb[s.u[1]], nrt = s.count / nw;
+        for (int64_t i = 0; i < nrt; ++i) {
+            const int64_t td = dd->sub_tb[s.u[0]] + i / nh, th = dh->sub_tb[s.u[1]] + i % nh;
+            const int64_t phase = dd->tap_ph[td] * (int64_t)dh->nph + dh->tap_ph[th];
+            roff[i] = (ptrdiff_t)(((phase * dd->ext + dd->tap_off[td]) * eh + dh->tap_off[th]) * ow);
+        }
+        const int64_t len = s.cnt[1] * ow;
+        const float *ws = wp + st->nmb * mrr * nin * s.first;
+        for (int64_t a = 0; a < s.cnt[0]; ++a) {
+            const float *xa = src + a * eh * ow;
+            for (int64_t mb = 0; mb < st->nmb; ++mb) {
+                const int64_t mr = min64(mrr, nout - mb * mrr);
+                float *y = grid + mb * mrr * st->glen;
+                size_t ldy = (size_t)st->glen;
+                if (st->in_place) {
+                    y = (float *)out->data + conv_view_index(out, n, g * nout + mb * mrr,
+                                                             s.u[0] + a * dd->out_step, 0, 0);
+                    ldy = (size_t)out->stride[1];
+                }
+                for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
+                    if (nx) prefetch_part(nx, nxb, min64(call, ncalls - 1), ncalls);
+                    ++call;
+                    r->k.conv((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)nrt,
+                              (size_t)nw, ws + mb * s.count * nin * mrr, xa + j0, (size_t)st->cs,
+                              roff, wsh, (size_t)ow, (size_t)(j0 % ow), y + j0, ldy);
+                }
+            }
+            if (!st->in_place)
+                for (int64_t o = 0; o < nout; ++o)
+                    store_rows(r, n, g * nout + o, &s, a, grid + o * st->glen, ow);
+        }
+    }
+}
+
 /* Data gradient: task n*G + g computes the nout output channels of group g of
  * image n; every element by one kernel call holding its whole sum (source
  * channel, then tap, ascending). */
@@ -670,6 +788,10 @@ static void data_task(void *ctx, size_t index, int slot)
     const conv_problem *p = r->p;
     const grp_state *st = r->st;
     const int64_t n = (int64_t)index / p->g, g = (int64_t)index % p->g;
+    if (st->masked) {
+        data_masked(r, n, g, index, slot);
+        return;
+    }
     if (st->flat) {
         data_flat(r, n, g, index, slot);
         return;
@@ -737,3 +859,12 @@ static void grp_run_pass(const conv_problem *p, conv_pass pass, const void *stat
 }
 
 const conv_impl conv_impl_grouped = {"grouped", grp_why_not, grp_plan, grp_run_pass};
+
+const char *conv_grouped_data_layout(const conv_problem *p, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    if (!grp_plan(p, CONV_PASS_DATA, isa, state, &bytes)) return NULL;
+    const grp_state *st = (const grp_state *)state;
+    return st->masked ? "masked" : st->flat ? "copies" : "planes";
+}

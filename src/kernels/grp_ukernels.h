@@ -44,4 +44,50 @@ void f32_grpwt_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *
 void f32_grpwt_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float *const *a,
                                    const float *const *b, float *acc, size_t ldm);
 
+/* W taps of a "grpconv" call at most (a kernel side) and the largest |wsh|:
+ * the engine keeps GRP_CONV_GUARD readable floats before the source and
+ * CONV_UKERNEL_SLACK after it. */
+#define GRP_CONV_MAX_KW 32
+#define GRP_CONV_MAX_WSH 32
+#define GRP_CONV_GUARD 48
+
+/*
+ * Grouped data-gradient kernel ("grpconv"): MR output channels x NR positions
+ * of a run of rows ow wide (position j of the call is column
+ * col(j) = (col0 + j) % ow of its row, col0 < ow), for m < mr, j < nr:
+ *   y[m*ldy + j] = sum_{r < nrt} sum_{k < nkw} sum_{c < nc}
+ *                  w[((r*nkw + k)*nc + c)*MR + m] * xv(c, r, k, j)
+ *   xv(c, r, k, j) = x[c*cs + roff[r] + wsh[k] + j]  if 0 <= col(j) + wsh[k] < ow
+ *                    0                                 otherwise
+ * i.e. the taps (r, k) of one W output phase over source rows of ow columns
+ * without padding columns: a lane whose W tap falls off its row is a zero
+ * (multiplied, like every padding term of the data pass), never a neighbour
+ * row's element. Sum order per element: r ascending, then k, then c, one
+ * fused multiply-add per term (multiply then add for the scalar kernel),
+ * starting from 0; y is overwritten.
+ * w: panel of nrt*nkw*nc rows of MR floats (rows m >= mr ignored but read).
+ * x: every x[c*cs + roff[r] + wsh[k] + j] with j < roundup(nr, 16) must be
+ * readable (the AVX2 kernel loads masked-off lanes and clears them; the
+ * others do not read them). 1 <= mr <= MR, 1 <= nr <= NR, nc, nrt >= 1,
+ * 1 <= nkw <= GRP_CONV_MAX_KW, |wsh[k]| <= GRP_CONV_MAX_WSH. Only y[m*ldy + j],
+ * m < mr, j < nr, is written.
+ */
+typedef void (*f32_grpconv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
+                                       const float *w, const float *x, size_t cs,
+                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
+                                       size_t col0, float *y, size_t ldy);
+
+void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
+                                      const float *w, const float *x, size_t cs,
+                                      const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
+                                      size_t col0, float *y, size_t ldy);
+void f32_grpconv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
+                                    const float *w, const float *x, size_t cs,
+                                    const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
+                                    size_t col0, float *y, size_t ldy);
+void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
+                                      const float *w, const float *x, size_t cs,
+                                      const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
+                                      size_t col0, float *y, size_t ldy);
+
 #endif /* ACLCONV_GRP_UKERNELS_H_ */
