@@ -92,6 +92,7 @@ typedef struct grp_kernels {
     int wt_mr, wt_nr;
     f32_grpconv_ukernel_fn conv;
     int conv_mr, conv_nr;
+    void (*fence)(void); /* after grpconv's streamed stores; NULL: it never streams */
 } grp_kernels;
 
 static grp_kernels pick_kernels(aclconvIsa isa)
@@ -99,13 +100,13 @@ static grp_kernels pick_kernels(aclconvIsa isa)
     switch (isa) {
     case ACLCONV_ISA_AVX512:
         return (grp_kernels){f32_grpwt_ukernel_4x6__avx512, f32_grpcopy_ukernel__avx512, 4, 6,
-                             f32_grpconv_ukernel_8x48__avx512, 8, 48};
+                             f32_grpconv_ukernel_8x48__avx512, 8, 48, f32_grpconv_fence__avx2};
     case ACLCONV_ISA_AVX2:
         return (grp_kernels){f32_grpwt_ukernel_3x4__avx2, f32_grpcopy_ukernel__avx2, 3, 4,
-                             f32_grpconv_ukernel_4x24__avx2, 4, 24};
+                             f32_grpconv_ukernel_4x24__avx2, 4, 24, f32_grpconv_fence__avx2};
     default:
         return (grp_kernels){f32_grpwt_ukernel_2x2__scalar, f32_grpcopy_ukernel__scalar, 2, 2,
-                             f32_grpconv_ukernel_4x16__scalar, 4, 16};
+                             f32_grpconv_ukernel_4x16__scalar, 4, 16, NULL};
     }
 }
 
@@ -769,7 +770,8 @@ static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, in
                     ++call;
                     r->k.conv((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)nrt,
                               (size_t)nw, ws + mb * s.count * nin * mrr, xa + j0, (size_t)st->cs,
-                              roff, wsh, (size_t)ow, (size_t)(j0 % ow), y + j0, ldy);
+                              roff, wsh, (size_t)ow, (size_t)(j0 % ow), y + j0, ldy,
+                              st->in_place); /* gradInput is not read again: no RFO */
                 }
             }
             if (!st->in_place)
@@ -777,6 +779,7 @@ static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, in
                     store_rows(r, n, g * nout + o, &s, a, grid + o * st->glen, ow);
         }
     }
+    if (st->in_place && r->k.fence) r->k.fence();
 }
 
 /* Data gradient: task n*G + g computes the nout output channels of group g of

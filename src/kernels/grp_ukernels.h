@@ -70,24 +70,30 @@ void f32_grpwt_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float
  * readable (the AVX2 kernel loads masked-off lanes and clears them; the
  * others do not read them). 1 <= mr <= MR, 1 <= nr <= NR, nc, nrt >= 1,
  * 1 <= nkw <= GRP_CONV_MAX_KW, |wsh[k]| <= GRP_CONV_MAX_WSH. Only y[m*ldy + j],
- * m < mr, j < nr, is written.
+ * m < mr, j < nr, is written. stream != 0 (y is not read again soon): the
+ * full vectors of rows that start on a vector-size boundary are written with
+ * non-temporal stores, so the caller must run the ISA's grpconv fence before
+ * the results are used by another thread (the scalar kernel ignores it).
  */
 typedef void (*f32_grpconv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                        const float *w, const float *x, size_t cs,
                                        const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                       size_t col0, float *y, size_t ldy);
+                                       size_t col0, float *y, size_t ldy, int stream);
+
+/* Store fence for the grpconv stream mode (x86 sfence; AVX2 and AVX-512). */
+void f32_grpconv_fence__avx2(void);
 
 void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy);
+                                      size_t col0, float *y, size_t ldy, int stream);
 void f32_grpconv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                     const float *w, const float *x, size_t cs,
                                     const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                    size_t col0, float *y, size_t ldy);
+                                    size_t col0, float *y, size_t ldy, int stream);
 void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy);
+                                      size_t col0, float *y, size_t ldy, int stream);
 
 #endif /* ACLCONV_GRP_UKERNELS_H_ */

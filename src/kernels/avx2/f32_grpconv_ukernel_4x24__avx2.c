@@ -4,6 +4,8 @@
  * around the source) and the lanes whose W tap falls off their row are
  * cleared with a lane mask computed once per call per W tap. */
 #include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "kernels/grp_ukernels.h"
 
@@ -14,7 +16,7 @@ static inline __attribute__((always_inline)) void body(const int nv, size_t mr, 
                                                        size_t nrt, size_t nkw, const float *w,
                                                        const float *x, size_t cs,
                                                        const ptrdiff_t *roff, const ptrdiff_t *wsh,
-                                                       size_t ow, size_t col0, float *y, size_t ldy)
+                                                       size_t ow, size_t col0, float *y, size_t ldy, int stream)
 {
     const __m256i owv = _mm256_set1_epi32((int)ow);
     const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -64,24 +66,34 @@ static inline __attribute__((always_inline)) void body(const int nv, size_t mr, 
     }
     _Pragma("GCC unroll 4") for (int m = 0; m < MR; ++m)
         if ((size_t)m < mr)
+        {
+            const bool nt = stream && ((uintptr_t)(y + (size_t)m * ldy) & (VL * sizeof(float) - 1)) == 0;
+            const bool full_last = nr - (size_t)(nv - 1) * VL == VL;
             _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v) {
                 float *yv = y + (size_t)m * ldy + (size_t)v * VL;
-                if (v < nv - 1)
+                if (nt && (v < nv - 1 || full_last))
+                    _mm256_stream_ps(yv, acc[m][v]);
+                else if (v < nv - 1)
                     _mm256_storeu_ps(yv, acc[m][v]);
                 else
                     _mm256_maskstore_ps(yv, last, acc[m][v]);
             }
+        }
 }
 
 void f32_grpconv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                     const float *w, const float *x, size_t cs,
                                     const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                    size_t col0, float *y, size_t ldy)
+                                    size_t col0, float *y, size_t ldy, int stream)
 {
     if (nr > 2 * VL)
-        body(3, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy);
+        body(3, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream);
     else if (nr > VL)
-        body(2, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy);
+        body(2, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream);
     else
-        body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy);
+        body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream);
 }
+
+/* Orders the streamed stores of the calls before (the grpconv "stream" mode)
+ * before anything the task does next; AVX-512 uses it too. */
+void f32_grpconv_fence__avx2(void) { _mm_sfence(); }

@@ -2,8 +2,12 @@
  * accumulators, 3 source vectors, 1 broadcast). The lanes of a W tap that
  * fall off their row are cleared by the load mask, computed once per call
  * per W tap from the lanes' columns; the accumulators start at zero in
- * registers (no accumulate mode, so gcc keeps them out of memory). */
+ * registers (no accumulate mode, so gcc keeps them out of memory). Streamed
+ * rows (64-byte aligned) skip the read-for-ownership of lines written whole:
+ * ~12% of resnext_g32's data pass when writing gradInput in place. */
 #include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "kernels/grp_ukernels.h"
 
@@ -14,7 +18,7 @@ static inline __attribute__((always_inline)) void body(const int nv, size_t mr, 
                                                        size_t nrt, size_t nkw, const float *w,
                                                        const float *x, size_t cs,
                                                        const ptrdiff_t *roff, const ptrdiff_t *wsh,
-                                                       size_t ow, size_t col0, float *y, size_t ldy)
+                                                       size_t ow, size_t col0, float *y, size_t ldy, int stream)
 {
     const __m512i owv = _mm512_set1_epi32((int)ow);
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -59,21 +63,28 @@ static inline __attribute__((always_inline)) void body(const int nv, size_t mr, 
         }
     }
     _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m)
-        if ((size_t)m < mr)
-            _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v)
-                _mm512_mask_storeu_ps(y + (size_t)m * ldy + (size_t)v * VL,
-                                      v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
+        if ((size_t)m < mr) {
+            float *ym = y + (size_t)m * ldy;
+            const bool nt = stream && ((uintptr_t)ym & (VL * sizeof(float) - 1)) == 0;
+            _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v) {
+                if (nt && (v < nv - 1 || last == (__mmask16)0xffff))
+                    _mm512_stream_ps(ym + (size_t)v * VL, acc[m][v]);
+                else
+                    _mm512_mask_storeu_ps(ym + (size_t)v * VL, v == nv - 1 ? last : (__mmask16)0xffff,
+                                          acc[m][v]);
+            }
+        }
 }
 
 void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy)
+                                      size_t col0, float *y, size_t ldy, int stream)
 {
     if (nr > 2 * VL)
-        body(3, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy);
+        body(3, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream);
     else if (nr > VL)
-        body(2, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy);
+        body(2, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream);
     else
-        body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy);
+        body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream);
 }

@@ -8,8 +8,9 @@
 void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy)
+                                      size_t col0, float *y, size_t ldy, int stream)
 {
+    (void)stream; /* plain stores */
     float acc[MR][NR] = {{0.0f}};
     ptrdiff_t col[NR];
     for (size_t j = 0, cj = col0; j < NR; ++j, cj = cj + 1 == ow ? 0 : cj + 1) col[j] = (ptrdiff_t)cj;
