@@ -24,8 +24,9 @@
  * - grouped results are bitwise equal for 1, 2 and 3 threads.
  * - Elements of the output buffers outside the views keep their sentinel; the
  *   workspace is filled with 0xA5 and must not be overrun.
- * - Every data-pass layout (masked single copies, KW shifted copies, whole
- *   packed planes; conv_grouped_data_layout) is run on every ISA.
+ * - Every source layout (data pass: masked single copies, KW shifted
+ *   copies, whole packed planes; weights pass: masked single copies, KW
+ *   shifted copies; conv_grouped_layout) is run on every ISA.
  * - grouped must be chosen for every pass of these problems and decline
  *   depthwise problems, G == 1 and more than 16 channels per group.
  * Every failure prints the problem and the seed; --seed S / --count N change
@@ -43,8 +44,8 @@
 #include "test_rng.h"
 
 static int g_cases, g_grp_data, g_grp_wt;
-/* data-pass layouts planned per ISA: masked, copies, planes */
-static int g_layout[3][3];
+/* layouts planned per ISA: data masked, copies, planes; weights masked, copies */
+static int g_layout[3][5];
 
 typedef struct gen_opts {
     int int_data;
@@ -107,8 +108,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_describe(&p, desc, sizeof desc);
     const char *isa = k_isa_env[go->isa];
     ++g_cases;
-    const char *layout = conv_grouped_data_layout(&p, (aclconvIsa)go->isa);
+    const char *layout = conv_grouped_layout(&p, CONV_PASS_DATA, (aclconvIsa)go->isa);
     if (layout) g_layout[go->isa][!strcmp(layout, "masked") ? 0 : !strcmp(layout, "copies") ? 1 : 2]++;
+    layout = conv_grouped_layout(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa);
+    if (layout) g_layout[go->isa][!strcmp(layout, "masked") ? 3 : 4]++;
 
     setenv("ACLCONV_ISA", isa, 1);
     aclconvSetNumThreads(2);
@@ -238,15 +241,17 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
         }
-        /* every data layout must have been run on this ISA */
-        for (int l = 0; l < 3; ++l)
+        /* every layout of both passes must have been run on this ISA */
+        static const char *const names[5] = {"data masked", "data copies", "data planes",
+                                             "weights masked", "weights copies"};
+        for (int l = 0; l < 5; ++l)
             if (g_layout[isa][l] == 0) {
-                printf("FAIL %s: no case planned the %s data layout\n", cpu_isa_name((aclconvIsa)isa),
-                       l == 0 ? "masked" : l == 1 ? "copies" : "planes");
+                printf("FAIL %s: no case planned the %s layout\n", cpu_isa_name((aclconvIsa)isa), names[l]);
                 it_fail();
             }
-        printf("%s: %s (data layouts: masked %d, copies %d, planes %d)\n", cpu_isa_name((aclconvIsa)isa),
-               it_failures() == before ? "ok" : "FAIL", g_layout[isa][0], g_layout[isa][1], g_layout[isa][2]);
+        printf("%s: %s (data layouts: masked %d, copies %d, planes %d; weights: masked %d, copies %d)\n",
+               cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL", g_layout[isa][0],
+               g_layout[isa][1], g_layout[isa][2], g_layout[isa][3], g_layout[isa][4]);
     }
     unsetenv("ACLCONV_ISA");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));

@@ -6,6 +6,7 @@
 #define ACLCONV_GRP_UKERNELS_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Floats of partial sums per (m, n) accumulator: one vector of the widest
  * ISA. A kernel leaves the lanes >= its vector length untouched. */
@@ -43,6 +44,33 @@ void f32_grpwt_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *
                                  const float *const *b, float *acc, size_t ldm);
 void f32_grpwt_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float *const *a,
                                    const float *const *b, float *acc, size_t ldm);
+
+/*
+ * Masked grouped weight-gradient dot products ("grpwtm"): grpwt over b rows
+ * taken from one unpadded copy of x, each with a row mask. For m < mr, n < nr:
+ *   term (m, n, j) = a[m][j] * (bit j % 16 of bm[n][j / 16] ? b[n][j] : 0),  j < len
+ * goes to lane acc[m*ldm + n*GRP_ACC_LANES + j % VL] (VL: avx512 16, avx2 8,
+ * scalar 4), in grpwt's order (j ascending, one fused multiply-add per term,
+ * multiply then add for the scalar kernel, continuing from the lane's value).
+ * A cleared bit is a zero term (as a padding zero of a shifted copy is), so
+ * a masked b element is never multiplied. Reads a[m][j], j < len; the AVX2
+ * kernel loads b[n][j] for every j < roundup(len, 8) (so they must be
+ * readable), the others only the elements whose bit is set; bm[n][j / 16]
+ * for j < len.
+ */
+typedef void (*f32_grpwtm_ukernel_fn)(size_t mr, size_t nr, size_t len, const float *const *a,
+                                      const float *const *b, const uint16_t *const *bm, float *acc,
+                                      size_t ldm);
+
+void f32_grpwtm_ukernel_2x2__scalar(size_t mr, size_t nr, size_t len, const float *const *a,
+                                    const float *const *b, const uint16_t *const *bm, float *acc,
+                                    size_t ldm);
+void f32_grpwtm_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *const *a,
+                                  const float *const *b, const uint16_t *const *bm, float *acc,
+                                  size_t ldm);
+void f32_grpwtm_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float *const *a,
+                                    const float *const *b, const uint16_t *const *bm, float *acc,
+                                    size_t ldm);
 
 /* W taps of a "grpconv" call at most (a kernel side) and the largest |wsh|:
  * the engine keeps GRP_CONV_GUARD readable floats before the source and
