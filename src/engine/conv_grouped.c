@@ -538,15 +538,29 @@ static void wt_task(void *ctx, size_t index, int slot)
                             b[i] = src + (qq / nt) * st->cs + r->toff[qq % nt] + od * dpitch + j0;
                             bm[i] = mtab + qq % nt % p->ks[2] * st->mwords + j0 / 16;
                         }
+                        if (st->masked) {
+                            /* the kernel spreads this call's slice of the next blocks over its steps */
+                            grp_prefetch pf = {{nx, ny}, {0, 0}};
+                            const char *const blk[2] = {nx, ny};
+                            const size_t bytes[2] = {nxb, nyb};
+                            for (int i = 0; i < 2; ++i)
+                                if (blk[i]) {
+                                    const size_t lines = (bytes[i] + GRP_CACHE_LINE - 1) / GRP_CACHE_LINE;
+                                    const size_t l0 = lines * call / ncalls, l1 = lines * (call + 1) / ncalls;
+                                    pf.at[i] = blk[i] + l0 * GRP_CACHE_LINE;
+                                    pf.lines[i] = l1 - l0;
+                                }
+                            ++call;
+                            r->k.wtm((size_t)mr, (size_t)nr, (size_t)jn, a, b, bm,
+                                     acc + (o0 * q + q0) * GRP_ACC_LANES, (size_t)(q * GRP_ACC_LANES),
+                                     nx || ny ? &pf : NULL);
+                            continue;
+                        }
                         if (nx) prefetch_part(nx, nxb, call, ncalls);
                         if (ny) prefetch_part(ny, nyb, call, ncalls);
                         ++call;
-                        if (st->masked)
-                            r->k.wtm((size_t)mr, (size_t)nr, (size_t)jn, a, b, bm,
-                                     acc + (o0 * q + q0) * GRP_ACC_LANES, (size_t)(q * GRP_ACC_LANES));
-                        else
-                            r->k.wt((size_t)mr, (size_t)nr, (size_t)jn, a, b,
-                                    acc + (o0 * q + q0) * GRP_ACC_LANES, (size_t)(q * GRP_ACC_LANES));
+                        r->k.wt((size_t)mr, (size_t)nr, (size_t)jn, a, b,
+                                acc + (o0 * q + q0) * GRP_ACC_LANES, (size_t)(q * GRP_ACC_LANES));
                     }
                 }
             }

@@ -57,20 +57,30 @@ void f32_grpwt_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float
  * kernel loads b[n][j] for every j < roundup(len, 8) (so they must be
  * readable), the others only the elements whose bit is set; bm[n][j / 16]
  * for j < len.
+ * pf (may be NULL): cache lines to ask for while computing (a hint, never
+ * read): pf->at[i] + 64*l for l < pf->lines[i], one line of each stream per
+ * vector step, the rest after the loop. Spread over the steps, the next
+ * image's blocks arrive without the bursts of prefetches between calls that
+ * stalled the pass.
  */
+typedef struct grp_prefetch {
+    const char *at[2];
+    size_t lines[2];
+} grp_prefetch;
+
 typedef void (*f32_grpwtm_ukernel_fn)(size_t mr, size_t nr, size_t len, const float *const *a,
                                       const float *const *b, const uint16_t *const *bm, float *acc,
-                                      size_t ldm);
+                                      size_t ldm, const grp_prefetch *pf);
 
 void f32_grpwtm_ukernel_2x2__scalar(size_t mr, size_t nr, size_t len, const float *const *a,
                                     const float *const *b, const uint16_t *const *bm, float *acc,
-                                    size_t ldm);
+                                    size_t ldm, const grp_prefetch *pf);
 void f32_grpwtm_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *const *a,
                                   const float *const *b, const uint16_t *const *bm, float *acc,
-                                  size_t ldm);
+                                  size_t ldm, const grp_prefetch *pf);
 void f32_grpwtm_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float *const *a,
                                     const float *const *b, const uint16_t *const *bm, float *acc,
-                                    size_t ldm);
+                                    size_t ldm, const grp_prefetch *pf);
 
 /* W taps of a "grpconv" call at most (a kernel side) and the largest |wsh|:
  * the engine keeps GRP_CONV_GUARD readable floats before the source and

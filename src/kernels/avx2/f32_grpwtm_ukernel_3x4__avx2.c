@@ -22,7 +22,7 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
                                                        const float *const *a,
                                                        const float *const *b,
                                                        const uint16_t *const *bm, float *acc,
-                                                       size_t ldm)
+                                                       size_t ldm, const grp_prefetch *pf)
 {
     __m256 c[3][NR];
     const float *bp[NR];
@@ -36,7 +36,11 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
             c[m][n] = (size_t)n < nr ? _mm256_loadu_ps(acc + m * ldm + (size_t)n * GRP_ACC_LANES)
                                      : _mm256_setzero_ps();
     const size_t full = len / VL * VL;
+    const char *pf0 = pf ? pf->at[0] : NULL, *pf1 = pf ? pf->at[1] : NULL;
+    const size_t pn0 = pf ? pf->lines[0] : 0, pn1 = pf ? pf->lines[1] : 0;
     for (size_t j = 0; j < full; j += VL) {
+        if (j / VL < pn0) _mm_prefetch(pf0 + j / VL * 64, _MM_HINT_T0);
+        if (j / VL < pn1) _mm_prefetch(pf1 + j / VL * 64, _MM_HINT_T0);
         __m256 av[3];
         _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) av[m] = _mm256_loadu_ps(a[m] + j);
         _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
@@ -45,6 +49,8 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
             _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) c[m][n] = _mm256_fmadd_ps(av[m], bv, c[m][n]);
         }
     }
+    for (size_t l = full / VL; l < pn0; ++l) _mm_prefetch(pf0 + l * 64, _MM_HINT_T0);
+    for (size_t l = full / VL; l < pn1; ++l) _mm_prefetch(pf1 + l * 64, _MM_HINT_T0);
     if (len > full) {
         const __m256i tm = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(len - full)),
                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
@@ -63,11 +69,11 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
 
 void f32_grpwtm_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *const *a,
                                   const float *const *b, const uint16_t *const *bm, float *acc,
-                                  size_t ldm)
+                                  size_t ldm, const grp_prefetch *pf)
 {
     switch (mr) {
-    case 1: body(1, nr, len, a, b, bm, acc, ldm); break;
-    case 2: body(2, nr, len, a, b, bm, acc, ldm); break;
-    default: body(3, nr, len, a, b, bm, acc, ldm); break;
+    case 1: body(1, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 2: body(2, nr, len, a, b, bm, acc, ldm, pf); break;
+    default: body(3, nr, len, a, b, bm, acc, ldm, pf); break;
     }
 }
