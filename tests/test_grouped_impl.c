@@ -22,6 +22,10 @@
  *   2 * (n + 2) * 2^-24 * sum|terms|, with sum|terms| computed by the direct
  *   implementation on |operands|.
  * - grouped results are bitwise equal for 1, 2 and 3 threads.
+ * - gradBias requested with gradWeight (real data): equal bitwise to
+ *   conv_bias_run, whether the grouped weights pass sums it (fp32 dy read in
+ *   place, all images of a group in one task) or conv_bias does; the fused
+ *   path must be taken on every ISA.
  * - Elements of the output buffers outside the views keep their sentinel; the
  *   workspace is filled with 0xA5 and must not be overrun.
  * - Every source layout (data pass: masked single copies, KW shifted
@@ -39,6 +43,7 @@
 
 #include "aclconv/aclconv.h"
 #include "common/cpu.h"
+#include "engine/conv_bias.h"
 #include "engine/conv_grouped.h"
 #include "impl_test.h"
 #include "test_rng.h"
@@ -149,6 +154,58 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_operands_free(&o);
 }
 
+/* gradBias requested with gradWeight, real fp32 data (so the summation order
+ * shows): whether the grouped weights pass sums it (fused) or conv_bias does,
+ * the bits must be conv_bias_run's, for 1, 2 and 3 threads. Counts the fused
+ * cases per ISA in *fused. */
+static void bias_case(uint64_t seed, int isa, int *fused)
+{
+    test_rng r;
+    rng_seed(&r, seed);
+    conv_problem p;
+    gen_opts go = {.int_data = 0, .isa = isa, .wide = rng_chance(&r, 1, 2)};
+    gen_problem(&p, &r, &go);
+    p.mode = CONV_MODE_F32;
+    it_operands o;
+    it_operands_make(&o, &p, 0, rng_chance(&r, 1, 4), &r);
+    it_fill(&o.x, 0, 0, &r);
+    it_fill(&o.y, 0, 0, &r);
+    it_fill(&o.w, 0, 0, &r);
+    it_operands_attach(&p, &o);
+    const int64_t bd[5] = {1, p.g * p.og, 1, 1, 1};
+    it_tensor gb, ref;
+    it_tensor_make(&gb, rng_chance(&r, 1, 3) ? ACL_BF16 : ACL_FLOAT, bd, 0, &r);
+    it_clone_layout(&ref, &gb);
+    conv_problem q = p;
+    q.grad_bias = ref.v;
+    conv_bias_run(&q);
+    p.grad_bias = gb.v;
+    char desc[512], names[2][16], msg[256];
+    it_describe(&p, desc, sizeof desc);
+    setenv("ACLCONV_ISA", k_isa_env[isa], 1);
+    _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    aclconvSetNumThreads(1);
+    if (conv_impl_grouped.plan(&p, CONV_PASS_WEIGHTS, (aclconvIsa)isa, state, &bytes) &&
+        conv_grouped_fuses_bias(state))
+        ++*fused;
+    for (int threads = 1; threads <= 3; ++threads) {
+        it_reset_sentinel(&gb);
+        aclconvSetNumThreads(threads);
+        it_run_plan(&p, NULL, names);
+        if (strcmp(names[1], "grouped") != 0 || it_compare(&gb, &ref, NULL, msg, sizeof msg) != 0) {
+            printf("FAIL seed %" PRIu64 " isa %s threads %d: gradBias with %s: %s: %s\n", seed,
+                   k_isa_env[isa], threads, names[1], strcmp(names[1], "grouped") ? "not grouped" : msg,
+                   desc);
+            it_fail();
+        }
+    }
+    aclconvSetNumThreads(2);
+    it_tensor_free(&gb);
+    it_tensor_free(&ref);
+    it_operands_free(&o);
+}
+
 /* Problems grouped does not take (depthwise, one group, more than 16
  * channels per group): it must decline both passes, even when forced. */
 static void decline_case(uint64_t seed)
@@ -241,6 +298,12 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
         }
+        int fused = 0;
+        for (int i = 0; i < count / 8 + 1; ++i) bias_case(seed + 424242u * (uint64_t)(i + 1) + (uint64_t)isa, isa, &fused);
+        if (fused == 0) {
+            printf("FAIL %s: the weights pass never summed gradBias itself\n", cpu_isa_name((aclconvIsa)isa));
+            it_fail();
+        }
         /* every layout of both passes must have been run on this ISA */
         static const char *const names[5] = {"data masked", "data copies", "data planes",
                                              "weights masked", "weights copies"};
@@ -249,9 +312,10 @@ int main(int argc, char **argv)
                 printf("FAIL %s: no case planned the %s layout\n", cpu_isa_name((aclconvIsa)isa), names[l]);
                 it_fail();
             }
-        printf("%s: %s (data layouts: masked %d, copies %d, planes %d; weights: masked %d, copies %d)\n",
+        printf("%s: %s (data layouts: masked %d, copies %d, planes %d; weights: masked %d, copies %d; "
+               "fused gradBias %d of %d)\n",
                cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL", g_layout[isa][0],
-               g_layout[isa][1], g_layout[isa][2], g_layout[isa][3], g_layout[isa][4]);
+               g_layout[isa][1], g_layout[isa][2], g_layout[isa][3], g_layout[isa][4], fused, count / 8 + 1);
     }
     unsetenv("ACLCONV_ISA");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));

@@ -11,6 +11,11 @@
 
 extern const conv_impl conv_impl_grouped;
 
+/* true when the weights pass planned in state (conv_impl_grouped's) also
+ * writes gradBias, bit for bit as conv_bias_run would: the plan then skips
+ * conv_bias_run. */
+bool conv_grouped_fuses_bias(const void *state);
+
 /* For tests: the source layout grouped plans for pass (a conv_pass) of p
  * ("masked": one copy per source channel, W taps masked; "copies": KW
  * shifted copies; "planes", data pass only: whole packed planes with junk

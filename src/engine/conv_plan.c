@@ -9,6 +9,7 @@
 #include "common/cpu.h"
 #include "common/log.h"
 #include "engine/conv_bias.h"
+#include "engine/conv_grouped.h"
 #include "engine/conv_impl.h"
 #include "engine/conv_views.h"
 
@@ -105,7 +106,10 @@ static aclnnStatus conv_plan_run(void *plan, void *workspace)
     for (int pass = 0; pass < CONV_PASS_COUNT; ++pass)
         if (pl->impl[pass] != NULL)
             pl->impl[pass]->run(p, (conv_pass)pass, pl->state[pass], workspace);
-    if (pl->want_bias) conv_bias_run(p);
+    /* the grouped weights pass may have summed gradBias from the dy it read */
+    const bool bias_done = pl->impl[CONV_PASS_WEIGHTS] == &conv_impl_grouped &&
+                           conv_grouped_fuses_bias(pl->state[CONV_PASS_WEIGHTS]);
+    if (pl->want_bias && !bias_done) conv_bias_run(p);
     return ACLNN_SUCCESS;
 }
 
