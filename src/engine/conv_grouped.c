@@ -354,6 +354,9 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
             int64_t hi = sw_n - 1 - pw < 0 ? lo : (sw_n - 1 - pw) / step - offw + 1;
             hi = hi > ow ? ow : hi;
             hi = hi < lo ? lo : hi;
+            /* a copy row is a whole source row, and source rows follow each other */
+            const bool dense_rows = lo == 0 && hi == ow && lo + offw == 0 && sw_n == ow &&
+                                    dh->src_step == 1 && v->stride[3] == ow;
             for (int32_t ipd = 0; ipd < dd->nph; ++ipd)
                 for (int32_t iph = 0; iph < dh->nph; ++iph)
                     for (int64_t md = 0; md < dd->ext; ++md) {
@@ -361,6 +364,17 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
                         float *pl = o + (((int64_t)ipd * dh->nph + iph) * dd->ext + md) * dh->ext * ow;
                         if (sd < 0 || sd >= sd_n || hi == lo) {
                             if (zeros) zero_f32(pl, dh->ext * ow);
+                            continue;
+                        }
+                        if (fast && !zeros && dense_rows) {
+                            /* whole source rows, contiguous on both sides, zeros already
+                             * in place: the valid rows are one run of floats */
+                            const int64_t h0 = dh->qmin + dh->ph_val[iph];
+                            const int64_t m0 = h0 < 0 ? -h0 : 0, m1 = min64(dh->ext, sh_n - h0);
+                            if (m1 > m0)
+                                r->k.copy(1, (size_t)((m1 - m0) * ow),
+                                          (const float *)v->data + conv_view_index(v, n, c0 + c, sd, m0 + h0, 0),
+                                          0, pl + m0 * ow, 0);
                             continue;
                         }
                         int64_t run0 = -1; /* first row of the current run of valid rows */
