@@ -57,6 +57,7 @@ typedef struct gen_opts {
     int dtypes;
     int isa;
     int wide; /* many groups, small planes */
+    int same; /* 1-D / 2-D, stride 1, W output = W input (ResNeXt's shape of problem) */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -65,7 +66,7 @@ static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
 static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
 {
     memset(p, 0, sizeof *p);
-    p->rank = (int)rng_range(r, 1, 3);
+    p->rank = (int)rng_range(r, 1, go->same ? 2 : 3);
     p->n = rng_range(r, 1, 4);
     p->g = go->wide ? rng_range(r, 16, 64) : rng_range(r, 2, 6);
     const int64_t maxc = go->wide ? 3 : rng_chance(r, 1, 4) ? 16 : 8;
@@ -86,7 +87,13 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
         p->ks[i] = rng_range(r, 1, p->rank == 3 ? 3 : 5);
         p->dil[i] = rng_chance(r, 1, 4) ? 2 : 1;
         p->stride[i] = rng_chance(r, 1, 2) ? rng_range(r, 2, 3) : 1;
+        if (go->same) p->stride[i] = 1;
         it_draw_extent(p, i, 0, maxs, r);
+        if (go->same && i == 2) { /* head + tail padding = the kernel's extent - 1 */
+            const int64_t ext = p->dil[i] * (p->ks[i] - 1) + 1;
+            if (p->pad[i] > ext - 1) p->pad[i] = ext - 1;
+            p->ys[i] = p->xs[i];
+        }
     }
     p->mode = go->dtypes ? (conv_mode)rng_range(r, 0, 3)
                          : (go->int_data ? (conv_mode)rng_range(r, 0, 1) : CONV_MODE_F32);
@@ -291,10 +298,12 @@ int main(int argc, char **argv)
             continue;
         }
         const int before = it_failures();
-        for (int kind = 0; kind < 4; ++kind) {
-            /* 0: int fp32, 1: int any dtype/mode, 2: real, 3: many groups */
-            gen_opts go = {.int_data = kind != 2, .dtypes = kind == 1, .isa = isa, .wide = kind == 3};
-            const int n = kind == 3 ? count / 4 + 1 : count;
+        for (int kind = 0; kind < 5; ++kind) {
+            /* 0: int fp32, 1: int any dtype/mode, 2: real, 3: many groups,
+             * 4: int fp32, stride 1 and the same W (masked layouts, in place) */
+            gen_opts go = {.int_data = kind != 2, .dtypes = kind == 1, .isa = isa, .wide = kind == 3,
+                           .same = kind == 4};
+            const int n = kind >= 3 ? count / 4 + 1 : count;
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
         }
