@@ -22,8 +22,15 @@
  *   2 * (n + 2) * 2^-24 * sum|terms|, with sum|terms| computed by the direct
  *   implementation on |operands|.
  * - grouped results are bitwise equal for 1, 2 and 3 threads.
+ * - gradBias requested with gradWeight (real data): equal bitwise to
+ *   conv_bias_run, whether the grouped weights pass sums it (fp32 dy read in
+ *   place, all images of a group in one task) or conv_bias does; the fused
+ *   path must be taken on every ISA.
  * - Elements of the output buffers outside the views keep their sentinel; the
  *   workspace is filled with 0xA5 and must not be overrun.
+ * - Every source layout (data pass: masked single copies, KW shifted
+ *   copies, whole packed planes; weights pass: masked single copies, KW
+ *   shifted copies; conv_grouped_layout) is run on every ISA.
  * - grouped must be chosen for every pass of these problems and decline
  *   depthwise problems, G == 1 and more than 16 channels per group.
  * Every failure prints the problem and the seed; --seed S / --count N change
@@ -36,17 +43,21 @@
 
 #include "aclconv/aclconv.h"
 #include "common/cpu.h"
+#include "engine/conv_bias.h"
 #include "engine/conv_grouped.h"
 #include "impl_test.h"
 #include "test_rng.h"
 
 static int g_cases, g_grp_data, g_grp_wt;
+/* layouts planned per ISA: data masked, copies, planes; weights masked, copies */
+static int g_layout[3][5];
 
 typedef struct gen_opts {
     int int_data;
     int dtypes;
     int isa;
     int wide; /* many groups, small planes */
+    int same; /* 1-D / 2-D, stride 1, W output = W input (ResNeXt's shape of problem) */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -55,7 +66,7 @@ static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
 static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
 {
     memset(p, 0, sizeof *p);
-    p->rank = (int)rng_range(r, 1, 3);
+    p->rank = (int)rng_range(r, 1, go->same ? 2 : 3);
     p->n = rng_range(r, 1, 4);
     p->g = go->wide ? rng_range(r, 16, 64) : rng_range(r, 2, 6);
     const int64_t maxc = go->wide ? 3 : rng_chance(r, 1, 4) ? 16 : 8;
@@ -76,7 +87,13 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
         p->ks[i] = rng_range(r, 1, p->rank == 3 ? 3 : 5);
         p->dil[i] = rng_chance(r, 1, 4) ? 2 : 1;
         p->stride[i] = rng_chance(r, 1, 2) ? rng_range(r, 2, 3) : 1;
+        if (go->same) p->stride[i] = 1;
         it_draw_extent(p, i, 0, maxs, r);
+        if (go->same && i == 2) { /* head + tail padding = the kernel's extent - 1 */
+            const int64_t ext = p->dil[i] * (p->ks[i] - 1) + 1;
+            if (p->pad[i] > ext - 1) p->pad[i] = ext - 1;
+            p->ys[i] = p->xs[i];
+        }
     }
     p->mode = go->dtypes ? (conv_mode)rng_range(r, 0, 3)
                          : (go->int_data ? (conv_mode)rng_range(r, 0, 1) : CONV_MODE_F32);
@@ -103,6 +120,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_describe(&p, desc, sizeof desc);
     const char *isa = k_isa_env[go->isa];
     ++g_cases;
+    const char *layout = conv_grouped_layout(&p, CONV_PASS_DATA, (aclconvIsa)go->isa);
+    if (layout) g_layout[go->isa][!strcmp(layout, "masked") ? 0 : !strcmp(layout, "copies") ? 1 : 2]++;
+    layout = conv_grouped_layout(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa);
+    if (layout) g_layout[go->isa][!strcmp(layout, "masked") ? 3 : 4]++;
 
     setenv("ACLCONV_ISA", isa, 1);
     aclconvSetNumThreads(2);
@@ -137,6 +158,58 @@ static void one_case(uint64_t seed, const gen_opts *go)
         it_tensor_free(&ref[k]);
         free(tol[k]);
     }
+    it_operands_free(&o);
+}
+
+/* gradBias requested with gradWeight, real fp32 data (so the summation order
+ * shows): whether the grouped weights pass sums it (fused) or conv_bias does,
+ * the bits must be conv_bias_run's, for 1, 2 and 3 threads. Counts the fused
+ * cases per ISA in *fused. */
+static void bias_case(uint64_t seed, int isa, int *fused)
+{
+    test_rng r;
+    rng_seed(&r, seed);
+    conv_problem p;
+    gen_opts go = {.int_data = 0, .isa = isa, .wide = rng_chance(&r, 1, 2)};
+    gen_problem(&p, &r, &go);
+    p.mode = CONV_MODE_F32;
+    it_operands o;
+    it_operands_make(&o, &p, 0, rng_chance(&r, 1, 4), &r);
+    it_fill(&o.x, 0, 0, &r);
+    it_fill(&o.y, 0, 0, &r);
+    it_fill(&o.w, 0, 0, &r);
+    it_operands_attach(&p, &o);
+    const int64_t bd[5] = {1, p.g * p.og, 1, 1, 1};
+    it_tensor gb, ref;
+    it_tensor_make(&gb, rng_chance(&r, 1, 3) ? ACL_BF16 : ACL_FLOAT, bd, 0, &r);
+    it_clone_layout(&ref, &gb);
+    conv_problem q = p;
+    q.grad_bias = ref.v;
+    conv_bias_run(&q, ACLCONV_ISA_SCALAR); /* any ISA's row kernel: the same bits */
+    p.grad_bias = gb.v;
+    char desc[512], names[2][16], msg[256];
+    it_describe(&p, desc, sizeof desc);
+    setenv("ACLCONV_ISA", k_isa_env[isa], 1);
+    _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    aclconvSetNumThreads(1);
+    if (conv_impl_grouped.plan(&p, CONV_PASS_WEIGHTS, (aclconvIsa)isa, state, &bytes) &&
+        conv_impl_grouped.fuses_bias(state))
+        ++*fused;
+    for (int threads = 1; threads <= 3; ++threads) {
+        it_reset_sentinel(&gb);
+        aclconvSetNumThreads(threads);
+        it_run_plan(&p, NULL, names);
+        if (strcmp(names[1], "grouped") != 0 || it_compare(&gb, &ref, NULL, msg, sizeof msg) != 0) {
+            printf("FAIL seed %" PRIu64 " isa %s threads %d: gradBias with %s: %s: %s\n", seed,
+                   k_isa_env[isa], threads, names[1], strcmp(names[1], "grouped") ? "not grouped" : msg,
+                   desc);
+            it_fail();
+        }
+    }
+    aclconvSetNumThreads(2);
+    it_tensor_free(&gb);
+    it_tensor_free(&ref);
     it_operands_free(&o);
 }
 
@@ -225,14 +298,33 @@ int main(int argc, char **argv)
             continue;
         }
         const int before = it_failures();
-        for (int kind = 0; kind < 4; ++kind) {
-            /* 0: int fp32, 1: int any dtype/mode, 2: real, 3: many groups */
-            gen_opts go = {.int_data = kind != 2, .dtypes = kind == 1, .isa = isa, .wide = kind == 3};
-            const int n = kind == 3 ? count / 4 + 1 : count;
+        for (int kind = 0; kind < 5; ++kind) {
+            /* 0: int fp32, 1: int any dtype/mode, 2: real, 3: many groups,
+             * 4: int fp32, stride 1 and the same W (masked layouts, in place) */
+            gen_opts go = {.int_data = kind != 2, .dtypes = kind == 1, .isa = isa, .wide = kind == 3,
+                           .same = kind == 4};
+            const int n = kind >= 3 ? count / 4 + 1 : count;
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
         }
-        printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
+        int fused = 0;
+        for (int i = 0; i < count / 8 + 1; ++i) bias_case(seed + 424242u * (uint64_t)(i + 1) + (uint64_t)isa, isa, &fused);
+        if (fused == 0) {
+            printf("FAIL %s: the weights pass never summed gradBias itself\n", cpu_isa_name((aclconvIsa)isa));
+            it_fail();
+        }
+        /* every layout of both passes must have been run on this ISA */
+        static const char *const names[5] = {"data masked", "data copies", "data planes",
+                                             "weights masked", "weights copies"};
+        for (int l = 0; l < 5; ++l)
+            if (g_layout[isa][l] == 0) {
+                printf("FAIL %s: no case planned the %s layout\n", cpu_isa_name((aclconvIsa)isa), names[l]);
+                it_fail();
+            }
+        printf("%s: %s (data layouts: masked %d, copies %d, planes %d; weights: masked %d, copies %d; "
+               "fused gradBias %d of %d)\n",
+               cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL", g_layout[isa][0],
+               g_layout[isa][1], g_layout[isa][2], g_layout[isa][3], g_layout[isa][4], fused, count / 8 + 1);
     }
     unsetenv("ACLCONV_ISA");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));

@@ -13,6 +13,7 @@
 
 #include "common/checked.h"
 #include "common/dtype.h"
+#include "engine/conv_bias.h"
 #include "engine/conv_fast_convert.h" /* f32_to_f16_inl: branch-free, vectorizes */
 #include "engine/conv_plane.h"
 #include "engine/conv_views.h"
@@ -26,6 +27,11 @@
 #define GRP_FLOAT_ALIGN 16 /* floats: 64 bytes */
 #define GRP_CACHE_LINE 64
 #define GRP_JBLOCK 256     /* weights pass: positions per block */
+/* masked weights pass: the group's one copy per channel (27 KB for ResNeXt)
+ * and its dy stay in L2 for whole planes, and longer calls sweep the partial
+ * sums less often (grpwtm 4x6 in cache: 77 -> 95 GFLOP/s from 256 to 784) */
+#define GRP_JBLOCK_MASKED 1024
+#define GRP_MTAB_MAX (1 << 16) /* weights pass, masked: row-mask words at most */
 
 typedef struct grp_state {
     dw_dim dim[CONV_SPATIAL];
@@ -52,6 +58,13 @@ typedef struct grp_state {
     uint64_t wpk_off;   /* packed weights, bytes into the workspace */
     bool flat;          /* data pass from shifted copies (one W output phase) */
     bool in_place;      /* flat, and the kernel stores into the dense fp32 view */
+    bool masked;        /* flat from one copy per channel, W taps masked (grpconv) */
+    int64_t cb;         /* masked: first source column of a packed row */
+    int64_t xguard;     /* floats before the packed source in a slot (masked) */
+    int64_t mwords;     /* weights, masked: 16-bit row-mask words per W tap */
+    uint64_t mtab_off;  /* weights, masked: the row masks, bytes into the workspace */
+    bool bias;          /* weights: gradBias block sums from the dy planes in cache */
+    uint64_t sums_off;  /* weights, bias: the N x C block sums */
 } grp_state;
 
 _Static_assert(sizeof(grp_state) <= CONV_IMPL_STATE_BYTES, "grp_state exceeds the plan state");
@@ -88,14 +101,27 @@ typedef struct grp_kernels {
     f32_grpwt_ukernel_fn wt;
     f32_grpcopy_ukernel_fn copy;
     int wt_mr, wt_nr;
+    f32_grpwtm_ukernel_fn wtm; /* grpwt's tile, masked rows */
+    f32_grpconv_ukernel_fn conv;
+    int conv_mr, conv_nr;
+    void (*fence)(void); /* after grpconv's streamed stores; NULL: it never streams */
 } grp_kernels;
 
 static grp_kernels pick_kernels(aclconvIsa isa)
 {
     switch (isa) {
-    case ACLCONV_ISA_AVX512: return (grp_kernels){f32_grpwt_ukernel_4x6__avx512, f32_grpcopy_ukernel__avx512, 4, 6};
-    case ACLCONV_ISA_AVX2: return (grp_kernels){f32_grpwt_ukernel_3x4__avx2, f32_grpcopy_ukernel__avx2, 3, 4};
-    default: return (grp_kernels){f32_grpwt_ukernel_2x2__scalar, f32_grpcopy_ukernel__scalar, 2, 2};
+    case ACLCONV_ISA_AVX512:
+        return (grp_kernels){f32_grpwt_ukernel_4x6__avx512, f32_grpcopy_ukernel__avx512, 4, 6,
+                             f32_grpwtm_ukernel_4x6__avx512,
+                             f32_grpconv_ukernel_8x48__avx512, 8, 48, f32_grpconv_fence__avx2};
+    case ACLCONV_ISA_AVX2:
+        return (grp_kernels){f32_grpwt_ukernel_3x4__avx2, f32_grpcopy_ukernel__avx2, 3, 4,
+                             f32_grpwtm_ukernel_3x4__avx2,
+                             f32_grpconv_ukernel_4x24__avx2, 4, 24, f32_grpconv_fence__avx2};
+    default:
+        return (grp_kernels){f32_grpwt_ukernel_2x2__scalar, f32_grpcopy_ukernel__scalar, 2, 2,
+                             f32_grpwtm_ukernel_2x2__scalar,
+                             f32_grpconv_ukernel_4x16__scalar, 4, 16, NULL};
     }
 }
 
@@ -125,6 +151,32 @@ static bool copies_layout(grp_state *st, int64_t slack)
     return true;
 }
 
+/* The masked layout (one copy per source channel, rows of OW source columns
+ * from cb, the W taps as masked shifts of it) applies when W has one output
+ * phase read at stride 1 and every source column a row needs fits in OW
+ * columns: st->cb, or false. */
+static bool masked_geometry(const conv_problem *p, grp_state *st)
+{
+    const dw_dim *dw = &st->dim[2];
+    if (dw->nsub != 1 || dw->nph != 1 || dw->src_step != 1 || dw->ph_val[0] != 0) return false;
+    const int64_t nwt = dw->sub_tb[1] - dw->sub_tb[0];
+    if (nwt < 1 || nwt > GRP_CONV_MAX_KW) return false;
+    const int64_t ow = dw->out_n, wsrc = st->bwd ? p->ys[2] : p->xs[2];
+    int64_t omin = 0, omax = 0;
+    for (int64_t k = 0; k < nwt; ++k) {
+        const int64_t o = dw->tap_off[dw->sub_tb[0] + k] + dw->qmin;
+        omin = k == 0 ? o : min64(omin, o);
+        omax = k == 0 ? o : (o > omax ? o : omax);
+    }
+    /* the source columns some output column reads inside the tensor */
+    const int64_t lo = omin > 0 ? omin : 0, hi = min64(wsrc, ow + omax);
+    const int64_t cb = hi > lo ? lo : 0;
+    if (hi - lo > ow) return false;
+    if (omin - cb < -GRP_CONV_MAX_WSH || omax - cb > GRP_CONV_MAX_WSH) return false;
+    st->cb = cb;
+    return true;
+}
+
 /* Data pass: per slot the nin packed source planes (cs apart, slack after)
  * and the grid of the outputs of one group (nout x glen); the packed weights
  * of every group. */
@@ -134,6 +186,7 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     st->nin = st->bwd ? p->og : p->cg;
     st->nout = st->bwd ? p->cg : p->og;
     st->mr = st->nout <= 4 ? 1 : k->conv_mr; /* few rows: the single-row kernel */
+    int64_t guard = 0;
     st->nmb = ceil_div(st->nout, st->mr);
     /* one W output phase: shifted copies, no junk column, and the kernel
      * stores into a dense fp32 view (no result rounding, rows of OW) */
@@ -143,7 +196,16 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     st->in_place = st->flat && dh->nsub == 1 && out->dtype == ACL_FLOAT &&
                    (p->mode == CONV_MODE_F32 || p->mode == CONV_MODE_HF32) && out->stride[4] == 1 &&
                    (out->stride[3] == dw->out_n || dh->out_n == 1);
-    if (st->flat) {
+    /* one copy per channel instead of KW: a 3x3's source block fits in L1 */
+    st->masked = st->mr != 1 && masked_geometry(p, st);
+    if (st->masked) {
+        st->mr = pick_kernels(isa).conv_mr;
+        st->nmb = ceil_div(st->nout, st->mr);
+        if (!copies_layout(st, 0)) return false; /* st->xrow: floats of one copy */
+        st->cs = round_floats(st->xrow);
+        st->glen = round_floats(dh->ext * dw->out_n);
+        guard = GRP_CONV_GUARD;
+    } else if (st->flat) {
         if (!copies_layout(st, 0)) return false;
         st->glen = round_floats(dh->ext * dw->out_n); /* one output depth plane */
     } else {
@@ -152,9 +214,9 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     }
     int64_t src, grid, slot;
     if (!checked_mul_i64(st->cs, st->nin, &src) || !checked_mul_i64(st->glen, st->nout, &grid) ||
-        !checked_add_i64(src + CONV_UKERNEL_SLACK, grid, &slot))
+        !checked_add_i64(guard + src + CONV_UKERNEL_SLACK, grid, &slot))
         return false;
-    st->aux_off = src + CONV_UKERNEL_SLACK;
+    st->aux_off = guard + src + CONV_UKERNEL_SLACK;
     st->slot_floats = round_floats(slot);
     if (!checked_mul_i64(st->nmb * st->mr * st->nin, st->ntaps, &st->gpanel)) return false;
     uint64_t size = 0, slot_off;
@@ -166,6 +228,21 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
         return false;
     *bytes = size;
     return true;
+}
+
+/* gradBias's block sums S(n, c) (conv_bias.h) come from the weights pass
+ * (saving conv_bias's own read of dy, 15% of resnext_g32's weights pass) when
+ * dy is the fp32 view the pass reads in place and each (n, c) block is one
+ * dense run (element k of the block is the k-th of the run). */
+static bool bias_fusable(const conv_problem *p, const grp_state *st)
+{
+    const conv_view *b = &p->bias_src, *y = &p->y;
+    if (!conv_bias_fusable(p) || p->empty) return false;
+    if (!st->dy_direct || b->data != y->data || b->dtype != y->dtype) return false;
+    for (int i = 0; i < 5; ++i)
+        if (b->dim[i] != y->dim[i] || (b->dim[i] > 1 && b->stride[i] != y->stride[i])) return false;
+    return (y->dim[3] == 1 || y->stride[3] == y->dim[4]) &&
+           (y->dim[2] == 1 || y->stride[2] == y->dim[3] * y->dim[4]);
 }
 
 static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
@@ -181,15 +258,26 @@ static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void
     /* x of channel c as KW shifted copies: a (d, h) plane of a tap is one
      * contiguous run of OH*OW */
     if (!copies_layout(st, 0)) return false;
+    /* or as one copy whose W taps are masked shifts (grpwtm): a third of the
+     * packing for a 3x3, with a row-mask table of every W tap */
+    const int64_t nkw = st->dim[2].sub_tb[1] - st->dim[2].sub_tb[0];
+    st->mwords = ceil_div(p->ys[1] * p->ys[2], 16);
+    st->masked = masked_geometry(p, st) && st->mwords * nkw <= GRP_MTAB_MAX;
+    if (st->masked) {
+        st->cs = round_floats(st->xrow); /* copies_layout's xrow: one copy */
+        st->xguard = GRP_CONV_GUARD;
+    }
     const conv_view *dy = &p->y;
     st->dy_direct = dy->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && dy->stride[4] == 1 &&
                     (dy->stride[3] == p->ys[2] || p->ys[1] == 1) && dy->stride[2] >= 0;
     st->ysz = round_floats(p->ys[0] * p->ys[1] * p->ys[2]);
     st->nchunk = p->g >= GRP_MIN_TASKS ? 1 : min64(p->n, ceil_div(GRP_MIN_TASKS, p->g));
+    st->bias = bias_fusable(p, st);
     int64_t src, aux = 0;
     if (!checked_mul_i64(st->cs, p->cg, &src)) return false;
     if (!st->dy_direct && !checked_mul_i64(st->ysz, p->og, &aux)) return false;
-    st->aux_off = src;
+    /* masked: guard floats before and the slack after the copies */
+    st->aux_off = st->masked ? round_floats(st->xguard + src + CONV_UKERNEL_SLACK) : src;
     st->slot_floats = st->aux_off + aux;
     uint64_t size = 0, slot_off; /* the slots come first: offset 0 */
     int64_t slot_total, part;
@@ -197,7 +285,9 @@ static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void
         !ws_take(&size, slot_total, &slot_off) ||
         !ws_take(&size, (int64_t)st->slots * GRP_FLOAT_ALIGN, &st->flag_off) ||
         !checked_mul_i64(p->g * st->nchunk * p->og, st->q * GRP_ACC_LANES, &part) ||
-        !ws_take(&size, part, &st->part_off))
+        !ws_take(&size, part, &st->part_off) ||
+        (st->masked && !ws_take(&size, (st->mwords * nkw + 1) / 2, &st->mtab_off)) ||
+        (st->bias && !ws_take(&size, p->n * p->g * p->og, &st->sums_off)))
         return false;
     *workspace_bytes = size;
     return true;
@@ -210,7 +300,7 @@ typedef struct grp_run {
     const grp_state *st;
     char *ws;
     grp_kernels k;
-    const conv_ukernels *ck; /* data pass */
+    const conv_ukernels *ck; /* data pass's conv kernels; gradBias rows */
     ptrdiff_t toff[DW_MAX_TAPS];
 } grp_run;
 
@@ -247,16 +337,22 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
     /* dense rows of fp32 without rounding: vector row copies, a call per run of rows */
     const bool fast = v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && v->stride[4] == 1 &&
                       dw->src_step == 1;
+    /* masked layout: one copy per channel, of the source columns from cb */
+    const int64_t ncopy = st->masked ? 1 : nwt;
     for (int64_t c = 0; c < nc; ++c)
-        for (int64_t kw = 0; kw < nwt; ++kw) {
+        for (int64_t kw = 0; kw < ncopy; ++kw) {
             float *o = dst + c * st->cs + kw * st->xrow;
             /* column col reads source w = (col + offw)*step + pw */
-            const int64_t offw = dw->tap_off[kw] + dw->qmin, pw = dw->ph_val[dw->tap_ph[kw]];
+            const int64_t offw = st->masked ? st->cb : dw->tap_off[kw] + dw->qmin;
+            const int64_t pw = st->masked ? 0 : dw->ph_val[dw->tap_ph[kw]];
             const int64_t step = dw->src_step;
             const int64_t lo = offw < 0 ? (-offw < ow ? -offw : ow) : 0;
             int64_t hi = sw_n - 1 - pw < 0 ? lo : (sw_n - 1 - pw) / step - offw + 1;
             hi = hi > ow ? ow : hi;
             hi = hi < lo ? lo : hi;
+            /* a copy row is a whole source row, and source rows follow each other */
+            const bool dense_rows = lo == 0 && hi == ow && lo + offw == 0 && sw_n == ow &&
+                                    dh->src_step == 1 && v->stride[3] == ow;
             for (int32_t ipd = 0; ipd < dd->nph; ++ipd)
                 for (int32_t iph = 0; iph < dh->nph; ++iph)
                     for (int64_t md = 0; md < dd->ext; ++md) {
@@ -264,6 +360,17 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
                         float *pl = o + (((int64_t)ipd * dh->nph + iph) * dd->ext + md) * dh->ext * ow;
                         if (sd < 0 || sd >= sd_n || hi == lo) {
                             if (zeros) zero_f32(pl, dh->ext * ow);
+                            continue;
+                        }
+                        if (fast && !zeros && dense_rows) {
+                            /* whole source rows, contiguous on both sides, zeros already
+                             * in place: the valid rows are one run of floats */
+                            const int64_t h0 = dh->qmin + dh->ph_val[iph];
+                            const int64_t m0 = h0 < 0 ? -h0 : 0, m1 = min64(dh->ext, sh_n - h0);
+                            if (m1 > m0)
+                                r->k.copy(1, (size_t)((m1 - m0) * ow),
+                                          (const float *)v->data + conv_view_index(v, n, c0 + c, sd, m0 + h0, 0),
+                                          0, pl + m0 * ow, 0);
                             continue;
                         }
                         int64_t run0 = -1; /* first row of the current run of valid rows */
@@ -319,14 +426,36 @@ static void prefetch_part(const char *at, size_t bytes, size_t i, size_t parts)
 /* Offset of tap t in the shifted copies of a channel (its (d, h) plane). */
 static void src_tap_offsets(const grp_state *st, const int64_t *ks, int64_t ow, ptrdiff_t *toff)
 {
-    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1];
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     for (int64_t kd = 0, t = 0; kd < ks[0]; ++kd)
         for (int64_t kh = 0; kh < ks[1]; ++kh)
             for (int64_t kw = 0; kw < ks[2]; ++kw, ++t) {
                 const int64_t phase = dd->tap_ph[kd] * (int64_t)dh->nph + dh->tap_ph[kh];
-                toff[t] = (ptrdiff_t)(kw * st->xrow +
+                /* masked: the tap's W shift inside the one copy */
+                const int64_t wpart = st->masked ? dw->tap_off[kw] + dw->qmin - st->cb : kw * st->xrow;
+                toff[t] = (ptrdiff_t)(wpart +
                                       ((phase * dd->ext + dd->tap_off[kd]) * dh->ext + dh->tap_off[kh]) * ow);
             }
+}
+
+/* The row masks of the weights pass's masked layout: word i of W tap kw has
+ * bit b set when position 16*i + b of a run (column (16*i + b) % OW) reads
+ * inside its row at that tap's shift. */
+static void build_row_masks(const grp_run *r)
+{
+    const grp_state *st = r->st;
+    const dw_dim *dw = &st->dim[2];
+    const int64_t ow = dw->out_n, nkw = dw->sub_tb[1] - dw->sub_tb[0];
+    uint16_t *mt = (uint16_t *)(r->ws + st->mtab_off);
+    for (int64_t kw = 0; kw < nkw; ++kw) {
+        const int64_t sh = dw->tap_off[dw->sub_tb[0] + kw] + dw->qmin - st->cb;
+        for (int64_t i = 0, col = 0; i < st->mwords; ++i) {
+            unsigned bits = 0;
+            for (unsigned b = 0; b < 16; ++b, col = col + 1 == ow ? 0 : col + 1)
+                bits |= (unsigned)(col + sh >= 0 && col + sh < ow) << b;
+            mt[kw * st->mwords + i] = (uint16_t)bits;
+        }
+    }
 }
 
 /* Partial sums of chunk k of group g: [OG][CG*taps][GRP_ACC_LANES]. */
@@ -379,17 +508,25 @@ static void wt_task(void *ctx, size_t index, int slot)
     const int64_t g = (int64_t)index / st->nchunk, k = (int64_t)index % st->nchunk;
     const int64_t n0 = k * p->n / st->nchunk, n1 = (k + 1) * p->n / st->nchunk;
     const int64_t og = p->og, cg = p->cg, q = st->q, nt = st->ntaps;
-    float *src = slot_buf(r, slot), *dybuf = src + st->aux_off;
+    float *src = slot_buf(r, slot) + st->xguard, *dybuf = slot_buf(r, slot) + st->aux_off;
     float *acc = partials(r, g, k);
+    const uint16_t *mtab = (const uint16_t *)(r->ws + st->mtab_off);
+    if (st->masked && *slot_flag(r, slot) == 0) { /* what grpwtm may read around the copies */
+        memset(src - st->xguard, 0, (size_t)st->xguard * sizeof(float));
+        memset(src + cg * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
+    }
     memset(acc, 0, (size_t)(og * q * GRP_ACC_LANES) * sizeof(float));
     const conv_view *y = &p->y;
     const int64_t *ys = p->ys;
     const int64_t dpitch = st->dim[1].ext * ys[2], len = ys[1] * ys[2];
     /* positions in blocks of about GRP_JBLOCK (multiples of 16): the rows a
      * block reads for every tile of the group stay in L1 */
-    const int64_t nblk = ceil_div(len, GRP_JBLOCK);
+    const int64_t nblk = ceil_div(len, st->masked ? GRP_JBLOCK_MASKED : GRP_JBLOCK);
     const int64_t blen = (ceil_div(len, nblk) + 15) / 16 * 16;
     const int mr_max = r->k.wt_mr, nr_max = r->k.wt_nr;
+    /* gradBias: the block sums of the group's channels for each image */
+    float *sums = st->bias ? (float *)(r->ws + st->sums_off) : NULL;
+    const int64_t bblock = ys[0] * ys[1] * ys[2];
     for (int64_t n = n0; n < n1; ++n) {
         pack_group(r, &p->x, n, g * cg, cg, slot, src);
         const float *dyp[GRP_MAX_CH];
@@ -398,6 +535,11 @@ static void wt_task(void *ctx, size_t index, int slot)
             for (int64_t o = 0; o < og; ++o)
                 dyp[o] = (const float *)y->data + conv_view_index(y, n, g * og + o, 0, 0, 0);
             dps = y->stride[2];
+            for (int64_t o = 0; sums && o < og; ++o) {
+                float lanes[CONV_BIAS_LANES] = {0};
+                conv_bias_add_row(lanes, 0, &p->bias_src, n, g * og + o, 0, 0, 0, bblock, r->ck);
+                sums[n * p->g * og + g * og + o] = conv_bias_lanes_sum(lanes);
+            }
         } else {
             for (int64_t o = 0; o < og; ++o) {
                 float *d = dybuf + o * st->ysz;
@@ -432,9 +574,29 @@ static void wt_task(void *ctx, size_t index, int slot)
                     for (int64_t q0 = 0; q0 < q; q0 += nr_max) {
                         const int64_t nr = min64(nr_max, q - q0);
                         const float *b[8];
+                        const uint16_t *bm[8];
                         for (int64_t i = 0; i < nr; ++i) {
                             const int64_t qq = q0 + i;
                             b[i] = src + (qq / nt) * st->cs + r->toff[qq % nt] + od * dpitch + j0;
+                            bm[i] = mtab + qq % nt % p->ks[2] * st->mwords + j0 / 16;
+                        }
+                        if (st->masked) {
+                            /* the kernel spreads this call's slice of the next blocks over its steps */
+                            grp_prefetch pf = {{nx, ny}, {0, 0}};
+                            const char *const blk[2] = {nx, ny};
+                            const size_t bytes[2] = {nxb, nyb};
+                            for (int i = 0; i < 2; ++i)
+                                if (blk[i]) {
+                                    const size_t lines = (bytes[i] + GRP_CACHE_LINE - 1) / GRP_CACHE_LINE;
+                                    const size_t l0 = lines * call / ncalls, l1 = lines * (call + 1) / ncalls;
+                                    pf.at[i] = blk[i] + l0 * GRP_CACHE_LINE;
+                                    pf.lines[i] = l1 - l0;
+                                }
+                            ++call;
+                            r->k.wtm((size_t)mr, (size_t)nr, (size_t)jn, a, b, bm,
+                                     acc + (o0 * q + q0) * GRP_ACC_LANES, (size_t)(q * GRP_ACC_LANES),
+                                     nx || ny ? &pf : NULL);
+                            continue;
                         }
                         if (nx) prefetch_part(nx, nxb, call, ncalls);
                         if (ny) prefetch_part(ny, nyb, call, ncalls);
@@ -528,7 +690,10 @@ static void data_pack_weights(void *ctx, size_t index)
                                             conv_view_index(&p->w, g * p->og + wo, wc, kd, kh, kw)),
                                 p->mode);
                         }
-                        ws[((mb * nin + c) * s.count + t) * mrr + m] = v;
+                        /* masked: [t][c][MR], the grpconv kernel's tap-major order */
+                        const int64_t at = st->masked ? (mb * s.count + t) * nin + c
+                                                      : (mb * nin + c) * s.count + t;
+                        ws[at * mrr + m] = v;
                     }
         }
     }
@@ -661,6 +826,74 @@ static void data_flat(const grp_run *r, int64_t n, int64_t g, size_t index, int 
     }
 }
 
+/* Data gradient from one copy per source channel (masked layout): per
+ * output depth plane a run of OH'*OW positions, the W taps of a row tap as
+ * shifts of the same copy with the lanes that leave their row masked. */
+static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, int slot)
+{
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
+    const conv_view *v = st->bwd ? &p->y : &p->x, *out = &p->grad_input;
+    float *base = slot_buf(r, slot), *src = base + GRP_CONV_GUARD, *grid = base + st->aux_off;
+    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
+    if (*slot_flag(r, slot) == 0) { /* what the kernel may read around the copies */
+        memset(base, 0, GRP_CONV_GUARD * sizeof(float));
+        memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
+    }
+    pack_group(r, v, n, g * nin, nin, slot, src);
+    size_t nxb = 0;
+    const char *nx = next_block(r, v, index, &nxb);
+    const int64_t nr_max = r->k.conv_nr;
+    const float *wp = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t ow = dw->out_n, eh = dh->ext;
+    const int64_t nw = dw->sub_tb[1] - dw->sub_tb[0];
+    ptrdiff_t roff[DW_MAX_TAPS], wsh[GRP_CONV_MAX_KW];
+    for (int64_t k = 0; k < nw; ++k) wsh[k] = dw->tap_off[dw->sub_tb[0] + k] + dw->qmin - st->cb;
+    sub_taps s;
+    size_t call = 0;
+    const size_t ncalls = (size_t)(st->nmb * ceil_div(dd->out_n * eh * ow, nr_max)) + 1;
+    for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
+        if (s.count == 0) {
+            for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, NULL);
+            continue;
+        }
+        const int64_t nh = dh->sub_tb[s.u[1] + 1] - dh->sub_tb[s.u[1]], nrt = s.count / nw;
+        for (int64_t i = 0; i < nrt; ++i) {
+            const int64_t td = dd->sub_tb[s.u[0]] + i / nh, th = dh->sub_tb[s.u[1]] + i % nh;
+            const int64_t phase = dd->tap_ph[td] * (int64_t)dh->nph + dh->tap_ph[th];
+            roff[i] = (ptrdiff_t)(((phase * dd->ext + dd->tap_off[td]) * eh + dh->tap_off[th]) * ow);
+        }
+        const int64_t len = s.cnt[1] * ow;
+        const float *ws = wp + st->nmb * mrr * nin * s.first;
+        for (int64_t a = 0; a < s.cnt[0]; ++a) {
+            const float *xa = src + a * eh * ow;
+            for (int64_t mb = 0; mb < st->nmb; ++mb) {
+                const int64_t mr = min64(mrr, nout - mb * mrr);
+                float *y = grid + mb * mrr * st->glen;
+                size_t ldy = (size_t)st->glen;
+                if (st->in_place) {
+                    y = (float *)out->data + conv_view_index(out, n, g * nout + mb * mrr,
+                                                             s.u[0] + a * dd->out_step, 0, 0);
+                    ldy = (size_t)out->stride[1];
+                }
+                for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
+                    if (nx) prefetch_part(nx, nxb, min64(call, ncalls - 1), ncalls);
+                    ++call;
+                    r->k.conv((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)nrt,
+                              (size_t)nw, ws + mb * s.count * nin * mrr, xa + j0, (size_t)st->cs,
+                              roff, wsh, (size_t)ow, (size_t)(j0 % ow), y + j0, ldy,
+                              st->in_place); /* gradInput is not read again: no RFO */
+                }
+            }
+            if (!st->in_place)
+                for (int64_t o = 0; o < nout; ++o)
+                    store_rows(r, n, g * nout + o, &s, a, grid + o * st->glen, ow);
+        }
+    }
+    if (st->in_place && r->k.fence) r->k.fence();
+}
+
 /* Data gradient: task n*G + g computes the nout output channels of group g of
  * image n; every element by one kernel call holding its whole sum (source
  * channel, then tap, ascending). */
@@ -670,6 +903,10 @@ static void data_task(void *ctx, size_t index, int slot)
     const conv_problem *p = r->p;
     const grp_state *st = r->st;
     const int64_t n = (int64_t)index / p->g, g = (int64_t)index % p->g;
+    if (st->masked) {
+        data_masked(r, n, g, index, slot);
+        return;
+    }
     if (st->flat) {
         data_flat(r, n, g, index, slot);
         return;
@@ -723,17 +960,32 @@ static void data_task(void *ctx, size_t index, int slot)
 static void grp_run_pass(const conv_problem *p, conv_pass pass, const void *state, void *workspace)
 {
     const grp_state *st = state;
-    grp_run r = {.p = p, .st = st, .ws = workspace, .k = pick_kernels(st->isa)};
+    grp_run r = {.p = p, .st = st, .ws = workspace, .k = pick_kernels(st->isa), .ck = conv_ukernels_for(st->isa)};
     memset(r.ws + st->flag_off, 0, (size_t)st->slots * GRP_FLOAT_ALIGN * sizeof(int32_t));
     if (pass == CONV_PASS_DATA) {
-        r.ck = conv_ukernels_for(st->isa);
         pool_parallel_for((size_t)p->g, data_pack_weights, &r);
         pool_parallel_for_slots((size_t)(p->n * p->g), st->slots, data_task, &r);
         return;
     }
     src_tap_offsets(st, p->ks, p->ys[2], r.toff);
+    if (st->masked) build_row_masks(&r);
     pool_parallel_for_slots((size_t)(p->g * st->nchunk), st->slots, wt_task, &r);
     if (st->nchunk > 1) pool_parallel_for((size_t)p->g, wt_finish, &r);
+    if (st->bias) conv_bias_store_sums(p, (const float *)(r.ws + st->sums_off));
 }
 
-const conv_impl conv_impl_grouped = {"grouped", grp_why_not, grp_plan, grp_run_pass, NULL};
+static bool grp_fuses_bias(const void *state)
+{
+    return ((const grp_state *)state)->bias;
+}
+
+const conv_impl conv_impl_grouped = {"grouped", grp_why_not, grp_plan, grp_run_pass, grp_fuses_bias};
+
+const char *conv_grouped_layout(const conv_problem *p, int pass, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    if (!grp_plan(p, (conv_pass)pass, isa, state, &bytes)) return NULL;
+    const grp_state *st = (const grp_state *)state;
+    return st->masked ? "masked" : st->flat || pass == CONV_PASS_WEIGHTS ? "copies" : "planes";
+}

@@ -11,4 +11,10 @@
 
 extern const conv_impl conv_impl_grouped;
 
+/* For tests: the source layout grouped plans for pass (a conv_pass) of p
+ * ("masked": one copy per source channel, W taps masked; "copies": KW
+ * shifted copies; "planes", data pass only: whole packed planes with junk
+ * columns), NULL when it declines. */
+const char *conv_grouped_layout(const conv_problem *p, int pass, aclconvIsa isa);
+
 #endif /* ACLCONV_CONV_GROUPED_H_ */

@@ -6,6 +6,7 @@
 #define ACLCONV_GRP_UKERNELS_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Floats of partial sums per (m, n) accumulator: one vector of the widest
  * ISA. A kernel leaves the lanes >= its vector length untouched. */
@@ -43,5 +44,94 @@ void f32_grpwt_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *
                                  const float *const *b, float *acc, size_t ldm);
 void f32_grpwt_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float *const *a,
                                    const float *const *b, float *acc, size_t ldm);
+
+/*
+ * Masked grouped weight-gradient dot products ("grpwtm"): grpwt over b rows
+ * taken from one unpadded copy of x, each with a row mask. For m < mr, n < nr:
+ *   term (m, n, j) = a[m][j] * (bit j % 16 of bm[n][j / 16] ? b[n][j] : 0),  j < len
+ * goes to lane acc[m*ldm + n*GRP_ACC_LANES + j % VL] (VL: avx512 16, avx2 8,
+ * scalar 4), in grpwt's order (j ascending, one fused multiply-add per term,
+ * multiply then add for the scalar kernel, continuing from the lane's value).
+ * A cleared bit is a zero term (as a padding zero of a shifted copy is), so
+ * a masked b element is never multiplied. Reads a[m][j], j < len; the AVX2
+ * kernel loads b[n][j] for every j < roundup(len, 8) (so they must be
+ * readable), the others only the elements whose bit is set; bm[n][j / 16]
+ * for j < len.
+ * pf (may be NULL): cache lines to ask for while computing (a hint, never
+ * read): pf->at[i] + 64*l for l < pf->lines[i], one line of each stream per
+ * vector step, the rest after the loop. Spread over the steps, the next
+ * image's blocks arrive without the bursts of prefetches between calls that
+ * stalled the pass.
+ */
+typedef struct grp_prefetch {
+    const char *at[2];
+    size_t lines[2];
+} grp_prefetch;
+
+typedef void (*f32_grpwtm_ukernel_fn)(size_t mr, size_t nr, size_t len, const float *const *a,
+                                      const float *const *b, const uint16_t *const *bm, float *acc,
+                                      size_t ldm, const grp_prefetch *pf);
+
+void f32_grpwtm_ukernel_2x2__scalar(size_t mr, size_t nr, size_t len, const float *const *a,
+                                    const float *const *b, const uint16_t *const *bm, float *acc,
+                                    size_t ldm, const grp_prefetch *pf);
+void f32_grpwtm_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *const *a,
+                                  const float *const *b, const uint16_t *const *bm, float *acc,
+                                  size_t ldm, const grp_prefetch *pf);
+void f32_grpwtm_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float *const *a,
+                                    const float *const *b, const uint16_t *const *bm, float *acc,
+                                    size_t ldm, const grp_prefetch *pf);
+
+/* W taps of a "grpconv" call at most (a kernel side) and the largest |wsh|:
+ * the engine keeps GRP_CONV_GUARD readable floats before the source and
+ * CONV_UKERNEL_SLACK after it. */
+#define GRP_CONV_MAX_KW 32
+#define GRP_CONV_MAX_WSH 32
+#define GRP_CONV_GUARD 48
+
+/*
+ * Grouped data-gradient kernel ("grpconv"): MR output channels x NR positions
+ * of a run of rows ow wide (position j of the call is column
+ * col(j) = (col0 + j) % ow of its row, col0 < ow), for m < mr, j < nr:
+ *   y[m*ldy + j] = sum_{r < nrt} sum_{k < nkw} sum_{c < nc}
+ *                  w[((r*nkw + k)*nc + c)*MR + m] * xv(c, r, k, j)
+ *   xv(c, r, k, j) = x[c*cs + roff[r] + wsh[k] + j]  if 0 <= col(j) + wsh[k] < ow
+ *                    0                                 otherwise
+ * i.e. the taps (r, k) of one W output phase over source rows of ow columns
+ * without padding columns: a lane whose W tap falls off its row is a zero
+ * (multiplied, like every padding term of the data pass), never a neighbour
+ * row's element. Sum order per element: r ascending, then k, then c, one
+ * fused multiply-add per term (multiply then add for the scalar kernel),
+ * starting from 0; y is overwritten.
+ * w: panel of nrt*nkw*nc rows of MR floats (rows m >= mr ignored but read).
+ * x: every x[c*cs + roff[r] + wsh[k] + j] with j < roundup(nr, 16) must be
+ * readable (the AVX2 kernel loads masked-off lanes and clears them; the
+ * others do not read them). 1 <= mr <= MR, 1 <= nr <= NR, nc, nrt >= 1,
+ * 1 <= nkw <= GRP_CONV_MAX_KW, |wsh[k]| <= GRP_CONV_MAX_WSH. Only y[m*ldy + j],
+ * m < mr, j < nr, is written. stream != 0 (y is not read again soon): the
+ * full vectors of rows that start on a vector-size boundary are written with
+ * non-temporal stores, so the caller must run the ISA's grpconv fence before
+ * the results are used by another thread (the scalar kernel ignores it).
+ */
+typedef void (*f32_grpconv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
+                                       const float *w, const float *x, size_t cs,
+                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
+                                       size_t col0, float *y, size_t ldy, int stream);
+
+/* Store fence for the grpconv stream mode (x86 sfence; AVX2 and AVX-512). */
+void f32_grpconv_fence__avx2(void);
+
+void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
+                                      const float *w, const float *x, size_t cs,
+                                      const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
+                                      size_t col0, float *y, size_t ldy, int stream);
+void f32_grpconv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
+                                    const float *w, const float *x, size_t cs,
+                                    const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
+                                    size_t col0, float *y, size_t ldy, int stream);
+void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
+                                      const float *w, const float *x, size_t cs,
+                                      const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
+                                      size_t col0, float *y, size_t ldy, int stream);
 
 #endif /* ACLCONV_GRP_UKERNELS_H_ */

@@ -1,0 +1,70 @@
+/* AVX-512 grouped weight-gradient dot products over one unpadded copy of x:
+ * grpwt's 4x6 tile (24 zmm of partial sums held over the call) with each b
+ * row's lanes masked by its W tap's row mask (a 16-bit word per vector, one
+ * kmov per b vector): the lanes that leave their row are zeros and are not
+ * read. */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "kernels/grp_ukernels.h"
+
+#define VL 16
+#define NR 6
+
+static inline __attribute__((always_inline)) void body(const int M, size_t nr, size_t len,
+                                                       const float *const *a,
+                                                       const float *const *b,
+                                                       const uint16_t *const *bm, float *acc,
+                                                       size_t ldm, const grp_prefetch *pf)
+{
+    __m512 c[4][NR];
+    const float *bp[NR];
+    const uint16_t *mp[NR];
+    _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
+        bp[n] = b[(size_t)n < nr ? (size_t)n : nr - 1];
+        mp[n] = bm[(size_t)n < nr ? (size_t)n : nr - 1];
+    }
+    _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m)
+        _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n)
+            c[m][n] = (size_t)n < nr ? _mm512_loadu_ps(acc + m * ldm + (size_t)n * GRP_ACC_LANES)
+                                     : _mm512_setzero_ps();
+    const size_t full = len / VL;
+    const char *pf0 = pf ? pf->at[0] : NULL, *pf1 = pf ? pf->at[1] : NULL;
+    const size_t pn0 = pf ? pf->lines[0] : 0, pn1 = pf ? pf->lines[1] : 0;
+    for (size_t s = 0; s < full; ++s) {
+        if (s < pn0) _mm_prefetch(pf0 + s * 64, _MM_HINT_T0);
+        if (s < pn1) _mm_prefetch(pf1 + s * 64, _MM_HINT_T0);
+        __m512 av[4];
+        _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) av[m] = _mm512_loadu_ps(a[m] + s * VL);
+        _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
+            const __m512 bv = _mm512_maskz_loadu_ps((__mmask16)mp[n][s], bp[n] + s * VL);
+            _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) c[m][n] = _mm512_fmadd_ps(av[m], bv, c[m][n]);
+        }
+    }
+    for (size_t l = full; l < pn0; ++l) _mm_prefetch(pf0 + l * 64, _MM_HINT_T0);
+    for (size_t l = full; l < pn1; ++l) _mm_prefetch(pf1 + l * 64, _MM_HINT_T0);
+    if (len > full * VL) {
+        const __mmask16 tm = (__mmask16)((1u << (len - full * VL)) - 1u);
+        __m512 av[4];
+        _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) av[m] = _mm512_maskz_loadu_ps(tm, a[m] + full * VL);
+        _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
+            const __m512 bv = _mm512_maskz_loadu_ps(tm & (__mmask16)mp[n][full], bp[n] + full * VL);
+            _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) c[m][n] = _mm512_fmadd_ps(av[m], bv, c[m][n]);
+        }
+    }
+    _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m)
+        _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n)
+            if ((size_t)n < nr) _mm512_storeu_ps(acc + m * ldm + (size_t)n * GRP_ACC_LANES, c[m][n]);
+}
+
+void f32_grpwtm_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float *const *a,
+                                    const float *const *b, const uint16_t *const *bm, float *acc,
+                                    size_t ldm, const grp_prefetch *pf)
+{
+    switch (mr) {
+    case 1: body(1, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 2: body(2, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 3: body(3, nr, len, a, b, bm, acc, ldm, pf); break;
+    default: body(4, nr, len, a, b, bm, acc, ldm, pf); break;
+    }
+}
