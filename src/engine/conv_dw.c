@@ -22,6 +22,7 @@
 #include "engine/conv_bias.h"
 #include "engine/conv_fast_convert.h" /* f16 conversions: branch-free, vectorize */
 #include "engine/conv_views.h"
+#include "kernels/conv_ukernels.h"
 #include "kernels/dw_ukernels.h"
 #include "threading/pool.h"
 
@@ -338,7 +339,7 @@ static inline void zero_f32(float *dst, int64_t n)
 
 /* dst[i] = v[n, c, d, h, w0 + i*step] as rounded fp32, i < count. */
 void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
-                     int64_t step, int64_t count, conv_mode mode, float *dst)
+                     int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst)
 {
     const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
     if (v->dtype == ACL_FLOAT && mode == CONV_MODE_F32) {
@@ -349,12 +350,20 @@ void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t
             for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
         return;
     }
-    if (v->dtype == ACL_BF16 && (mode == CONV_MODE_F32 || mode == CONV_MODE_BF16)) {
-        const uint16_t *s = (const uint16_t *)v->data + base; /* bf16 -> fp32 is exact */
-        if (sw == 1) /* unit stride: the loop vectorizes */
-            for (int64_t i = 0; i < count; ++i) dst[i] = bf16_to_f32(s[i]);
-        else
-            for (int64_t i = 0; i < count; ++i) dst[i] = bf16_to_f32(s[i * sw]);
+    if (v->dtype == ACL_FLOAT && sw == 1) { /* the modes' roundings: the ISA's kernel */
+        k->f32_round((size_t)count, (const float *)v->data + base, dst,
+                     mode == CONV_MODE_HF32 ? F32_ROUND_HF32 : mode == CONV_MODE_F16 ? F32_ROUND_F16 : F32_ROUND_BF16);
+        return;
+    }
+    if (v->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
+        /* bf16 -> fp32 is exact and kept by FLOAT, HF32 and BF16; BF16 quiets NaNs */
+        const uint16_t *s = (const uint16_t *)v->data + base;
+        if (sw == 1) {
+            k->bf16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_BF16);
+            return;
+        }
+        for (int64_t i = 0; i < count; ++i) dst[i] = bf16_to_f32(s[i * sw]);
+        if (mode == CONV_MODE_BF16) f32_quiet_nans(dst, count); /* f32_round_bf16 of a NaN */
         return;
     }
     if (v->dtype == ACL_FLOAT && mode == CONV_MODE_HF32) {
@@ -366,12 +375,11 @@ void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t
         /* fp16 widens exactly and is kept by the FLOAT, HF32 and FLOAT16
          * roundings; a NaN still goes through the rounding (its payload) */
         const uint16_t *s = (const uint16_t *)v->data + base;
-        if (sw == 1)
-            for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i]);
+        if (sw == 1) /* the ISA's kernel: f16_to_f32's bits, sNaN included */
+            k->f16_f32_cvt((size_t)count, s, dst);
         else
             for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
-        for (int64_t i = 0; i < count; ++i)
-            if (dst[i] != dst[i]) dst[i] = conv_round_operand(dst[i], mode);
+        if (mode == CONV_MODE_F16) f32_quiet_nans(dst, count); /* FLOAT / HF32 keep NaNs as they are */
         return;
     }
     for (int64_t i = 0; i < count; ++i)
@@ -381,7 +389,7 @@ void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t
 /* Packs plane (n, c) of v with the source geometry of st: layout
  * [phase d][phase h][phase w][ext d][ext h][ext w], zeros outside v. */
 void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *v, int64_t n,
-                int64_t c, conv_mode mode, bool borders_ready, float *dst)
+                int64_t c, conv_mode mode, bool borders_ready, const conv_ukernels *k, float *dst)
 {
     const dw_dim *dd = &dim[0], *dh = &dim[1], *dw = &dim[2];
     const int64_t sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
@@ -409,7 +417,7 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
                             zero_f32(row + hi, dw->ext - hi);
                         }
                         plane_load_row(v, n, c, sd, sh, (lo + dw->qmin) * dw->src_step + pw,
-                                 dw->src_step, hi - lo, mode, row + lo);
+                                 dw->src_step, hi - lo, mode, k, row + lo);
                     }
                 }
             }
@@ -417,7 +425,7 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
 
 /* Writes output phase (u[0], u[1], u[2]) of plane (n, c) of the data gradient
  * from grid (pitches of the packed plane), or zeros when grid is NULL. */
-static void store_sub(const conv_problem *p, const dw_state *st, int64_t n, int64_t c,
+static void store_sub(const conv_problem *p, const dw_state *st, const conv_ukernels *k, int64_t n, int64_t c,
                       const int64_t u[CONV_SPATIAL], const int64_t cnt[CONV_SPATIAL],
                       const float *grid)
 {
@@ -440,6 +448,16 @@ static void store_sub(const conv_problem *p, const dw_state *st, int64_t n, int6
             }
             /* one rounding when the mode's result rounding is to the same or
              * a wider format: the same bits as conv_round_result then the store */
+            if (src && sw == 1 && out->dtype != ACL_FLOAT &&
+                (out->dtype == ACL_BF16 ? p->mode != CONV_MODE_F16 : p->mode != CONV_MODE_BF16)) {
+                k->f32_narrow((size_t)cnt[2], src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
+                continue;
+            }
+            if (src && sw == 1 && out->dtype == ACL_FLOAT) { /* F16 / BF16 result rounding */
+                k->f32_round((size_t)cnt[2], src, (float *)out->data + base,
+                             p->mode == CONV_MODE_F16 ? F32_ROUND_F16 : F32_ROUND_BF16);
+                continue;
+            }
             if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {
                 uint16_t *o = (uint16_t *)out->data + base;
                 for (int64_t w = 0; w < cnt[2]; ++w) o[w * sw] = f32_to_f16_inl(src[w]);
@@ -463,6 +481,7 @@ typedef struct dw_run {
     const dw_state *st;
     char *ws;
     dw_kernels k;
+    const conv_ukernels *ck; /* row conversions and roundings */
 } dw_run;
 
 static float *slot_buf(const dw_run *r, int slot)
@@ -492,7 +511,7 @@ static void pack_source(const dw_run *r, const conv_view *v, int64_t n, int64_t 
                         float *dst)
 {
     int32_t *ready = slot_flag(r, slot);
-    plane_pack(r->st->dim, r->st->plane, v, n, c, r->p->mode, *ready != 0, dst);
+    plane_pack(r->st->dim, r->st->plane, v, n, c, r->p->mode, *ready != 0, r->ck, dst);
     *ready = 1;
 }
 
@@ -527,7 +546,7 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
                     none |= st->dim[i].sub_tb[u[i]] == st->dim[i].sub_tb[u[i] + 1];
                 }
                 if (none) { /* no tap reaches this output phase */
-                    store_sub(p, st, n, c, u, cnt, NULL);
+                    store_sub(p, st, r->ck, n, c, u, cnt, NULL);
                     continue;
                 }
                 size_t nt = 0;
@@ -544,7 +563,7 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
                         }
                 const int64_t len = ((cnt[0] - 1) * ph + (cnt[1] - 1)) * pw + cnt[2];
                 r->k.conv((size_t)len, nt, wv, src, toff, grid);
-                store_sub(p, st, n, c, u, cnt, grid);
+                store_sub(p, st, r->ck, n, c, u, cnt, grid);
             }
 }
 
@@ -760,7 +779,10 @@ static void wt_task(void *ctx, size_t index, int slot)
                     dps = y->stride[2];
                     rps = y->stride[3];
                 } else {
-                    conv_pack_block(y, n, c, p->mode, dybuf);
+                    for (int64_t yd = 0; yd < ys[0]; ++yd) /* rows through the ISA's conversions */
+                        for (int64_t yh = 0; yh < ys[1]; ++yh)
+                            plane_load_row(y, n, c, yd, yh, 0, 1, ys[2], p->mode, r->ck,
+                                           dybuf + (yd * ys[1] + yh) * ys[2]);
                     dy = dybuf;
                     dps = ys[1] * ys[2];
                     rps = ys[2];
@@ -777,7 +799,7 @@ static void wt_task(void *ctx, size_t index, int slot)
 static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state, void *workspace)
 {
     const dw_state *st = state;
-    dw_run r = {.p = p, .st = st, .ws = workspace, .k = pick_kernels(st->isa)};
+    dw_run r = {.p = p, .st = st, .ws = workspace, .k = pick_kernels(st->isa), .ck = conv_ukernels_for(st->isa)};
     memset(r.ws + st->flag_off, 0, (size_t)st->slots * DW_FLOAT_ALIGN * sizeof(int32_t));
     if (pass == CONV_PASS_DATA) {
         pool_parallel_for_slots((size_t)(p->n * ceil_div(p->g, DW_BLOCK)), st->slots, data_task, &r);

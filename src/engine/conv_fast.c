@@ -268,8 +268,8 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
             k->f16_f32_cvt((size_t)count, s, dst);
         else
             for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
-        for (int64_t i = 0; i < count; ++i)
-            if (dst[i] != dst[i]) dst[i] = conv_round_operand(dst[i], mode);
+        /* the FLOAT16 / BF16 roundings quiet NaNs; FLOAT / HF32 keep them */
+        if (mode == CONV_MODE_F16 || mode == CONV_MODE_BF16) f32_quiet_nans(dst, count);
         return;
     }
     for (int64_t i = 0; i < count; ++i)

@@ -61,4 +61,16 @@ static inline uint16_t f32_to_f16_inl(float f)
     return (uint16_t)(((r >> 16) & 0x8000u) | h);
 }
 
+/* Sets the quiet bit of every NaN of x[0..n): f32_round_f16 / f32_round_bf16
+ * of a value widened from fp16 / bf16 (its low bits are zero already), without
+ * branches (the loop vectorizes). */
+static inline void f32_quiet_nans(float *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; ++i) {
+        const uint32_t u = f32_bits(x[i]);
+        const uint32_t nan = (uint32_t) - (int32_t)((int32_t)(u & 0x7fffffffu) > 0x7f800000);
+        x[i] = f32_from_bits(u | (nan & 0x400000u));
+    }
+}
+
 #endif /* ACLCONV_CONV_FAST_CONVERT_H_ */

@@ -395,7 +395,7 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
                                 }
                             } else if (valid) {
                                 plane_load_row(v, n, c0 + c, sd, sh, (lo + offw) * step + pw, step,
-                                               hi - lo, p->mode, pl + mh * ow + lo);
+                                               hi - lo, p->mode, r->ck, pl + mh * ow + lo);
                             }
                         }
                     }
@@ -545,7 +545,7 @@ static void wt_task(void *ctx, size_t index, int slot)
                 float *d = dybuf + o * st->ysz;
                 for (int64_t yd = 0; yd < ys[0]; ++yd)
                     for (int64_t yh = 0; yh < ys[1]; ++yh)
-                        plane_load_row(y, n, g * og + o, yd, yh, 0, 1, ys[2], p->mode,
+                        plane_load_row(y, n, g * og + o, yd, yh, 0, 1, ys[2], p->mode, r->ck,
                                        d + (yd * ys[1] + yh) * ys[2]);
                 dyp[o] = d;
             }
@@ -724,6 +724,16 @@ static void store_rows(const grp_run *r, int64_t n, int64_t c, const sub_taps *s
         }
         /* one rounding when the mode's result rounding is to the same or a
          * wider format: the same bits as conv_round_result then the store */
+        if (src && sw == 1 && out->dtype != ACL_FLOAT &&
+            (out->dtype == ACL_BF16 ? p->mode != CONV_MODE_F16 : p->mode != CONV_MODE_BF16)) {
+            r->ck->f32_narrow((size_t)s->cnt[2], src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
+            continue;
+        }
+        if (src && sw == 1 && out->dtype == ACL_FLOAT) { /* F16 / BF16 result rounding */
+            r->ck->f32_round((size_t)s->cnt[2], src, (float *)out->data + base,
+                             p->mode == CONV_MODE_F16 ? F32_ROUND_F16 : F32_ROUND_BF16);
+            continue;
+        }
         if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {
             uint16_t *o = (uint16_t *)out->data + base;
             for (int64_t w = 0; w < s->cnt[2]; ++w) o[w * sw] = f32_to_f16_inl(src[w]);
@@ -919,7 +929,7 @@ static void data_task(void *ctx, size_t index, int slot)
         memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
     for (int64_t c = 0; c < nin; ++c) {
         if (c + 1 < nin) plane_prefetch(v, n, g * nin + c + 1);
-        plane_pack(st->dim, st->plane, v, n, g * nin + c, p->mode, *ready != 0, src + c * st->cs);
+        plane_pack(st->dim, st->plane, v, n, g * nin + c, p->mode, *ready != 0, r->ck, src + c * st->cs);
     }
     *ready = 1;
     /* the next group's source block, a slice per kernel call */

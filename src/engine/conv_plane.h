@@ -7,6 +7,7 @@
 #define ACLCONV_CONV_PLANE_H_
 
 #include "engine/conv_impl.h"
+#include "kernels/conv_ukernels.h"
 
 #define DW_MAX_K 32       /* kernel side */
 #define DW_MAX_STRIDE 16  /* stride (source phases, output phases) */
@@ -37,14 +38,15 @@ const char *plane_geometry(const conv_problem *p, conv_pass pass, dw_dim dim[CON
 /* Outputs of output phase u in dim d. */
 int64_t plane_sub_count(const dw_dim *d, int64_t u);
 
-/* dst[i] = v[n, c, d, h, w0 + i*step] as rounded fp32, i < count. */
+/* dst[i] = v[n, c, d, h, w0 + i*step] as rounded fp32, i < count (unit
+ * strides through k's conversion and rounding kernels). */
 void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
-                    int64_t step, int64_t count, conv_mode mode, float *dst);
+                    int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst);
 
 /* Packs plane (n, c) of v: layout [phase d][phase h][phase w][ext d][ext h][ext w],
  * zeros outside v (written only when !borders_ready). */
 void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *v, int64_t n,
-                int64_t c, conv_mode mode, bool borders_ready, float *dst);
+                int64_t c, conv_mode mode, bool borders_ready, const conv_ukernels *k, float *dst);
 
 /* Asks for plane (n, c) of v in the cache when it is one dense run. */
 void plane_prefetch(const conv_view *v, int64_t n, int64_t c);
