@@ -281,13 +281,16 @@ static inline int dtype_bytes(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; 
 /* The two W phases (stride 2) of every H phase of channel c at depth d, for
  * pack_slab: plane (iph, pw) at dst + (iph*2 + pw)*hp*wp, element col of row
  * r = v[n, c, d, (oh0 + qmin_h + r)*sth + phase_h[iph], (ow0 + col + qmin_w)*2
- * + pw], or 0 outside. fp32, mode FLOAT, unit W stride. Input rows are read
- * in ascending order (rows of all H phases interleaved), each once; next:
- * the same rows of the next channel are prefetched when next. */
-static void pack_pair(const fast_geom *g, const conv_view *v, int64_t n, int64_t c, int64_t d,
-                      int64_t oh0, int64_t ow0, bool next, float *dst)
+ * + pw], or 0 outside. Unit W stride, values the mode keeps (fp32 in FLOAT,
+ * fp16 / bf16 in the modes that keep them: widened exactly by k's kernels a
+ * chunk at a time, NaNs quieted where the mode's rounding does). Input rows
+ * are read in ascending order (rows of all H phases interleaved), each once;
+ * next: the same rows of the next channel are prefetched when next. */
+static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, const conv_ukernels *k,
+                      int64_t n, int64_t c, int64_t d, int64_t oh0, int64_t ow0, bool next, float *dst)
 {
     const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], W = g->is[2], plane = g->hp * wp;
+    const int64_t es = dtype_bytes(v->dtype);
     /* valid columns of phase pw: 0 <= (q0 + col)*2 + pw < W */
     const int64_t lo = max64(0, -q0);
     const int64_t hi0 = min64(wp, max64(lo, (W - 1) / 2 - q0 + 1));
@@ -303,22 +306,42 @@ static void pack_pair(const fast_geom *g, const conv_view *v, int64_t n, int64_t
                 continue;
             }
             const int64_t at = conv_view_index(v, n, c, d, h, (lo + q0) * 2);
-            const float *s = (const float *)v->data + at;
             if (next) {
-                const char *nx = (const char *)((const float *)v->data + at + v->stride[1]);
-                for (int64_t b = 0; b < (hi0 - lo) * 8; b += 64) __builtin_prefetch(nx + b);
+                const char *nx = v->data + (at + v->stride[1]) * es;
+                for (int64_t b = 0; b < (hi0 - lo) * 2 * es; b += 64) __builtin_prefetch(nx + b);
             }
             if (lo > 0) {
                 memset(r0, 0, (size_t)lo * sizeof(float));
                 memset(r1, 0, (size_t)lo * sizeof(float));
             }
             float *restrict e = r0 + lo, *restrict o = r1 + lo;
-            const int64_t both = hi1 - lo;
-            for (int64_t i = 0; i < both; ++i) {
-                e[i] = s[2 * i];
-                o[i] = s[2 * i + 1];
+            const int64_t both = hi1 - lo, tail = hi0 > hi1;
+            if (v->dtype == ACL_FLOAT) {
+                const float *s = (const float *)v->data + at;
+                for (int64_t i = 0; i < both; ++i) {
+                    e[i] = s[2 * i];
+                    o[i] = s[2 * i + 1];
+                }
+                if (tail) r0[hi1] = s[2 * both];
+            } else {
+                enum { CHUNK = 256 }; /* pairs widened at a time */
+                float buf[2 * CHUNK];
+                const uint16_t *s = (const uint16_t *)v->data + at;
+                for (int64_t i0 = 0; i0 < both + tail; i0 += CHUNK) {
+                    const int64_t cnt = min64(CHUNK, both + tail - i0);
+                    const int64_t vals = min64(2 * cnt, 2 * (both - i0) + tail); /* the tail: one value */
+                    if (v->dtype == ACL_BF16) {
+                        k->bf16_f32_cvt((size_t)vals, s + 2 * i0, buf, mode == CONV_MODE_BF16);
+                    } else {
+                        k->f16_f32_cvt((size_t)vals, s + 2 * i0, buf);
+                        if (mode == CONV_MODE_F16) f32_quiet_nans(buf, vals);
+                    }
+                    for (int64_t i = 0; i < cnt; ++i) {
+                        e[i0 + i] = buf[2 * i];
+                        if (2 * i + 1 < vals) o[i0 + i] = buf[2 * i + 1];
+                    }
+                }
             }
-            if (hi0 > hi1) r0[hi1] = s[2 * both];
             if (hi0 < wp) memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(float));
             if (hi1 < wp) memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(float));
         }
@@ -333,14 +356,16 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
 {
     const int64_t *is = g->is;
     const int64_t d0 = od * g->st[0];
-    /* stride 2 in W with both phases used, plain fp32: each input row is read
-     * once and split into the two phase planes */
-    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && v->dtype == ACL_FLOAT && mode == CONV_MODE_F32 &&
-                      v->stride[4] == 1;
+    /* stride 2 in W with both phases used, values the mode keeps: each input
+     * row is read once and split into the two phase planes */
+    const bool kept = v->dtype == ACL_FLOAT    ? mode == CONV_MODE_F32
+                      : v->dtype == ACL_BF16 ? mode != CONV_MODE_F16
+                                             : mode != CONV_MODE_BF16;
+    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && kept && v->stride[4] == 1;
     for (int64_t c = 0; c < g->cin; ++c)
         for (int64_t kd = 0; kd < g->ntap[0]; ++kd) {
             if (pair) {
-                pack_pair(g, v, n, c0 + c, d0 + g->tsh[0][kd], oh0, ow0, c + 1 < g->cin,
+                pack_pair(g, v, mode, k, n, c0 + c, d0 + g->tsh[0][kd], oh0, ow0, c + 1 < g->cin,
                           dst + c * g->cs + kd * g->nph[1] * 2 * g->hp * g->wp);
                 continue;
             }
