@@ -65,6 +65,8 @@
  * per multiply-add: conv1d_wav_k10s5's dx -17% at factor 1, r50_stem7x7's dx
  * -20% at 64/49; 1 thread). */
 #define FAST_PHASE_ROWS_MAX_WASTE 3
+/* Values of a strided 16-bit store narrowed at once (>= every kernel's NR). */
+#define FAST_STORE_CHUNK 128
 /* Chunks of the n-reduction of the weights pass (fixed; partial buffers). */
 #define FAST_WT_CHUNKS 4
 /* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
@@ -877,6 +879,12 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
                            (out->dtype == ACL_BF16 ? mode != CONV_MODE_F16 : mode != CONV_MODE_BF16)) {
                     /* one rounding to the output dtype (as below): the ISA's kernel */
                     r->k->f32_narrow((size_t)valid, s, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
+                } else if (out->dtype != ACL_FLOAT && valid <= FAST_STORE_CHUNK &&
+                           (out->dtype == ACL_BF16 ? mode != CONV_MODE_F16 : mode != CONV_MODE_BF16)) {
+                    /* strided (output phases): narrowed by the kernel, then spread */
+                    uint16_t h[FAST_STORE_CHUNK], *d = (uint16_t *)out->data + base;
+                    r->k->f32_narrow((size_t)valid, s, h, out->dtype == ACL_BF16);
+                    for (int64_t i = 0; i < valid; ++i) d[i * step] = h[i];
                 } else if (out->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
                     /* rounding to bf16 twice (result, then store) is rounding once */
                     uint16_t *d = (uint16_t *)out->data + base;
