@@ -13,7 +13,7 @@ static inline __m256i lane_mask(size_t n)
     return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), idx);
 }
 
-static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows, size_t mr, size_t nr,
+static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows, size_t nr,
                                                             size_t nc, size_t nt, const float *w,
                                                             const float *x, size_t cs,
                                                             const ptrdiff_t *toff, float *y,
@@ -25,9 +25,9 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
     for (int m = 0; m < rows; ++m)
         for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_setzero_ps();
     if (accumulate)
-        for (size_t m = 0; m < mr; ++m)
+        for (int m = 0; m < rows; ++m) /* rows == mr, a constant: acc stays in registers */
             for (int v = 0; v < nv; ++v)
-                acc[m][v] = _mm256_maskload_ps(y + m * ldy + (size_t)v * VL, v == nv - 1 ? last : full);
+                acc[m][v] = _mm256_maskload_ps(y + (size_t)m * ldy + (size_t)v * VL, v == nv - 1 ? last : full);
     for (size_t c = 0; c < nc; ++c) {
         const float *xc = x + c * cs;
         for (size_t t = 0; t < nt; ++t) {
@@ -41,19 +41,19 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
             w += MR;
         }
     }
-    for (size_t m = 0; m < mr; ++m)
+    for (int m = 0; m < rows; ++m)
         for (int v = 0; v < nv; ++v)
-            _mm256_maskstore_ps(y + m * ldy + (size_t)v * VL, v == nv - 1 ? last : full, acc[m][v]);
+            _mm256_maskstore_ps(y + (size_t)m * ldy + (size_t)v * VL, v == nv - 1 ? last : full, acc[m][v]);
 }
 
 #define CONV_COLUMNS(rows)                                                                         \
     do {                                                                                           \
         if (nr > 2 * VL)                                                                           \
-            conv_body(3, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(3, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
         else if (nr > VL)                                                                          \
-            conv_body(2, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(2, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
         else                                                                                       \
-            conv_body(1, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(1, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
     } while (0)
 
 void f32_conv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,

@@ -7,7 +7,7 @@
 #define MR 8
 #define VL 16
 
-static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows, size_t mr, size_t nr,
+static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows, size_t nr,
                                                             size_t nc, size_t nt, const float *w,
                                                             const float *x, size_t cs,
                                                             const ptrdiff_t *toff, float *y,
@@ -18,10 +18,10 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
     for (int m = 0; m < rows; ++m)
         for (int v = 0; v < nv; ++v) acc[m][v] = _mm512_setzero_ps();
     if (accumulate)
-        for (size_t m = 0; m < mr; ++m)
+        for (int m = 0; m < rows; ++m) /* rows == mr, a constant: acc stays in registers */
             for (int v = 0; v < nv; ++v)
                 acc[m][v] = _mm512_maskz_loadu_ps(v == nv - 1 ? last : (__mmask16)0xffff,
-                                                  y + m * ldy + (size_t)v * VL);
+                                                  y + (size_t)m * ldy + (size_t)v * VL);
     for (size_t c = 0; c < nc; ++c) {
         const float *xc = x + c * cs;
         for (size_t t = 0; t < nt; ++t) {
@@ -35,20 +35,20 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
             w += MR;
         }
     }
-    for (size_t m = 0; m < mr; ++m)
+    for (int m = 0; m < rows; ++m)
         for (int v = 0; v < nv; ++v)
-            _mm512_mask_storeu_ps(y + m * ldy + (size_t)v * VL,
+            _mm512_mask_storeu_ps(y + (size_t)m * ldy + (size_t)v * VL,
                                   v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
 }
 
 #define CONV_COLUMNS(rows)                                                                         \
     do {                                                                                           \
         if (nr > 2 * VL)                                                                           \
-            conv_body(3, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(3, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
         else if (nr > VL)                                                                          \
-            conv_body(2, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(2, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
         else                                                                                       \
-            conv_body(1, rows, mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(1, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
     } while (0)
 
 void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
