@@ -65,7 +65,9 @@ extern "C" {
  * workspaceSize receives the bytes of workspace phase 2 needs (may be 0):
  *              packed weights (about the weight tensor; gradWeight adds at
  *              most 4 fp32 partial copies of it) plus, per compute thread,
- *              tiles of about 0.5-3 MiB. It does not grow with N (no im2col).
+ *              tiles of about 0.5-3 MiB, and N x C floats (at most 4 MiB)
+ *              when gradBias is summed inside the weights pass. Apart from
+ *              those sums it does not grow with N (no im2col).
  *              Only calls the fast kernels decline (a kernel side > 32, more
  *              than 512 taps, a stride > 16) take the direct path, whose
  *              workspace is fp32 copies of the operands it reads.
