@@ -351,8 +351,7 @@ void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t
         return;
     }
     if (v->dtype == ACL_FLOAT && sw == 1) { /* the modes' roundings: the ISA's kernel */
-        k->f32_round((size_t)count, (const float *)v->data + base, dst,
-                     mode == CONV_MODE_HF32 ? F32_ROUND_HF32 : mode == CONV_MODE_F16 ? F32_ROUND_F16 : F32_ROUND_BF16);
+        k->f32_round((size_t)count, (const float *)v->data + base, dst, conv_round_kind(mode));
         return;
     }
     if (v->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
@@ -448,14 +447,12 @@ static void store_sub(const conv_problem *p, const dw_state *st, const conv_uker
             }
             /* one rounding when the mode's result rounding is to the same or
              * a wider format: the same bits as conv_round_result then the store */
-            if (src && sw == 1 && out->dtype != ACL_FLOAT &&
-                (out->dtype == ACL_BF16 ? p->mode != CONV_MODE_F16 : p->mode != CONV_MODE_BF16)) {
+            if (src && sw == 1 && out->dtype != ACL_FLOAT && conv_mode_keeps(out->dtype, p->mode)) {
                 k->f32_narrow((size_t)cnt[2], src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
                 continue;
             }
             if (src && sw == 1 && out->dtype == ACL_FLOAT) { /* F16 / BF16 result rounding */
-                k->f32_round((size_t)cnt[2], src, (float *)out->data + base,
-                             p->mode == CONV_MODE_F16 ? F32_ROUND_F16 : F32_ROUND_BF16);
+                k->f32_round((size_t)cnt[2], src, (float *)out->data + base, conv_round_kind(p->mode));
                 continue;
             }
             if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {

@@ -218,11 +218,6 @@ static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
 
 /* ---- packing ---------------------------------------------------------------- */
 
-/* The f32_round kernel's kind for a rounding mode (not CONV_MODE_F32). */
-static int round_kind(conv_mode mode)
-{
-    return mode == CONV_MODE_HF32 ? F32_ROUND_HF32 : mode == CONV_MODE_F16 ? F32_ROUND_F16 : F32_ROUND_BF16;
-}
 
 /* dst[0..count) = rounded v[n, c, d, h, w0 + i*step], as conv_round_operand
  * would give, with the conversion chosen once per row. Values of a narrow
@@ -242,7 +237,7 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
         else if (mode == CONV_MODE_F32)
             for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
         else if (sw == 1) /* unit stride: the ISA's rounding kernel */
-            k->f32_round((size_t)count, s, dst, round_kind(mode));
+            k->f32_round((size_t)count, s, dst, conv_round_kind(mode));
         else if (mode == CONV_MODE_HF32)
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_hf32(s[i * sw]);
         else if (mode == CONV_MODE_F16) /* conv_round_operand's f32_round_f16, inline */
@@ -360,10 +355,7 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
     const int64_t d0 = od * g->st[0];
     /* stride 2 in W with both phases used, values the mode keeps: each input
      * row is read once and split into the two phase planes */
-    const bool kept = v->dtype == ACL_FLOAT    ? mode == CONV_MODE_F32
-                      : v->dtype == ACL_BF16 ? mode != CONV_MODE_F16
-                                             : mode != CONV_MODE_BF16;
-    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && kept && v->stride[4] == 1;
+    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && conv_mode_keeps(v->dtype, mode) && v->stride[4] == 1;
     for (int64_t c = 0; c < g->cin; ++c)
         for (int64_t kd = 0; kd < g->ntap[0]; ++kd) {
             if (pair) {
@@ -868,19 +860,17 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
                     for (int64_t i = 0; i < valid; ++i) d[i * step] = s[i];
                 } else if (out->dtype == ACL_FLOAT && step == 1 && (mode == CONV_MODE_F16 || mode == CONV_MODE_BF16)) {
                     /* conv_round_result: the ISA's rounding kernel */
-                    r->k->f32_round((size_t)valid, s, (float *)out->data + base, round_kind(mode));
+                    r->k->f32_round((size_t)valid, s, (float *)out->data + base, conv_round_kind(mode));
                 } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_F16) { /* conv_round_result, inline */
                     float *d = (float *)out->data + base;
                     for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_f16_inl(s[i]);
                 } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_BF16) {
                     float *d = (float *)out->data + base;
                     for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_bf16(s[i]);
-                } else if (out->dtype != ACL_FLOAT && step == 1 &&
-                           (out->dtype == ACL_BF16 ? mode != CONV_MODE_F16 : mode != CONV_MODE_BF16)) {
+                } else if (out->dtype != ACL_FLOAT && step == 1 && conv_mode_keeps(out->dtype, mode)) {
                     /* one rounding to the output dtype (as below): the ISA's kernel */
                     r->k->f32_narrow((size_t)valid, s, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
-                } else if (out->dtype != ACL_FLOAT && valid <= FAST_STORE_CHUNK &&
-                           (out->dtype == ACL_BF16 ? mode != CONV_MODE_F16 : mode != CONV_MODE_BF16)) {
+                } else if (out->dtype != ACL_FLOAT && valid <= FAST_STORE_CHUNK && conv_mode_keeps(out->dtype, mode)) {
                     /* strided (output phases): narrowed by the kernel, then spread */
                     uint16_t h[FAST_STORE_CHUNK], *d = (uint16_t *)out->data + base;
                     r->k->f32_narrow((size_t)valid, s, h, out->dtype == ACL_BF16);

@@ -724,14 +724,12 @@ static void store_rows(const grp_run *r, int64_t n, int64_t c, const sub_taps *s
         }
         /* one rounding when the mode's result rounding is to the same or a
          * wider format: the same bits as conv_round_result then the store */
-        if (src && sw == 1 && out->dtype != ACL_FLOAT &&
-            (out->dtype == ACL_BF16 ? p->mode != CONV_MODE_F16 : p->mode != CONV_MODE_BF16)) {
+        if (src && sw == 1 && out->dtype != ACL_FLOAT && conv_mode_keeps(out->dtype, p->mode)) {
             r->ck->f32_narrow((size_t)s->cnt[2], src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
             continue;
         }
         if (src && sw == 1 && out->dtype == ACL_FLOAT) { /* F16 / BF16 result rounding */
-            r->ck->f32_round((size_t)s->cnt[2], src, (float *)out->data + base,
-                             p->mode == CONV_MODE_F16 ? F32_ROUND_F16 : F32_ROUND_BF16);
+            r->ck->f32_round((size_t)s->cnt[2], src, (float *)out->data + base, conv_round_kind(p->mode));
             continue;
         }
         if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {

@@ -4,6 +4,7 @@
 #ifndef ACLCONV_CONV_VIEWS_H_
 #define ACLCONV_CONV_VIEWS_H_
 
+#include "kernels/cvt_ukernels.h"
 #include "planning/conv_problem.h"
 
 /* Offset in elements of element (n, c, d, h, w) of v. */
@@ -12,6 +13,21 @@ static inline int64_t conv_view_index(const conv_view *v, int64_t n, int64_t c, 
 {
     return n * v->stride[0] + c * v->stride[1] + d * v->stride[2] + h * v->stride[3] +
            w * v->stride[4];
+}
+
+/* The f32_round kernel's kind (src/kernels/cvt_ukernels.h) of mode's rounding
+ * (mode is not CONV_MODE_F32). */
+static inline int conv_round_kind(conv_mode mode)
+{
+    return mode == CONV_MODE_HF32 ? F32_ROUND_HF32 : mode == CONV_MODE_F16 ? F32_ROUND_F16 : F32_ROUND_BF16;
+}
+
+/* Whether values of dtype dt (FLOAT, FLOAT16, BF16) pass mode's rounding
+ * unchanged, NaNs aside: one rounding to dt then stands for the mode's
+ * rounding followed by the cast. */
+static inline bool conv_mode_keeps(aclDataType dt, conv_mode mode)
+{
+    return dt == ACL_FLOAT ? mode == CONV_MODE_F32 : dt == ACL_BF16 ? mode != CONV_MODE_F16 : mode != CONV_MODE_BF16;
 }
 
 /* Rounds an operand value to the precision of mode. */
