@@ -201,30 +201,40 @@ static int check_transpose(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
-/* f16_f32_cvt: every half (signalling NaNs included) gives f16_to_f32's bits;
- * then every length 0..70 at every start offset 0..3, with guards after dst[n). */
+/* f16_f32_cvt: every half (signalling NaNs included) gives f16_to_f32's bits
+ * (quiet = 0) or f32_round_f16 of them (quiet = 1: FLOAT16 mode's operand
+ * rounding, which only quiets NaNs here); then every length 0..70 at every
+ * start offset 0..3, with guards after dst[n). */
+static float f16_cvt_want(uint16_t h, int quiet)
+{
+    return quiet ? f32_round_f16(f16_to_f32(h)) : f16_to_f32(h);
+}
+
 static int check_f16_cvt(const conv_ukernels *k)
 {
     int bad = 0;
     uint16_t *src = malloc(65536 * sizeof(uint16_t) + 16);
     float *dst = malloc((65536 + 8) * sizeof(float));
-    for (uint32_t h = 0; h < 65536; ++h) src[h] = (uint16_t)h;
-    k->f16_f32_cvt(65536, src, dst);
-    for (uint32_t h = 0; h < 65536; ++h)
-        if (f32_bits(dst[h]) != f32_bits(f16_to_f32((uint16_t)h)) && bad++ < 3)
-            printf("FAIL %s f16_f32_cvt(0x%04x): 0x%08x, want 0x%08x\n", cpu_isa_name(k->isa), (unsigned)h,
-                   (unsigned)f32_bits(dst[h]), (unsigned)f32_bits(f16_to_f32((uint16_t)h)));
-    for (size_t off = 0; off < 4; ++off)
-        for (size_t n = 0; n <= 70; ++n) {
-            for (size_t i = 0; i < n + 4; ++i) src[off + i] = (uint16_t)(0x7c01u + 977u * (i + off + n));
-            for (size_t i = 0; i < n + 8; ++i) dst[i] = GUARD;
-            k->f16_f32_cvt(n, src + off, dst);
-            for (size_t i = 0; i < n + 8; ++i) {
-                const uint32_t want = i < n ? f32_bits(f16_to_f32(src[off + i])) : f32_bits(GUARD);
-                if (f32_bits(dst[i]) != want && bad++ < 6)
-                    printf("FAIL %s f16_f32_cvt n=%zu off=%zu at %zu\n", cpu_isa_name(k->isa), n, off, i);
+    for (int quiet = 0; quiet < 2; ++quiet) {
+        for (uint32_t h = 0; h < 65536; ++h) src[h] = (uint16_t)h;
+        k->f16_f32_cvt(65536, src, dst, quiet);
+        for (uint32_t h = 0; h < 65536; ++h)
+            if (f32_bits(dst[h]) != f32_bits(f16_cvt_want((uint16_t)h, quiet)) && bad++ < 3)
+                printf("FAIL %s f16_f32_cvt(0x%04x, quiet %d): 0x%08x, want 0x%08x\n", cpu_isa_name(k->isa),
+                       (unsigned)h, quiet, (unsigned)f32_bits(dst[h]),
+                       (unsigned)f32_bits(f16_cvt_want((uint16_t)h, quiet)));
+        for (size_t off = 0; off < 4; ++off)
+            for (size_t n = 0; n <= 70; ++n) {
+                for (size_t i = 0; i < n + 4; ++i) src[off + i] = (uint16_t)(0x7c01u + 977u * (i + off + n));
+                for (size_t i = 0; i < n + 8; ++i) dst[i] = GUARD;
+                k->f16_f32_cvt(n, src + off, dst, quiet);
+                for (size_t i = 0; i < n + 8; ++i) {
+                    const uint32_t want = i < n ? f32_bits(f16_cvt_want(src[off + i], quiet)) : f32_bits(GUARD);
+                    if (f32_bits(dst[i]) != want && bad++ < 6)
+                        printf("FAIL %s f16_f32_cvt n=%zu off=%zu at %zu\n", cpu_isa_name(k->isa), n, off, i);
+                }
             }
-        }
+    }
     free(src);
     free(dst);
     return bad;

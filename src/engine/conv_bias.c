@@ -49,7 +49,7 @@ void conv_bias_add_row(float lanes[LANES], int64_t lane0, const conv_view *src, 
         if (src->dtype == ACL_BF16)
             k->bf16_f32_cvt(cnt, row + i, buf, 0);
         else
-            k->f16_f32_cvt(cnt, row + i, buf);
+            k->f16_f32_cvt(cnt, row + i, buf, 0);
         k->lanes16(cnt, buf, lanes);
     }
 }

@@ -374,10 +374,11 @@ void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t
         /* fp16 widens exactly and is kept by the FLOAT, HF32 and FLOAT16
          * roundings; a NaN still goes through the rounding (its payload) */
         const uint16_t *s = (const uint16_t *)v->data + base;
-        if (sw == 1) /* the ISA's kernel: f16_to_f32's bits, sNaN included */
-            k->f16_f32_cvt((size_t)count, s, dst);
-        else
-            for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
+        if (sw == 1) { /* the ISA's kernel, NaNs quieted as FLOAT16's rounding does */
+            k->f16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_F16);
+            return;
+        }
+        for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
         if (mode == CONV_MODE_F16) f32_quiet_nans(dst, count); /* FLOAT / HF32 keep NaNs as they are */
         return;
     }

@@ -258,11 +258,13 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
             k->bf16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_BF16);
             return;
         }
+        if (f16 && sw == 1) {
+            k->f16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_F16);
+            return;
+        }
         /* widen (a loop without calls: it vectorizes), then round the NaNs */
         if (bf16)
             for (int64_t i = 0; i < count; ++i) dst[i] = f32_from_bits((uint32_t)s[i * sw] << 16);
-        else if (sw == 1) /* same bits as f16_to_f32 (NaNs too) */
-            k->f16_f32_cvt((size_t)count, s, dst);
         else
             for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
         /* the FLOAT16 / BF16 roundings quiet NaNs; FLOAT / HF32 keep them */
@@ -327,12 +329,10 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
                 for (int64_t i0 = 0; i0 < both + tail; i0 += CHUNK) {
                     const int64_t cnt = min64(CHUNK, both + tail - i0);
                     const int64_t vals = min64(2 * cnt, 2 * (both - i0) + tail); /* the tail: one value */
-                    if (v->dtype == ACL_BF16) {
+                    if (v->dtype == ACL_BF16)
                         k->bf16_f32_cvt((size_t)vals, s + 2 * i0, buf, mode == CONV_MODE_BF16);
-                    } else {
-                        k->f16_f32_cvt((size_t)vals, s + 2 * i0, buf);
-                        if (mode == CONV_MODE_F16) f32_quiet_nans(buf, vals);
-                    }
+                    else
+                        k->f16_f32_cvt((size_t)vals, s + 2 * i0, buf, mode == CONV_MODE_F16);
                     for (int64_t i = 0; i < cnt; ++i) {
                         e[i0 + i] = buf[2 * i];
                         if (2 * i + 1 < vals) o[i0 + i] = buf[2 * i + 1];

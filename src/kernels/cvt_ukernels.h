@@ -10,14 +10,16 @@
  * i < n, bit for bit, for every half: normals, subnormals, zeros, infinities
  * and NaNs (the payload shifted up 13 bits, the quiet bit as in the source:
  * a signalling NaN stays signalling, unlike a plain vcvtph2ps, so the
- * vector kernels restore bit 22 from the source). Any n >= 0; reads and
- * writes exactly the n elements.
+ * vector kernels restore bit 22 from the source). When quiet != 0 every NaN
+ * gets its quiet bit set instead, as f32_round_f16 does (the FLOAT16 compute
+ * mode's operand rounding; then a plain vcvtph2ps is the answer). Any n >= 0;
+ * reads and writes exactly the n elements.
  */
-typedef void (*f16_f32_cvt_ukernel_fn)(size_t n, const uint16_t *src, float *dst);
+typedef void (*f16_f32_cvt_ukernel_fn)(size_t n, const uint16_t *src, float *dst, int quiet);
 
-void f16_f32_cvt_ukernel__scalar(size_t n, const uint16_t *src, float *dst);
-void f16_f32_cvt_ukernel__avx2(size_t n, const uint16_t *src, float *dst);
-void f16_f32_cvt_ukernel__avx512(size_t n, const uint16_t *src, float *dst);
+void f16_f32_cvt_ukernel__scalar(size_t n, const uint16_t *src, float *dst, int quiet);
+void f16_f32_cvt_ukernel__avx2(size_t n, const uint16_t *src, float *dst, int quiet);
+void f16_f32_cvt_ukernel__avx512(size_t n, const uint16_t *src, float *dst, int quiet);
 
 /*
  * bf16 -> fp32 widening ("bf16_f32_cvt"): dst[i] = bf16_to_f32(src[i]) (the
