@@ -1390,24 +1390,36 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
     }
 }
 
-/* Sums the chunks in order for row (grp, ci) of dW^T and stores gradWeight. */
+/* Sums the chunks in order for rows (grp, ci, every tap) of dW^T, into
+ * chunk 0's rows (a vectorizable loop, each element's order unchanged), and
+ * stores them transposed: o outer, so a dense gradWeight gets runs of taps. */
 static void wt_finish_task(void *ctx, size_t i)
 {
     const wt_run *r = ctx;
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
     const conv_view *out = &r->p->grad_weight;
-    const int64_t grp = (int64_t)i / g->cin, ci = (int64_t)i % g->cin;
+    const int64_t grp = (int64_t)i / g->cin, ci = (int64_t)i % g->cin, len = g->nt * st->ldb;
+    float *sum = r->parts + (grp * g->cin + ci) * len;
+    for (int64_t ch = 1; ch < st->nchunks; ++ch) {
+        const float *part = sum + ch * st->part_floats;
+        for (int64_t j = 0; j < len; ++j) sum[j] += part[j];
+    }
+    int64_t toff[FAST_MAX_TAPS];
     for (int64_t t = 0; t < g->nt; ++t) {
         const int64_t kw = t % g->ks[2], kh = (t / g->ks[2]) % g->ks[1], kd = t / g->ks[2] / g->ks[1];
-        const float *row = r->parts + ((grp * g->cin + ci) * g->nt + t) * st->ldb;
-        for (int64_t o = 0; o < g->cout; ++o) {
-            float s = row[o];
-            for (int64_t ch = 1; ch < st->nchunks; ++ch) s += row[ch * st->part_floats + o];
-            store_from_f32(out->data, out->dtype,
-                           conv_view_index(out, grp * g->cout + o, ci, kd, kh, kw), s);
-        }
+        toff[t] = kd * out->stride[2] + kh * out->stride[3] + kw * out->stride[4];
     }
+    const int64_t base = conv_view_index(out, grp * g->cout, ci, 0, 0, 0);
+    if (out->dtype == ACL_FLOAT) {
+        float *o0 = (float *)out->data + base;
+        for (int64_t o = 0; o < g->cout; ++o)
+            for (int64_t t = 0; t < g->nt; ++t) o0[o * out->stride[0] + toff[t]] = sum[t * st->ldb + o];
+        return;
+    }
+    for (int64_t o = 0; o < g->cout; ++o)
+        for (int64_t t = 0; t < g->nt; ++t)
+            store_from_f32(out->data, out->dtype, base + o * out->stride[0] + toff[t], sum[t * st->ldb + o]);
 }
 
 static void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspace)
