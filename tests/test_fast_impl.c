@@ -59,6 +59,13 @@ static void one_case(uint64_t seed, const gen_opts *go)
     p.cg = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, cmax);
     p.og = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, cmax);
     if (go->wide) p.g = 1;
+    if (go->long1d && rng_chance(&r, 1, 3)) {
+        /* the weights pass's GEMM path (OG >= 32) over rows longer than its
+         * position blocks: several column blocks per row */
+        p.n = p.g = 1;
+        p.cg = rng_range(&r, 8, 40);
+        p.og = rng_range(&r, 32, 48);
+    }
     if (go->pointwise) {
         p.cg = rng_range(&r, 20, 90);
         p.og = rng_range(&r, 28, 90);

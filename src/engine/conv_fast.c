@@ -1331,7 +1331,7 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
                     const int64_t nr = min64(st->nr, oc - o0);
                     r->k->convwt((size_t)mr, (size_t)nr, (size_t)nb, (size_t)st->fpos, a,
                                  (size_t)x->stride[0], dyt + o0, (size_t)st->ldo,
-                                 pg + q0 * st->ldb + o0, (size_t)st->ldb, 1);
+                                 pg + q0 * st->ldb + o0, (size_t)st->ldb, u > u0);
                 }
             }
         }
@@ -1343,7 +1343,7 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
  * gradBias lanes of the block's channels (the unit is image n), or NULL. */
 static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *dyt, float *pg, float *lanes,
                            int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t rows, int64_t ow0,
-                           int64_t ow_n, int64_t ob)
+                           int64_t ow_n, int64_t ob, bool fresh)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
@@ -1364,7 +1364,8 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
                 for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
                     const int64_t nr = min64(st->nr, oc - o0);
                     r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)g->wp, dyt + o0,
-                                 (size_t)st->ldo, pg + q0 * st->ldb + ob + o0, (size_t)st->ldb, 1);
+                                 (size_t)st->ldo, pg + q0 * st->ldb + ob + o0, (size_t)st->ldb,
+                                 !fresh || r0 > 0 || c0 > 0);
                 }
             }
         }
@@ -1379,7 +1380,10 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
     float *part = r->parts + (int64_t)chunk * st->part_floats;
     float *slab = r->slabs + (int64_t)slot * g->slab_floats;
     float *dyt = r->dyts + (int64_t)slot * st->dyt_floats;
-    memset(part, 0, (size_t)st->part_floats * sizeof(float));
+    /* the GEMM kernels' first call for a tile of the chunk writes it (the same
+     * bits as summing from +0); the reduction-vector kernel adds a lane tree
+     * to c, and +0 + -0 is +0, so its partials start from zeros */
+    if (st->rv) memset(part, 0, (size_t)st->part_floats * sizeof(float));
     const int64_t u0 = (int64_t)chunk * st->nunits / st->nchunks;
     const int64_t u1 = ((int64_t)chunk + 1) * st->nunits / st->nchunks;
     const int64_t krows = g->cin * g->nt;
@@ -1412,7 +1416,7 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
             /* GEMM path: blocks of ldo output channels, each over all positions */
             float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
             for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
-                wt_oblock_gemm(r, xs, cs, dyt, pg, lanes, n, grp, od, oh0, rows, ow0, ow_n, ob);
+                wt_oblock_gemm(r, xs, cs, dyt, pg, lanes, n, grp, od, oh0, rows, ow0, ow_n, ob, u == u0);
         }
     }
 }
@@ -1428,10 +1432,12 @@ static void wt_finish_task(void *ctx, size_t i)
     const conv_view *out = &r->p->grad_weight;
     const int64_t grp = (int64_t)i / g->cin, ci = (int64_t)i % g->cin, len = g->nt * st->ldb;
     float *sum = r->parts + (grp * g->cin + ci) * len;
-    for (int64_t ch = 1; ch < st->nchunks; ++ch) {
-        const float *part = sum + ch * st->part_floats;
-        for (int64_t j = 0; j < len; ++j) sum[j] += part[j];
-    }
+    for (int64_t ch = 1; ch < st->nchunks; ++ch) /* columns from OG on are never written */
+        for (int64_t t = 0; t < g->nt; ++t) {
+            float *row = sum + t * st->ldb;
+            const float *part = row + ch * st->part_floats;
+            for (int64_t o = 0; o < g->cout; ++o) row[o] += part[o];
+        }
     int64_t toff[FAST_MAX_TAPS];
     for (int64_t t = 0; t < g->nt; ++t) {
         const int64_t kw = t % g->ks[2], kh = (t / g->ks[2]) % g->ks[1], kd = t / g->ks[2] / g->ks[1];
