@@ -21,6 +21,8 @@
 #define MIB (1024.0 * 1024.0)
 /* Short trials, best one: the machine is shared, a quiet window wins. */
 #define PEAK_TRIALS 10
+/* Most --rounds. */
+#define MAX_ROUNDS 32
 
 #ifndef ACLCONV_HAVE_DNNL
 int dnnl_bench_available(void)
@@ -65,6 +67,8 @@ static void usage(FILE *f)
         "  --reps N              at most N timed runs per measurement (default 100)\n"
         "  --min-time S          stop once the timed runs add up to S seconds (default 1)\n"
         "  --max-case-seconds S  stop repeating a measurement after S seconds (default 20)\n"
+        "  --rounds N            measure each case N times, aclconv and oneDNN taking turns;\n"
+        "                        report the median of the rounds' medians (default 1, at most %d)\n"
         "  --plan-reps N         GetWorkspaceSize calls timed, median (default 5)\n"
         "  --dtype fp32|bf16|fp16  --mask data|weight|all  --cube 0..3   case defaults\n"
         "  --no-dnnl             skip oneDNN\n"
@@ -77,7 +81,7 @@ static void usage(FILE *f)
         "  --peak-seconds S      duration of one peak trial (default 0.1; 0 skips)\n"
         "  --seed N              data seed (default 1)\n"
         "  -v                    verbose\n",
-        BENCH_SUITE_DIR);
+        BENCH_SUITE_DIR, MAX_ROUNDS);
 }
 
 static int read_cases(const char *path, const char *single, const bench_case_defaults *def,
@@ -153,6 +157,32 @@ static void print_timing(const bench_timing *t)
 {
     printf("%10.3f ms (median of %d, min %.3f)%s", t->median_ms, t->reps, t->min_ms,
            t->capped ? " [capped]" : "");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Folds the timings of several rounds into one: the median of the rounds'
+ * medians (the lower middle one for an even count), the smallest minimum,
+ * all the runs, capped when any round was. */
+static void merge_rounds(bench_timing *into, const bench_timing *t, int rounds)
+{
+    double med[MAX_ROUNDS];
+    bench_timing m = t[0];
+    for (int i = 0; i < rounds; ++i) {
+        med[i] = t[i].median_ms;
+        if (i > 0) {
+            m.min_ms = t[i].min_ms < m.min_ms ? t[i].min_ms : m.min_ms;
+            m.reps += t[i].reps;
+            m.capped |= t[i].capped;
+        }
+    }
+    qsort(med, (size_t)rounds, sizeof med[0], cmp_double);
+    m.median_ms = med[(rounds - 1) / 2];
+    *into = m;
 }
 
 static void print_case(int i, int count, const case_result *r, const bench_peak *peak,
@@ -341,7 +371,7 @@ int main(int argc, char **argv)
                     .verbose = 0};
     bench_case_defaults def = {ACL_FLOAT, BENCH_MASK_ALL, 0};
     const char *suite = BENCH_SUITE_DIR "/default.suite", *single = NULL, *filter = NULL;
-    int use_dnnl = 1, markdown = 0;
+    int use_dnnl = 1, markdown = 0, rounds = 1;
     double peak_seconds = 0.1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -360,6 +390,8 @@ int main(int argc, char **argv)
             o.min_time = atof(VAL);
         else if (strcmp(a, "--max-case-seconds") == 0)
             o.max_case_seconds = atof(VAL);
+        else if (strcmp(a, "--rounds") == 0)
+            rounds = atoi(VAL);
         else if (strcmp(a, "--plan-reps") == 0)
             o.plan_reps = atoi(VAL);
         else if (strcmp(a, "--check-samples") == 0)
@@ -416,8 +448,9 @@ int main(int argc, char **argv)
         }
 #undef VAL
     }
-    if (o.threads < 0 || o.max_reps < 1 || o.min_time < 0 || o.max_case_seconds <= 0) {
-        fprintf(stderr, "aclconv_bench: invalid --threads/--reps/--min-time/--max-case-seconds\n");
+    if (o.threads < 0 || o.max_reps < 1 || o.min_time < 0 || o.max_case_seconds <= 0 || rounds < 1 ||
+        rounds > MAX_ROUNDS) {
+        fprintf(stderr, "aclconv_bench: invalid --threads/--reps/--min-time/--max-case-seconds/--rounds\n");
         return 2;
     }
 
@@ -479,6 +512,10 @@ int main(int argc, char **argv)
     printf(
         "timing: warm-up, then up to %d runs or %.2g s (median); at most %.3g s per measurement\n",
         o.max_reps, o.min_time, o.max_case_seconds);
+    if (rounds > 1)
+        printf("rounds: %d per case, aclconv and oneDNN taking turns; the median of the rounds' "
+               "medians\n",
+               rounds);
     fflush(stdout);
 
     case_result *res = calloc((size_t)count, sizeof *res);
@@ -487,21 +524,47 @@ int main(int argc, char **argv)
     for (int i = 0; i < count; ++i) {
         case_result *r = &res[i];
         r->c = cases[i];
-        fprintf(stderr, "[%d/%d] %-20s aclconv...", i + 1, count, r->c.name);
-        fflush(stderr);
-        if (acl_bench_case(&r->c, &o, stream, &r->acl) != 0) ++failures;
-        if (r->acl.checked && !r->acl.check_ok) ++mismatches;
-        if (r->acl.ok) fprintf(stderr, " %.3f ms", r->acl.exec.median_ms);
-        if (with_dnnl) {
-            fprintf(stderr, ", oneDNN...");
+        bench_timing acl_t[MAX_ROUNDS], plain_t[MAX_ROUNDS], blocked_t[MAX_ROUNDS];
+        int plain_ok = 1, blocked_ok = 1;
+        for (int round = 0; round < rounds; ++round) {
+            /* round 0 fills the results (and checks); later rounds only time */
+            bench_opts ro = o;
+            ro.check = round == 0 ? o.check : 0;
+            acl_result a;
+            dnnl_result d;
+            acl_result *ar = round == 0 ? &r->acl : &a;
+            dnnl_result *dr = round == 0 ? &r->dnnl : &d;
+            fprintf(stderr, "[%d/%d] %-20s", i + 1, count, r->c.name);
+            if (rounds > 1) fprintf(stderr, " round %d/%d", round + 1, rounds);
+            fprintf(stderr, " aclconv...");
             fflush(stderr);
-            dnnl_bench_case(&r->c, &o, &r->dnnl);
-            r->have_dnnl = 1;
-            if (r->dnnl.plain.ok) fprintf(stderr, " plain %.3f ms", r->dnnl.plain.exec.median_ms);
-            if (r->dnnl.blocked.ok)
-                fprintf(stderr, " blocked %.3f ms", r->dnnl.blocked.exec.median_ms);
+            const int failed = acl_bench_case(&r->c, &ro, stream, ar) != 0;
+            if (round == 0) {
+                failures += failed;
+                if (r->acl.checked && !r->acl.check_ok) ++mismatches;
+            }
+            if (ar->ok) fprintf(stderr, " %.3f ms", ar->exec.median_ms);
+            acl_t[round] = ar->exec;
+            if (with_dnnl) {
+                fprintf(stderr, ", oneDNN...");
+                fflush(stderr);
+                dnnl_bench_case(&r->c, &ro, dr);
+                r->have_dnnl = 1;
+                if (dr->plain.ok) fprintf(stderr, " plain %.3f ms", dr->plain.exec.median_ms);
+                if (dr->blocked.ok) fprintf(stderr, " blocked %.3f ms", dr->blocked.exec.median_ms);
+                plain_ok &= dr->plain.ok;
+                blocked_ok &= dr->blocked.ok;
+                plain_t[round] = dr->plain.exec;
+                blocked_t[round] = dr->blocked.exec;
+            }
+            fprintf(stderr, "\n");
+            if (failed || !r->acl.ok) break; /* nothing more to time */
         }
-        fprintf(stderr, "\n");
+        if (rounds > 1 && r->acl.ok) {
+            merge_rounds(&r->acl.exec, acl_t, rounds);
+            if (with_dnnl && plain_ok) merge_rounds(&r->dnnl.plain.exec, plain_t, rounds);
+            if (with_dnnl && blocked_ok) merge_rounds(&r->dnnl.blocked.exec, blocked_t, rounds);
+        }
         print_case(i, count, r, &peak, &o);
     }
     if (peak_seconds > 0) {
