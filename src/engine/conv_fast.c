@@ -842,6 +842,51 @@ static store_row data_row_target(const data_run *r, const fast_geom *g, int64_t 
     return t;
 }
 
+/* Stores valid results s[i] at out->data[base + i*step] with the mode's
+ * result rounding and the output dtype; s == NULL: prefetches those lines. */
+static void store_run(const data_run *r, const float *s, int64_t base, int64_t valid, int64_t step)
+{
+    const conv_view *out = r->out;
+    const conv_mode mode = r->p->mode;
+    if (!s) {
+        const size_t es = out->dtype == ACL_FLOAT ? 4 : 2;
+        prefetch_tile((const char *)out->data + base * (int64_t)es, 1, 0, (valid - 1) * step + 1, es);
+    } else if (out->dtype == ACL_FLOAT && step == 1 && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32)) {
+        float *d = (float *)out->data + base; /* short rows: no call */
+        for (int64_t i = 0; i < valid; ++i) d[i] = s[i];
+    } else if (out->dtype == ACL_FLOAT && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32)) {
+        float *d = (float *)out->data + base;
+        for (int64_t i = 0; i < valid; ++i) d[i * step] = s[i];
+    } else if (out->dtype == ACL_FLOAT && step == 1 && (mode == CONV_MODE_F16 || mode == CONV_MODE_BF16)) {
+        /* conv_round_result: the ISA's rounding kernel */
+        r->k->f32_round((size_t)valid, s, (float *)out->data + base, conv_round_kind(mode));
+    } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_F16) { /* conv_round_result, inline */
+        float *d = (float *)out->data + base;
+        for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_f16_inl(s[i]);
+    } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_BF16) {
+        float *d = (float *)out->data + base;
+        for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_bf16(s[i]);
+    } else if (out->dtype != ACL_FLOAT && step == 1 && conv_mode_keeps(out->dtype, mode)) {
+        /* one rounding to the output dtype (as below): the ISA's kernel */
+        r->k->f32_narrow((size_t)valid, s, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
+    } else if (out->dtype != ACL_FLOAT && valid <= FAST_STORE_CHUNK && conv_mode_keeps(out->dtype, mode)) {
+        /* strided (output phases): narrowed by the kernel, then spread */
+        uint16_t h[FAST_STORE_CHUNK], *d = (uint16_t *)out->data + base;
+        r->k->f32_narrow((size_t)valid, s, h, out->dtype == ACL_BF16);
+        for (int64_t i = 0; i < valid; ++i) d[i * step] = h[i];
+    } else if (out->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
+        /* rounding to bf16 twice (result, then store) is rounding once */
+        uint16_t *d = (uint16_t *)out->data + base;
+        for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_to_bf16(s[i]);
+    } else if (out->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16) {
+        uint16_t *d = (uint16_t *)out->data + base;
+        for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_to_f16_inl(s[i]);
+    } else {
+        for (int64_t i = 0; i < valid; ++i)
+            store_from_f32(out->data, out->dtype, base + i * step, conv_round_result(s[i], mode));
+    }
+}
+
 /* Writes the valid columns of an mr x [j0, j0+nr) tile of the padded grid;
  * tile row m is row co0 + m of the output rows (channels, or channel-phase
  * pairs). tile == NULL: only prefetches the lines the store will write. */
@@ -850,65 +895,29 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
                             int64_t ow0, int64_t rows, int64_t cols, int64_t j0)
 {
     const conv_view *out = r->out;
-    const conv_mode mode = r->p->mode;
     const int64_t step = out->stride[4] * g->ostep[2];
-    const bool fast = out->dtype == ACL_FLOAT && step == 1 &&
-                      (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32);
+    /* no junk columns and output rows that follow each other: a tile row is
+     * one run of the output, however many grid rows it spans */
+    const bool linear = g->wp == cols && out->stride[3] * g->ostep[1] == g->wp * step;
     for (int64_t m = 0; m < mr; ++m) {
         const float *src = tile ? tile + m * ldt : NULL;
         const store_row t = data_row_target(r, g, co0, m, od, oh0, ow0, rows, cols);
         if (t.skip) continue;
         int64_t j = j0, row = j0 / g->wp, col = j0 % g->wp;
         while (j < j0 + nr && row < t.rows) {
-            const int64_t seg = min64(j0 + nr - j, g->wp - col);
-            const int64_t valid = col < t.cols ? min64(seg, t.cols - col) : 0;
+            int64_t seg = min64(j0 + nr - j, g->wp - col);
+            int64_t valid = col < t.cols ? min64(seg, t.cols - col) : 0;
+            if (linear && t.cols == g->wp) /* the rest of the tile row, within the block's rows */
+                seg = valid = min64(j0 + nr, t.rows * g->wp) - j;
             if (valid > 0) {
                 const int64_t base = conv_view_index(
                     out, n, t.c, od * g->ostep[0] + t.off[0],
                     (oh0 + row) * g->ostep[1] + t.off[1], (ow0 + col) * g->ostep[2] + t.off[2]);
-                const float *s = src ? src + (j - j0) : NULL;
-                if (!s) {
-                    const size_t es = out->dtype == ACL_FLOAT ? 4 : 2;
-                    prefetch_tile((const char *)out->data + base * (int64_t)es, 1, 0, (valid - 1) * step + 1, es);
-                } else if (fast) {
-                    float *d = (float *)out->data + base; /* short rows: no call */
-                    for (int64_t i = 0; i < valid; ++i) d[i] = s[i];
-                } else if (out->dtype == ACL_FLOAT && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32)) {
-                    float *d = (float *)out->data + base;
-                    for (int64_t i = 0; i < valid; ++i) d[i * step] = s[i];
-                } else if (out->dtype == ACL_FLOAT && step == 1 && (mode == CONV_MODE_F16 || mode == CONV_MODE_BF16)) {
-                    /* conv_round_result: the ISA's rounding kernel */
-                    r->k->f32_round((size_t)valid, s, (float *)out->data + base, conv_round_kind(mode));
-                } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_F16) { /* conv_round_result, inline */
-                    float *d = (float *)out->data + base;
-                    for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_f16_inl(s[i]);
-                } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_BF16) {
-                    float *d = (float *)out->data + base;
-                    for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_bf16(s[i]);
-                } else if (out->dtype != ACL_FLOAT && step == 1 && conv_mode_keeps(out->dtype, mode)) {
-                    /* one rounding to the output dtype (as below): the ISA's kernel */
-                    r->k->f32_narrow((size_t)valid, s, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
-                } else if (out->dtype != ACL_FLOAT && valid <= FAST_STORE_CHUNK && conv_mode_keeps(out->dtype, mode)) {
-                    /* strided (output phases): narrowed by the kernel, then spread */
-                    uint16_t h[FAST_STORE_CHUNK], *d = (uint16_t *)out->data + base;
-                    r->k->f32_narrow((size_t)valid, s, h, out->dtype == ACL_BF16);
-                    for (int64_t i = 0; i < valid; ++i) d[i * step] = h[i];
-                } else if (out->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
-                    /* rounding to bf16 twice (result, then store) is rounding once */
-                    uint16_t *d = (uint16_t *)out->data + base;
-                    for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_to_bf16(s[i]);
-                } else if (out->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16) {
-                    uint16_t *d = (uint16_t *)out->data + base;
-                    for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_to_f16_inl(s[i]);
-                } else {
-                    for (int64_t i = 0; i < valid; ++i)
-                        store_from_f32(out->data, out->dtype, base + i * step,
-                                       conv_round_result(s[i], mode));
-                }
+                store_run(r, src ? src + (j - j0) : NULL, base, valid, step);
             }
             j += seg;
-            ++row;
-            col = 0;
+            row += (col + seg) / g->wp;
+            col = (col + seg) % g->wp;
         }
     }
 }
