@@ -22,10 +22,13 @@
  *   2 * (n + 2) * 2^-24 * sum|terms|, with sum|terms| computed by the direct
  *   implementation on |operands|.
  * - grouped results are bitwise equal for 1, 2 and 3 threads.
- * - gradBias requested with gradWeight (real data): equal bitwise to
- *   conv_bias_run, whether the grouped weights pass sums it (fp32 dy read in
- *   place, all images of a group in one task) or conv_bias does; the fused
- *   path must be taken on every ISA.
+ * - gradBias requested with gradWeight (real data, any dtype and mode,
+ *   sometimes a NaN in dy): equal bitwise to conv_bias_run, whether the
+ *   grouped weights pass sums it or conv_bias does; each fused path (fp32 dy
+ *   in place, fp32 dy rounded by the mode, fp16 / bf16 dy, a NaN in 16-bit
+ *   dy) must be taken on every ISA.
+ * - Dense 16-bit sources and gradInput in the masked layout (planes widened
+ *   and stored a plane per call) must be run on every ISA.
  * - Elements of the output buffers outside the views keep their sentinel; the
  *   workspace is filled with 0xA5 and must not be overrun.
  * - Every source layout (data pass: masked single copies, KW shifted
@@ -51,6 +54,10 @@
 static int g_cases, g_grp_data, g_grp_wt;
 /* layouts planned per ISA: data masked, copies, planes; weights masked, copies */
 static int g_layout[3][5];
+/* per ISA, cases with dense 16-bit x / dy in the masked layout of a pass
+ * (whole source planes widened in one call), and with a dense 16-bit
+ * gradInput (stored a plane at a time) */
+static int g_run16[3], g_store16[3];
 
 typedef struct gen_opts {
     int int_data;
@@ -122,8 +129,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
     ++g_cases;
     const char *layout = conv_grouped_layout(&p, CONV_PASS_DATA, (aclconvIsa)go->isa);
     if (layout) g_layout[go->isa][!strcmp(layout, "masked") ? 0 : !strcmp(layout, "copies") ? 1 : 2]++;
+    const bool masked_data = layout && !strcmp(layout, "masked");
     layout = conv_grouped_layout(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa);
     if (layout) g_layout[go->isa][!strcmp(layout, "masked") ? 3 : 4]++;
+    if (!views && layout && !strcmp(layout, "masked") && (p.x.dtype != ACL_FLOAT || p.y.dtype != ACL_FLOAT))
+        g_run16[go->isa]++;
+    if (!views && masked_data && p.grad_input.dtype != ACL_FLOAT) g_store16[go->isa]++;
 
     setenv("ACLCONV_ISA", isa, 1);
     aclconvSetNumThreads(2);
@@ -161,23 +172,50 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_operands_free(&o);
 }
 
-/* gradBias requested with gradWeight, real fp32 data (so the summation order
- * shows): whether the grouped weights pass sums it (fused) or conv_bias does,
- * the bits must be conv_bias_run's, for 1, 2 and 3 threads. Counts the fused
- * cases per ISA in *fused. */
-static void bias_case(uint64_t seed, int isa, int *fused)
+/* Kinds of fused gradBias cases counted per ISA: fp32 dy read in place
+ * (mode FLOAT), fp32 dy rounded by the mode (summed from the view), fp16 /
+ * bf16 dy (summed from the widened planes), and a NaN in 16-bit dy (summed
+ * again from the view). */
+enum { FUSED_IN_PLACE, FUSED_F32_ROUNDED, FUSED_F16, FUSED_BF16, FUSED_NAN16, FUSED_KINDS };
+
+/* A NaN at a random element of t's view, signalling or quiet, with a
+ * payload: its bits must reach gradBias as conv_bias_run sums them. */
+static void put_nan(it_tensor *t, test_rng *r)
+{
+    const int64_t at = it_offset_of(&t->v, rng_range(r, 0, it_numel(&t->v) - 1));
+    const uint32_t payload = (uint32_t)rng_range(r, 1, 63), quiet = rng_chance(r, 1, 2);
+    if (t->v.dtype == ACL_FLOAT) {
+        const uint32_t b = 0x7f800000u | quiet << 22 | payload;
+        memcpy((float *)t->v.data + at, &b, sizeof b);
+    } else if (t->v.dtype == ACL_BF16) {
+        ((uint16_t *)t->v.data)[at] = (uint16_t)(0x7f80u | quiet << 6 | payload);
+    } else {
+        ((uint16_t *)t->v.data)[at] = (uint16_t)(0x7c00u | quiet << 9 | payload);
+    }
+}
+
+/* gradBias requested with gradWeight, real data in any dtype and mode (so the
+ * summation order shows), sometimes a NaN in dy: whether the grouped weights
+ * pass sums it (fused) or conv_bias does, the bits must be conv_bias_run's
+ * (the original dy values, unrounded), for 1, 2 and 3 threads. Counts the
+ * fused cases per kind in fused. */
+static void bias_case(uint64_t seed, int isa, int fused[FUSED_KINDS])
 {
     test_rng r;
     rng_seed(&r, seed);
     conv_problem p;
     gen_opts go = {.int_data = 0, .isa = isa, .wide = rng_chance(&r, 1, 2)};
     gen_problem(&p, &r, &go);
-    p.mode = CONV_MODE_F32;
+    /* a third of the cases fp32 in mode FLOAT: dy read in place */
+    const bool any_dtype = rng_chance(&r, 2, 3);
+    p.mode = any_dtype ? (conv_mode)rng_range(&r, 0, 3) : CONV_MODE_F32;
     it_operands o;
-    it_operands_make(&o, &p, 0, rng_chance(&r, 1, 4), &r);
+    it_operands_make(&o, &p, any_dtype, rng_chance(&r, 1, 4), &r);
     it_fill(&o.x, 0, 0, &r);
     it_fill(&o.y, 0, 0, &r);
     it_fill(&o.w, 0, 0, &r);
+    const bool nan = rng_chance(&r, 1, 2);
+    if (nan) put_nan(&o.y, &r);
     it_operands_attach(&p, &o);
     const int64_t bd[5] = {1, p.g * p.og, 1, 1, 1};
     it_tensor gb, ref;
@@ -194,8 +232,12 @@ static void bias_case(uint64_t seed, int isa, int *fused)
     uint64_t bytes;
     aclconvSetNumThreads(1);
     if (conv_impl_grouped.plan(&p, CONV_PASS_WEIGHTS, (aclconvIsa)isa, state, &bytes) &&
-        conv_impl_grouped.fuses_bias(state))
-        ++*fused;
+        conv_impl_grouped.fuses_bias(state)) {
+        const aclDataType dt = p.y.dtype;
+        ++fused[dt == ACL_FLOAT ? (p.mode == CONV_MODE_F32 ? FUSED_IN_PLACE : FUSED_F32_ROUNDED)
+                                : dt == ACL_FLOAT16 ? FUSED_F16 : FUSED_BF16];
+        if (nan && dt != ACL_FLOAT) ++fused[FUSED_NAN16];
+    }
     for (int threads = 1; threads <= 3; ++threads) {
         it_reset_sentinel(&gb);
         aclconvSetNumThreads(threads);
@@ -298,19 +340,30 @@ int main(int argc, char **argv)
             continue;
         }
         const int before = it_failures();
-        for (int kind = 0; kind < 5; ++kind) {
+        for (int kind = 0; kind < 6; ++kind) {
             /* 0: int fp32, 1: int any dtype/mode, 2: real, 3: many groups,
-             * 4: int fp32, stride 1 and the same W (masked layouts, in place) */
-            gen_opts go = {.int_data = kind != 2, .dtypes = kind == 1, .isa = isa, .wide = kind == 3,
-                           .same = kind == 4};
+             * 4: int fp32, stride 1 and the same W (masked layouts, in place),
+             * 5: as 4 in any dtype/mode (16-bit planes loaded and stored whole) */
+            gen_opts go = {.int_data = kind != 2, .dtypes = kind == 1 || kind == 5, .isa = isa,
+                           .wide = kind == 3, .same = kind >= 4};
             const int n = kind >= 3 ? count / 4 + 1 : count;
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
         }
-        int fused = 0;
-        for (int i = 0; i < count / 8 + 1; ++i) bias_case(seed + 424242u * (uint64_t)(i + 1) + (uint64_t)isa, isa, &fused);
-        if (fused == 0) {
-            printf("FAIL %s: the weights pass never summed gradBias itself\n", cpu_isa_name((aclconvIsa)isa));
+        int fused[FUSED_KINDS] = {0};
+        const int nbias = count / 4 + 1;
+        for (int i = 0; i < nbias; ++i) bias_case(seed + 424242u * (uint64_t)(i + 1) + (uint64_t)isa, isa, fused);
+        static const char *const fused_names[FUSED_KINDS] = {
+            "fp32 dy in place", "fp32 dy rounded by the mode", "fp16 dy", "bf16 dy", "a NaN in 16-bit dy"};
+        for (int k = 0; k < FUSED_KINDS; ++k)
+            if (fused[k] == 0) {
+                printf("FAIL %s: the weights pass never summed gradBias itself with %s\n",
+                       cpu_isa_name((aclconvIsa)isa), fused_names[k]);
+                it_fail();
+            }
+        if (g_run16[isa] == 0 || g_store16[isa] == 0) {
+            printf("FAIL %s: no case with dense 16-bit sources (%d) or gradInput (%d) in the masked layout\n",
+                   cpu_isa_name((aclconvIsa)isa), g_run16[isa], g_store16[isa]);
             it_fail();
         }
         /* every layout of both passes must have been run on this ISA */
@@ -322,9 +375,12 @@ int main(int argc, char **argv)
                 it_fail();
             }
         printf("%s: %s (data layouts: masked %d, copies %d, planes %d; weights: masked %d, copies %d; "
-               "fused gradBias %d of %d)\n",
+               "dense 16-bit masked: sources %d, gradInput %d; fused gradBias of %d: fp32 in place %d, "
+               "fp32 rounded %d, fp16 %d, bf16 %d, NaN %d)\n",
                cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL", g_layout[isa][0],
-               g_layout[isa][1], g_layout[isa][2], g_layout[isa][3], g_layout[isa][4], fused, count / 8 + 1);
+               g_layout[isa][1], g_layout[isa][2], g_layout[isa][3], g_layout[isa][4], g_run16[isa],
+               g_store16[isa], nbias, fused[FUSED_IN_PLACE], fused[FUSED_F32_ROUNDED], fused[FUSED_F16],
+               fused[FUSED_BF16], fused[FUSED_NAN16]);
     }
     unsetenv("ACLCONV_ISA");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));

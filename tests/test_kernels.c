@@ -325,16 +325,19 @@ static int check_f32_round(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
-/* f32_narrow: fp16 and bf16 bits against f32_to_f16 / f32_to_bf16 on random
- * bits and every float near the thresholds; every length 0..70 with guards. */
-static int check_f32_narrow(const conv_ukernels *k, test_rng *r)
+/* f32_narrow (and f32_narrow_nt, name "f32_narrow_nt"): fp16 and bf16 bits
+ * against f32_to_f16 / f32_to_bf16 on random bits and every float near the
+ * thresholds; every length 0..70 with guards, from a 64-byte boundary and
+ * 1, 8, 16 elements past it (streamed vectors, all or none). */
+static int check_f32_narrow(const conv_ukernels *k, test_rng *r, f32_narrow_ukernel_fn fn, const char *name)
 {
-    enum { N = 1 << 16 };
+    enum { N = 1 << 16, MAX_OFF = 16 };
     static const uint32_t edges[] = {0x00000000u, 0x33000000u, 0x38800000u, 0x477fe000u,
                                       0x477ff000u, 0x7f7f8000u, 0x7f800000u, 0x7fc00000u};
+    static const size_t offs[] = {0, 1, 8, MAX_OFF};
     int bad = 0;
     float *src = malloc(N * sizeof(float));
-    uint16_t *dst = malloc((N + 8) * sizeof(uint16_t));
+    uint16_t *dst = aligned_alloc(64, (N + 64) * sizeof(uint16_t));
     for (int bf16 = 0; bf16 < 2; ++bf16)
         for (int round = 0; round < 32; ++round) {
             for (size_t i = 0; i < N; ++i) {
@@ -343,25 +346,28 @@ static int check_f32_narrow(const conv_ukernels *k, test_rng *r)
                 if (i & 1) u |= 0x80000000u;
                 src[i] = f32_from_bits(u);
             }
-            k->f32_narrow(N, src, dst, bf16);
+            fn(N, src, dst, bf16);
             for (size_t i = 0; i < N; ++i) {
                 const uint16_t want = bf16 ? f32_to_bf16(src[i]) : f32_to_f16(src[i]);
                 if (dst[i] != want && bad++ < 6)
-                    printf("FAIL %s f32_narrow bf16 %d (0x%08x): 0x%04x, want 0x%04x\n", cpu_isa_name(k->isa), bf16,
+                    printf("FAIL %s %s bf16 %d (0x%08x): 0x%04x, want 0x%04x\n", cpu_isa_name(k->isa), name, bf16,
                            (unsigned)f32_bits(src[i]), (unsigned)dst[i], (unsigned)want);
             }
         }
     for (int bf16 = 0; bf16 < 2; ++bf16)
-        for (size_t n = 0; n <= 70; ++n) {
-            for (size_t i = 0; i < n; ++i) src[i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)i);
-            for (size_t i = 0; i < n + 8; ++i) dst[i] = 0xdead;
-            k->f32_narrow(n, src, dst, bf16);
-            for (size_t i = 0; i < n + 8; ++i) {
-                const uint16_t want = i >= n ? 0xdead : bf16 ? f32_to_bf16(src[i]) : f32_to_f16(src[i]);
-                if (dst[i] != want && bad++ < 6)
-                    printf("FAIL %s f32_narrow bf16 %d n=%zu at %zu\n", cpu_isa_name(k->isa), bf16, n, i);
+        for (size_t o = 0; o < sizeof offs / sizeof offs[0]; ++o)
+            for (size_t n = 0; n <= 70; ++n) {
+                for (size_t i = 0; i < n; ++i) src[i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)i);
+                for (size_t i = 0; i < n + MAX_OFF + 8; ++i) dst[i] = 0xdead;
+                fn(n, src, dst + offs[o], bf16);
+                for (size_t i = 0; i < n + MAX_OFF + 8; ++i) {
+                    const size_t j = i - offs[o]; /* wraps below the offset */
+                    const uint16_t want = j >= n ? 0xdead : bf16 ? f32_to_bf16(src[j]) : f32_to_f16(src[j]);
+                    if (dst[i] != want && bad++ < 6)
+                        printf("FAIL %s %s bf16 %d n=%zu offset %zu at %zu\n", cpu_isa_name(k->isa), name, bf16,
+                               n, offs[o], j);
+                }
             }
-        }
     free(src);
     free(dst);
     return bad;
@@ -457,9 +463,18 @@ int main(void)
         const int bad_rd = check_f32_round(k, &r);
         printf("%s: f32_round %s\n", cpu_isa_name(k->isa), bad_rd ? "FAIL" : "ok");
         g_fail += bad_rd;
-        const int bad_nw = check_f32_narrow(k, &r);
+        const int bad_nw = check_f32_narrow(k, &r, k->f32_narrow, "f32_narrow");
         printf("%s: f32_narrow %s\n", cpu_isa_name(k->isa), bad_nw ? "FAIL" : "ok");
         g_fail += bad_nw;
+        /* the grouped data pass's streamed stores (the scalar ISA: f32_narrow) */
+        const f32_narrow_ukernel_fn nt = isa == ACLCONV_ISA_AVX512 ? f32_narrow_nt_ukernel__avx512
+                                         : isa == ACLCONV_ISA_AVX2 ? f32_narrow_nt_ukernel__avx2
+                                                                   : NULL;
+        if (nt) {
+            const int bad_nt = check_f32_narrow(k, &r, nt, "f32_narrow_nt");
+            printf("%s: f32_narrow_nt %s\n", cpu_isa_name(k->isa), bad_nt ? "FAIL" : "ok");
+            g_fail += bad_nt;
+        }
         const int bad_l16 = check_lanes16(k, &r);
         printf("%s: lanes16 %s\n", cpu_isa_name(k->isa), bad_l16 ? "FAIL" : "ok");
         g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr + bad_cv + bad_l16;

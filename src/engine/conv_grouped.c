@@ -9,6 +9,7 @@
  * multiplied) into vector partial sums, reduced by a fixed tree at the end. */
 #include "engine/conv_grouped.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "common/checked.h"
@@ -104,7 +105,8 @@ typedef struct grp_kernels {
     f32_grpwtm_ukernel_fn wtm; /* grpwt's tile, masked rows */
     f32_grpconv_ukernel_fn conv;
     int conv_mr, conv_nr;
-    void (*fence)(void); /* after grpconv's streamed stores; NULL: it never streams */
+    f32_narrow_ukernel_fn narrow; /* 16-bit gradInput stores, streamed when the ISA can */
+    void (*fence)(void); /* after streamed stores (grpconv, narrow); NULL: none stream */
 } grp_kernels;
 
 static grp_kernels pick_kernels(aclconvIsa isa)
@@ -113,15 +115,17 @@ static grp_kernels pick_kernels(aclconvIsa isa)
     case ACLCONV_ISA_AVX512:
         return (grp_kernels){f32_grpwt_ukernel_4x6__avx512, f32_grpcopy_ukernel__avx512, 4, 6,
                              f32_grpwtm_ukernel_4x6__avx512,
-                             f32_grpconv_ukernel_8x48__avx512, 8, 48, f32_grpconv_fence__avx2};
+                             f32_grpconv_ukernel_8x48__avx512, 8, 48, f32_narrow_nt_ukernel__avx512,
+                             f32_grpconv_fence__avx2};
     case ACLCONV_ISA_AVX2:
         return (grp_kernels){f32_grpwt_ukernel_3x4__avx2, f32_grpcopy_ukernel__avx2, 3, 4,
                              f32_grpwtm_ukernel_3x4__avx2,
-                             f32_grpconv_ukernel_4x24__avx2, 4, 24, f32_grpconv_fence__avx2};
+                             f32_grpconv_ukernel_4x24__avx2, 4, 24, f32_narrow_nt_ukernel__avx2,
+                             f32_grpconv_fence__avx2};
     default:
         return (grp_kernels){f32_grpwt_ukernel_2x2__scalar, f32_grpcopy_ukernel__scalar, 2, 2,
                              f32_grpwtm_ukernel_2x2__scalar,
-                             f32_grpconv_ukernel_4x16__scalar, 4, 16, NULL};
+                             f32_grpconv_ukernel_4x16__scalar, 4, 16, f32_narrow_ukernel__scalar, NULL};
     }
 }
 
@@ -230,19 +234,27 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     return true;
 }
 
+/* Each (n, c) spatial block of v is one dense run of unit stride (unit D
+ * and H may have any stride; W's is what the row loaders step by). */
+static bool plane_is_run(const conv_view *v)
+{
+    return v->stride[4] == 1 && (v->dim[3] == 1 || v->stride[3] == v->dim[4]) &&
+           (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
+}
+
 /* gradBias's block sums S(n, c) (conv_bias.h) come from the weights pass
  * (saving conv_bias's own read of dy, 15% of resnext_g32's weights pass) when
- * dy is the fp32 view the pass reads in place and each (n, c) block is one
- * dense run (element k of the block is the k-th of the run). */
-static bool bias_fusable(const conv_problem *p, const grp_state *st)
+ * dy is the pass's dy and each (n, c) block is one dense run (element k of
+ * the block is the k-th of the run): read in place (fp32, mode FLOAT) or
+ * from the plane just loaded (bias_block_sum). */
+static bool bias_fusable(const conv_problem *p)
 {
     const conv_view *b = &p->bias_src, *y = &p->y;
     if (!conv_bias_fusable(p) || p->empty) return false;
-    if (!st->dy_direct || b->data != y->data || b->dtype != y->dtype) return false;
+    if (b->data != y->data || b->dtype != y->dtype) return false;
     for (int i = 0; i < 5; ++i)
         if (b->dim[i] != y->dim[i] || (b->dim[i] > 1 && b->stride[i] != y->stride[i])) return false;
-    return (y->dim[3] == 1 || y->stride[3] == y->dim[4]) &&
-           (y->dim[2] == 1 || y->stride[2] == y->dim[3] * y->dim[4]);
+    return plane_is_run(y);
 }
 
 static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
@@ -272,7 +284,7 @@ static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void
                     (dy->stride[3] == p->ys[2] || p->ys[1] == 1) && dy->stride[2] >= 0;
     st->ysz = round_floats(p->ys[0] * p->ys[1] * p->ys[2]);
     st->nchunk = p->g >= GRP_MIN_TASKS ? 1 : min64(p->n, ceil_div(GRP_MIN_TASKS, p->g));
-    st->bias = bias_fusable(p, st);
+    st->bias = bias_fusable(p);
     int64_t src, aux = 0;
     if (!checked_mul_i64(st->cs, p->cg, &src)) return false;
     if (!st->dy_direct && !checked_mul_i64(st->ysz, p->og, &aux)) return false;
@@ -319,6 +331,21 @@ static inline void zero_f32(float *dst, int64_t n)
     for (int64_t i = 0; i < n; ++i) dst[i] = 0.0f;
 }
 
+/* dst[i] = v[n, c, d, h, w + i] as rounded fp32, i < count, on unit W
+ * stride: one row, or whole rows that follow each other in memory (a plane
+ * in one call instead of a call per row: for 16-bit sources the per-row
+ * calls of the widening kernels cost more than the widening). Dense fp32 in
+ * mode FLOAT is a plain vector copy. */
+static void load_run(const grp_run *r, const conv_view *v, int64_t n, int64_t c, int64_t d,
+                     int64_t h, int64_t w, int64_t count, float *dst)
+{
+    if (v->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32)
+        r->k.copy(1, (size_t)count, (const float *)v->data + conv_view_index(v, n, c, d, h, w), 0,
+                  dst, 0);
+    else
+        plane_load_row(v, n, c, d, h, w, 1, count, r->p->mode, r->ck, dst);
+}
+
 /* Packs the CG planes (n, c0 + c) of x into the slot as shifted copies:
  * copy kw of channel c at c*cs + kw*xrow holds, for every (phase d, phase h,
  * md, mh) row of the packed plane geometry, the OW columns that output
@@ -334,9 +361,10 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t ow = dw->out_n, sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
     const int64_t nwt = dw->sub_tb[dw->nsub];
+    /* unit steps: whole rows that follow each other load as one run */
+    const bool unit = v->stride[4] == 1 && dw->src_step == 1;
     /* dense rows of fp32 without rounding: vector row copies, a call per run of rows */
-    const bool fast = v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && v->stride[4] == 1 &&
-                      dw->src_step == 1;
+    const bool fast = unit && v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32;
     /* masked layout: one copy per channel, of the source columns from cb */
     const int64_t ncopy = st->masked ? 1 : nwt;
     for (int64_t c = 0; c < nc; ++c)
@@ -362,15 +390,13 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
                             if (zeros) zero_f32(pl, dh->ext * ow);
                             continue;
                         }
-                        if (fast && !zeros && dense_rows) {
+                        if (unit && !zeros && dense_rows) {
                             /* whole source rows, contiguous on both sides, zeros already
-                             * in place: the valid rows are one run of floats */
+                             * in place: the valid rows are one run (any dtype / mode) */
                             const int64_t h0 = dh->qmin + dh->ph_val[iph];
                             const int64_t m0 = h0 < 0 ? -h0 : 0, m1 = min64(dh->ext, sh_n - h0);
                             if (m1 > m0)
-                                r->k.copy(1, (size_t)((m1 - m0) * ow),
-                                          (const float *)v->data + conv_view_index(v, n, c0 + c, sd, m0 + h0, 0),
-                                          0, pl + m0 * ow, 0);
+                                load_run(r, v, n, c0 + c, sd, m0 + h0, 0, (m1 - m0) * ow, pl + m0 * ow);
                             continue;
                         }
                         int64_t run0 = -1; /* first row of the current run of valid rows */
@@ -498,6 +524,27 @@ static void wt_finish(void *ctx, size_t index)
                     }
 }
 
+/* gradBias's block sum S(n, c) of dy (a dense run, bias_fusable): from the
+ * view, or from loaded, the block as the weights pass loaded it, when the
+ * mode keeps dy's dtype. Those are then the original values, NaNs aside
+ * (quieted by the operand rounding): a sum that is not NaN met no NaN, so it
+ * has the bits of the view's sum, and only a NaN sum is redone from the
+ * view (its NaN as conv_bias_run makes it). */
+static float bias_block_sum(const grp_run *r, int64_t n, int64_t c, const float *loaded)
+{
+    const conv_problem *p = r->p;
+    const int64_t len = p->ys[0] * p->ys[1] * p->ys[2];
+    float lanes[CONV_BIAS_LANES] = {0};
+    if (loaded && conv_mode_keeps(p->y.dtype, p->mode)) {
+        r->ck->lanes16((size_t)len, loaded, lanes);
+        const float s = conv_bias_lanes_sum(lanes);
+        if (!isnan(s)) return s;
+        memset(lanes, 0, sizeof lanes);
+    }
+    conv_bias_add_row(lanes, 0, &p->bias_src, n, c, 0, 0, 0, len, r->ck);
+    return conv_bias_lanes_sum(lanes);
+}
+
 /* Weights: task g*nchunk + k sums chunk k of the images for group g, image
  * by image in ascending order. */
 static void wt_task(void *ctx, size_t index, int slot)
@@ -535,18 +582,20 @@ static void wt_task(void *ctx, size_t index, int slot)
             for (int64_t o = 0; o < og; ++o)
                 dyp[o] = (const float *)y->data + conv_view_index(y, n, g * og + o, 0, 0, 0);
             dps = y->stride[2];
-            for (int64_t o = 0; sums && o < og; ++o) {
-                float lanes[CONV_BIAS_LANES] = {0};
-                conv_bias_add_row(lanes, 0, &p->bias_src, n, g * og + o, 0, 0, 0, bblock, r->ck);
-                sums[n * p->g * og + g * og + o] = conv_bias_lanes_sum(lanes);
-            }
+            for (int64_t o = 0; sums && o < og; ++o)
+                sums[n * p->g * og + g * og + o] = bias_block_sum(r, n, g * og + o, NULL);
         } else {
             for (int64_t o = 0; o < og; ++o) {
                 float *d = dybuf + o * st->ysz;
-                for (int64_t yd = 0; yd < ys[0]; ++yd)
-                    for (int64_t yh = 0; yh < ys[1]; ++yh)
-                        plane_load_row(y, n, g * og + o, yd, yh, 0, 1, ys[2], p->mode, r->ck,
-                                       d + (yd * ys[1] + yh) * ys[2]);
+                if (plane_is_run(y)) {
+                    load_run(r, y, n, g * og + o, 0, 0, 0, bblock, d);
+                } else {
+                    for (int64_t yd = 0; yd < ys[0]; ++yd)
+                        for (int64_t yh = 0; yh < ys[1]; ++yh)
+                            plane_load_row(y, n, g * og + o, yd, yh, 0, 1, ys[2], p->mode, r->ck,
+                                           d + (yd * ys[1] + yh) * ys[2]);
+                }
+                if (sums) sums[n * p->g * og + g * og + o] = bias_block_sum(r, n, g * og + o, d);
                 dyp[o] = d;
             }
             dps = ys[1] * ys[2];
@@ -710,39 +759,48 @@ static void store_rows(const grp_run *r, int64_t n, int64_t c, const sub_taps *s
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t sw = out->stride[4] * dw->out_step;
     const bool rounds = p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16;
-    for (int64_t b = 0; b < s->cnt[1]; ++b) {
+    /* rows that follow each other in the grid and in the view are one row:
+     * a call of the rounding / narrowing kernels per plane, not per row */
+    int64_t rows = s->cnt[1], len = s->cnt[2];
+    if (rows > 1 && sw == 1 && (!grid || rowp == len) && out->stride[3] * dh->out_step == len) {
+        len *= rows;
+        rows = 1;
+    }
+    for (int64_t b = 0; b < rows; ++b) {
         const int64_t base = conv_view_index(out, n, c, s->u[0] + a * dd->out_step,
                                              s->u[1] + b * dh->out_step, s->u[2]);
         const float *src = grid ? grid + b * rowp : NULL;
         if (out->dtype == ACL_FLOAT && !rounds) {
             float *o = (float *)out->data + base;
             if (src && sw == 1)
-                for (int64_t w = 0; w < s->cnt[2]; ++w) o[w] = src[w];
+                for (int64_t w = 0; w < len; ++w) o[w] = src[w];
             else
-                for (int64_t w = 0; w < s->cnt[2]; ++w) o[w * sw] = src ? src[w] : 0.0f;
+                for (int64_t w = 0; w < len; ++w) o[w * sw] = src ? src[w] : 0.0f;
             continue;
         }
         /* one rounding when the mode's result rounding is to the same or a
-         * wider format: the same bits as conv_round_result then the store */
+         * wider format: the same bits as conv_round_result then the store;
+         * streamed, as gradInput is not read again (no read for ownership:
+         * resnext_g32's bf16 data pass -10% CPU time) */
         if (src && sw == 1 && out->dtype != ACL_FLOAT && conv_mode_keeps(out->dtype, p->mode)) {
-            r->ck->f32_narrow((size_t)s->cnt[2], src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
+            r->k.narrow((size_t)len, src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
             continue;
         }
         if (src && sw == 1 && out->dtype == ACL_FLOAT) { /* F16 / BF16 result rounding */
-            r->ck->f32_round((size_t)s->cnt[2], src, (float *)out->data + base, conv_round_kind(p->mode));
+            r->ck->f32_round((size_t)len, src, (float *)out->data + base, conv_round_kind(p->mode));
             continue;
         }
         if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {
             uint16_t *o = (uint16_t *)out->data + base;
-            for (int64_t w = 0; w < s->cnt[2]; ++w) o[w * sw] = f32_to_f16_inl(src[w]);
+            for (int64_t w = 0; w < len; ++w) o[w * sw] = f32_to_f16_inl(src[w]);
             continue;
         }
         if (src && out->dtype == ACL_BF16 && p->mode != CONV_MODE_F16) {
             uint16_t *o = (uint16_t *)out->data + base;
-            for (int64_t w = 0; w < s->cnt[2]; ++w) o[w * sw] = f32_to_bf16(src[w]);
+            for (int64_t w = 0; w < len; ++w) o[w * sw] = f32_to_bf16(src[w]);
             continue;
         }
-        for (int64_t w = 0; w < s->cnt[2]; ++w)
+        for (int64_t w = 0; w < len; ++w)
             store_from_f32(out->data, out->dtype, base + w * sw,
                            src ? conv_round_result(src[w], p->mode) : 0.0f);
     }
@@ -899,26 +957,14 @@ static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, in
                     store_rows(r, n, g * nout + o, &s, a, grid + o * st->glen, ow);
         }
     }
-    if (st->in_place && r->k.fence) r->k.fence();
 }
 
-/* Data gradient: task n*G + g computes the nout output channels of group g of
- * image n; every element by one kernel call holding its whole sum (source
- * channel, then tap, ascending). */
-static void data_task(void *ctx, size_t index, int slot)
+/* Data gradient from whole packed planes (D with a W stride > 1): every
+ * output phase over the packed planes, junk columns computed and dropped. */
+static void data_planes(const grp_run *r, int64_t n, int64_t g, size_t index, int slot)
 {
-    const grp_run *r = ctx;
     const conv_problem *p = r->p;
     const grp_state *st = r->st;
-    const int64_t n = (int64_t)index / p->g, g = (int64_t)index % p->g;
-    if (st->masked) {
-        data_masked(r, n, g, index, slot);
-        return;
-    }
-    if (st->flat) {
-        data_flat(r, n, g, index, slot);
-        return;
-    }
     const conv_view *v = st->bwd ? &p->y : &p->x;
     float *src = slot_buf(r, slot), *grid = src + st->aux_off;
     int32_t *ready = slot_flag(r, slot);
@@ -963,6 +1009,24 @@ static void data_task(void *ctx, size_t index, int slot)
         }
         for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, grid + o * st->glen);
     }
+}
+
+/* Data gradient: task n*G + g computes the nout output channels of group g of
+ * image n; every element by one kernel call holding its whole sum (source
+ * channel, then tap, ascending). */
+static void data_task(void *ctx, size_t index, int slot)
+{
+    const grp_run *r = ctx;
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
+    const int64_t n = (int64_t)index / p->g, g = (int64_t)index % p->g;
+    if (st->masked)
+        data_masked(r, n, g, index, slot);
+    else if (st->flat)
+        data_flat(r, n, g, index, slot);
+    else
+        data_planes(r, n, g, index, slot);
+    if (r->k.fence) r->k.fence(); /* the streamed stores of the task */
 }
 
 static void grp_run_pass(const conv_problem *p, conv_pass pass, const void *state, void *workspace)

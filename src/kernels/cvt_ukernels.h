@@ -61,4 +61,16 @@ void f32_narrow_ukernel__scalar(size_t n, const float *src, uint16_t *dst, int b
 void f32_narrow_ukernel__avx2(size_t n, const float *src, uint16_t *dst, int bf16);
 void f32_narrow_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int bf16);
 
+/*
+ * The same narrowing with non-temporal stores ("f32_narrow_nt"), for results
+ * not read again soon (no read for ownership of the lines written whole): the
+ * full vectors whose destination is vector-aligned (16 bytes AVX2, 32
+ * AVX-512) bypass the cache, so a row that starts aligned is streamed whole.
+ * Same bits as f32_narrow; the caller runs an sfence
+ * (f32_grpconv_fence__avx2) before another thread reads them. Portable C
+ * has no such store: the scalar ISA uses f32_narrow_ukernel__scalar.
+ */
+void f32_narrow_nt_ukernel__avx2(size_t n, const float *src, uint16_t *dst, int bf16);
+void f32_narrow_nt_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int bf16);
+
 #endif /* ACLCONV_CVT_UKERNELS_H_ */

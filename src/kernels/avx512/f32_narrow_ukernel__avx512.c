@@ -1,28 +1,8 @@
-/* AVX-512 fp32 -> fp16 / bf16 narrowing, 16 a step, the tail masked:
- * vcvtps2ph (ties to even; NaNs quieted with the top 10 payload bits, as
- * f32_to_f16) or the integer rounding of f32_to_bf16. */
-#include <immintrin.h>
-
+/* AVX-512 fp32 -> fp16 / bf16 narrowing (the loop: f32_narrow__avx512.h). */
+#include "kernels/avx512/f32_narrow__avx512.h"
 #include "kernels/cvt_ukernels.h"
-
-static inline __m256i narrow16(__m512 x, int bf16)
-{
-    if (!bf16) return _mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m512i u = _mm512_castps_si512(x);
-    const __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)),
-                                                  _mm512_set1_epi32(0x7f800000));
-    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-    const __m512i r = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), lsb)), 16);
-    const __m512i q = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
-    return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(r, nan, q));
-}
 
 void f32_narrow_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int bf16)
 {
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) _mm256_storeu_si256((__m256i *)(dst + i), narrow16(_mm512_loadu_ps(src + i), bf16));
-    if (i < n) {
-        const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
-        _mm256_mask_storeu_epi16(dst + i, m, narrow16(_mm512_maskz_loadu_ps(m, src + i), bf16));
-    }
+    narrow_row16(n, src, dst, bf16, 0);
 }

@@ -1,0 +1,9 @@
+/* AVX2 fp32 -> fp16 / bf16 narrowing with non-temporal stores (the loop:
+ * f32_narrow__avx2.h). */
+#include "kernels/avx2/f32_narrow__avx2.h"
+#include "kernels/cvt_ukernels.h"
+
+void f32_narrow_nt_ukernel__avx2(size_t n, const float *src, uint16_t *dst, int bf16)
+{
+    narrow_row8(n, src, dst, bf16, 1);
+}
