@@ -17,6 +17,13 @@
  *   (n = terms per output); we allow 2 * (n + 2) * 2^-24 * sum|terms|, with
  *   sum|terms| computed by the direct implementation on |operands|.
  * - dw results are bitwise equal for 1, 2 and 3 threads.
+ * - In-place kinds (ACLCONV_DW_INPLACE=1, unit strides) in every dtype and
+ *   mode: the in-place path, reading fp16 / bf16 / rounded planes widened into
+ *   its workspace and storing rounded gradInput from there, must give the
+ *   bits of the packed path (ACLCONV_DW_INPLACE=0), also with real data and
+ *   with infinities and NaNs (signalling ones too), and of itself on copies
+ *   with W step 2 (rows widened one by one). Fused gradBias must equal
+ *   conv_bias_run's bits (16-bit dy: summed from its widened planes).
  * - Elements of the output buffers outside the views keep their sentinel; the
  *   workspace is filled with 0xA5 and must not be overrun.
  * - dw must be chosen for every depthwise pass and decline every problem with
@@ -33,17 +40,18 @@
 #include "common/alloc.h"
 #include "common/cpu.h"
 #include "engine/conv_bias.h"
+#include "engine/conv_views.h" /* conv_mode_keeps */
 #include "impl_test.h"
 #include "test_rng.h"
 
-static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_bias_fused;
+static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused;
 
 typedef struct gen_opts {
     int int_data;
     int dtypes;
     int isa;
     int wide;    /* many channels, small planes (channel blocks of the weights pass) */
-    int inplace; /* unit strides, mode FLOAT, fp32: the in-place path when the views allow */
+    int inplace; /* unit strides, ACLCONV_DW_INPLACE=1: the in-place path */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -89,24 +97,38 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     if (!go->int_data && !go->inplace && rng_chance(r, 1, 2)) p->mode = CONV_MODE_HF32;
 }
 
-/* Whether dw's pass takes the in-place path (the conditions of conv_dw.c's
- * inplace_applies, but the mask-table bound, far above these sizes). */
-static bool inplace_expected(const conv_problem *p, int pass)
+/* Whether dw's pass takes the in-place path when forced: unit strides (the
+ * conditions of conv_dw.c's inplace_applies, but the mask-table and plane
+ * bounds, far above these sizes). */
+static bool inplace_expected(const conv_problem *p)
 {
     for (int i = 0; i < 3; ++i)
         if (p->stride[i] != 1) return false;
-    if (p->mode != CONV_MODE_F32) return false;
-    const conv_view *v[2];
-    if (pass == 0) {
-        v[0] = p->data_dir == CONV_DIR_BWD_DATA ? &p->y : &p->x;
-        v[1] = &p->grad_input;
-    } else {
-        v[0] = &p->x;
-        v[1] = &p->y;
-    }
-    for (int k = 0; k < 2; ++k)
-        if (v[k]->dtype != ACL_FLOAT || v[k]->stride[4] != 1) return false;
     return true;
+}
+
+/* Whether an in-place pass reads or writes a view through a plane in the
+ * workspace: anything but fp32 with unit W stride in mode FLOAT (HF32 too
+ * for gradInput, which it does not round). */
+static bool widened_expected(const conv_problem *p, int pass)
+{
+    const bool f32 = p->mode == CONV_MODE_F32;
+    const conv_view *src = pass == 0 && p->data_dir == CONV_DIR_BWD_DATA ? &p->y : &p->x;
+    const conv_view *other = pass == 0 ? &p->grad_input : &p->y;
+    const bool other_direct =
+        other->dtype == ACL_FLOAT && other->stride[4] == 1 &&
+        (f32 || (pass == 0 && p->mode == CONV_MODE_HF32));
+    return !(src->dtype == ACL_FLOAT && src->stride[4] == 1 && f32) || !other_direct;
+}
+
+/* Whether the in-place weights pass sums gradBias (conv_dw.c's
+ * bias_fusable): dense dy planes, fp32 or a 16-bit dtype the mode keeps. */
+static bool bias_fused_expected(const conv_problem *p)
+{
+    const conv_view *y = &p->y;
+    return inplace_expected(p) && y->stride[4] == 1 && y->stride[3] == y->dim[4] &&
+           y->stride[2] == y->dim[3] * y->dim[4] &&
+           (y->dtype == ACL_FLOAT || conv_mode_keeps(y->dtype, p->mode));
 }
 
 /* A copy of src with W step 2 (and the other strides dense over it), the
@@ -131,41 +153,6 @@ static void copy_w_step2(it_tensor *dst, const it_tensor *src)
                src->v.data + it_offset_of(&src->v, e) * (int64_t)es, es);
 }
 
-/* Reruns p with x and dy copied to W step 2 views (the packed path) and
- * requires o's gradInput / gradWeight bits, which hold the run on the
- * original views. */
-static void check_packed_same(conv_problem *p, it_operands *o, uint64_t seed, const char *isa,
-                              const char *desc)
-{
-    it_tensor got[2], x2, y2;
-    it_clone(&got[0], &o->gi);
-    it_clone(&got[1], &o->gw);
-    copy_w_step2(&x2, &o->x);
-    copy_w_step2(&y2, &o->y);
-    const conv_view x = p->x, y = p->y, b = p->bias_src;
-    p->x = x2.v;
-    p->y = y2.v;
-    p->bias_src = y2.v;
-    it_reset_sentinel(&o->gi);
-    it_reset_sentinel(&o->gw);
-    char names[2][16];
-    it_run_plan(p, NULL, names);
-    const it_tensor *now[2] = {&o->gi, &o->gw};
-    for (int k = 0; k < 2; ++k)
-        if (!it_same_bits(now[k], &got[k])) {
-            printf("FAIL seed %" PRIu64 " isa %s: %s of the packed path (W step 2 copies) differs "
-                   "from the in-place run: %s\n",
-                   seed, isa, k ? "gradWeight" : "gradInput", desc);
-            it_fail();
-        }
-    p->x = x;
-    p->y = y;
-    p->bias_src = b;
-    for (int k = 0; k < 2; ++k) it_tensor_free(&got[k]);
-    it_tensor_free(&x2);
-    it_tensor_free(&y2);
-}
-
 static void check_bias(const it_tensor *gb, const it_tensor *ref, uint64_t seed, const char *isa,
                        int threads, const char *desc)
 {
@@ -175,14 +162,69 @@ static void check_bias(const it_tensor *gb, const it_tensor *ref, uint64_t seed,
     it_fail();
 }
 
-/* Sets a few elements of t's view (fp32) to +-inf or NaN. */
+/* Reruns p (2 threads) with the packed path (ACLCONV_DW_INPLACE=0), then
+ * in place with x and dy copied to W step 2 views (their rows widened one
+ * by one into the workspace), and requires o's gradInput / gradWeight bits,
+ * which hold the in-place run on the original views, and gradBias's of
+ * gb_ref each time. */
+static void check_packed_same(conv_problem *p, it_operands *o, it_tensor *gb,
+                              const it_tensor *gb_ref, uint64_t seed, const char *isa,
+                              const char *desc)
+{
+    it_tensor got[2], x2, y2;
+    it_clone(&got[0], &o->gi);
+    it_clone(&got[1], &o->gw);
+    copy_w_step2(&x2, &o->x);
+    copy_w_step2(&y2, &o->y);
+    const conv_view x = p->x, y = p->y, b = p->bias_src;
+    static const char *const runs[2] = {"the packed path", "in place on W step 2 copies"};
+    for (int run = 0; run < 2; ++run) {
+        setenv("ACLCONV_DW_INPLACE", run == 0 ? "0" : "1", 1);
+        if (run == 1) {
+            p->x = x2.v;
+            p->y = y2.v;
+            p->bias_src = y2.v;
+        }
+        it_reset_sentinel(&o->gi);
+        it_reset_sentinel(&o->gw);
+        it_reset_sentinel(gb);
+        char names[2][16];
+        it_run_plan(p, NULL, names);
+        const it_tensor *now[2] = {&o->gi, &o->gw};
+        for (int k = 0; k < 2; ++k)
+            if (!it_same_bits(now[k], &got[k])) {
+                printf("FAIL seed %" PRIu64 " isa %s: %s of %s differs from the in-place run: %s\n",
+                       seed, isa, k ? "gradWeight" : "gradInput", runs[run], desc);
+                it_fail();
+            }
+        check_bias(gb, gb_ref, seed, isa, 2, desc);
+    }
+    setenv("ACLCONV_DW_INPLACE", "1", 1);
+    p->x = x;
+    p->y = y;
+    p->bias_src = b;
+    for (int k = 0; k < 2; ++k) it_tensor_free(&got[k]);
+    it_tensor_free(&x2);
+    it_tensor_free(&y2);
+}
+
+/* Sets a few elements of t's view to +-inf, a quiet or a signalling NaN.
+ * All NaNs quiet to one fp32 NaN, 0x7fc10000, whatever the dtype: where two
+ * NaNs meet in a sum the result is the one of the first operand, an order
+ * the paths need not share (nor gradBias's row kernels). */
 static void sprinkle_specials(it_tensor *t, test_rng *r)
 {
-    const float vals[3] = {1.0f / 0.0f, -1.0f / 0.0f, 0.0f / 0.0f};
+    static const uint32_t f32[4] = {0x7f800000u, 0xff800000u, 0x7fc10000u, 0x7f810000u};
+    static const uint16_t f16[4] = {0x7c00u, 0xfc00u, 0x7e08u, 0x7c08u};
+    static const uint16_t bf16[4] = {0x7f80u, 0xff80u, 0x7fc1u, 0x7f81u};
     const int64_t n = it_numel(&t->v);
     for (int k = 0; k < 3; ++k) {
-        const int64_t e = rng_range(r, 0, n - 1);
-        ((float *)t->v.data)[it_offset_of(&t->v, e)] = vals[rng_range(r, 0, 2)];
+        const int64_t off = it_offset_of(&t->v, rng_range(r, 0, n - 1));
+        const int64_t v = rng_range(r, 0, 3);
+        if (t->v.dtype == ACL_FLOAT)
+            memcpy((float *)t->v.data + off, &f32[v], 4);
+        else
+            ((uint16_t *)t->v.data)[off] = t->v.dtype == ACL_BF16 ? bf16[v] : f16[v];
     }
 }
 
@@ -215,8 +257,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     p.grad_bias = gb_ref.v;
     conv_bias_run(&p, ACLCONV_ISA_SCALAR);
     p.grad_bias = gb.v;
-    g_bias_fused += inplace_expected(&p, 1) && p.y.stride[3] == p.y.dim[4] &&
-                    p.y.stride[2] == p.y.dim[3] * p.y.dim[4];
+    g_bias_fused += go->inplace && bias_fused_expected(&p);
     char desc[512];
     it_describe(&p, desc, sizeof desc);
     const char *isa = k_isa_env[go->isa];
@@ -231,10 +272,16 @@ static void one_case(uint64_t seed, const gen_opts *go)
         unsetenv("ACLCONV_DW_INPLACE");
     aclconvSetNumThreads(2);
     it_tensor ref[2];
-    if (!specials) it_run_reference(&p, &o, ref);
+    /* real data in 16-bit dtypes or rounding modes: no tolerance bounds the
+     * roundings, so compared with the packed path only */
+    const bool vs_ref = !specials && (go->int_data || !go->dtypes);
+    if (vs_ref) it_run_reference(&p, &o, ref);
     float *tol[2] = {NULL, NULL}; /* NULL: bitwise (small-integer data) */
-    if (!go->int_data && !specials) it_tolerances(&p, &o, tol);
-    g_inplace += inplace_expected(&p, 0) + inplace_expected(&p, 1);
+    if (!go->int_data && vs_ref) it_tolerances(&p, &o, tol);
+    if (go->inplace && inplace_expected(&p)) {
+        g_inplace += 2;
+        g_widened += widened_expected(&p, 0) + widened_expected(&p, 1);
+    }
 
     it_tensor first[2];
     char names[2][16];
@@ -255,20 +302,16 @@ static void one_case(uint64_t seed, const gen_opts *go)
             g_dw_data += strcmp(names[0], "dw") == 0;
             g_dw_wt += strcmp(names[1], "dw") == 0;
         }
-        if (!specials) it_check_outputs(&o, ref, tol, names, seed, isa, threads, desc);
+        if (vs_ref) it_check_outputs(&o, ref, tol, names, seed, isa, threads, desc);
         it_check_threads(first, &o, threads, seed, isa, desc);
     }
     aclconvSetNumThreads(2);
-    if (go->inplace) {
-        it_reset_sentinel(&gb);
-        check_packed_same(&p, &o, seed, isa, desc);
-        check_bias(&gb, &gb_ref, seed, isa, 2, desc);
-    }
+    if (go->inplace) check_packed_same(&p, &o, &gb, &gb_ref, seed, isa, desc);
     it_tensor_free(&gb);
     it_tensor_free(&gb_ref);
     for (int k = 0; k < 2; ++k) {
         it_tensor_free(&first[k]);
-        if (!specials) it_tensor_free(&ref[k]);
+        if (vs_ref) it_tensor_free(&ref[k]);
         free(tol[k]);
     }
     it_operands_free(&o);
@@ -321,11 +364,13 @@ int main(int argc, char **argv)
             continue;
         }
         const int before = it_failures();
-        for (int kind = 0; kind < 6; ++kind) {
+        for (int kind = 0; kind < 8; ++kind) {
             /* 0: int fp32, 1: int any dtype/mode, 2: real, 3: many channels,
-             * 4: in-place int, 5: in-place real */
-            gen_opts go = {.int_data = kind != 2 && kind != 5, .dtypes = kind == 1, .isa = isa,
-                           .wide = kind == 3, .inplace = kind >= 4};
+             * 4: in-place int, 5: in-place real, 6: in-place int any
+             * dtype/mode, 7: in-place real any dtype/mode */
+            gen_opts go = {.int_data = kind != 2 && kind != 5 && kind != 7,
+                           .dtypes = kind == 1 || kind >= 6, .isa = isa, .wide = kind == 3,
+                           .inplace = kind >= 4};
             const int n = kind == 3 ? count / 4 + 1 : kind >= 4 ? count / 2 : count;
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
@@ -335,12 +380,14 @@ int main(int argc, char **argv)
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));
-    printf("cases %d, dw data pass %d, dw weights pass %d, in-place passes %d\n", g_cases,
-           g_dw_data, g_dw_wt, g_inplace);
+    printf("cases %d, dw data pass %d, dw weights pass %d, in-place passes %d (%d through "
+           "workspace planes)\n",
+           g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened);
     printf("gradBias summed by the weights pass: %d cases\n", g_bias_fused);
-    /* the in-place kinds must reach the path (dense views 2 cases in 3) */
-    if (g_inplace < count / 2 || g_bias_fused < count / 16) {
-        printf("FAIL: only %d in-place passes, %d fused gradBias\n", g_inplace, g_bias_fused);
+    /* the in-place kinds must reach the path, through workspace planes too */
+    if (g_inplace < count / 2 || g_widened < count / 4 || g_bias_fused < count / 16) {
+        printf("FAIL: only %d in-place passes, %d through workspace planes, %d fused gradBias\n",
+               g_inplace, g_widened, g_bias_fused);
         it_fail();
     }
     printf("test_dw_impl: %s\n", it_failures() ? "FAILED" : "OK");

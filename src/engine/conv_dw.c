@@ -31,6 +31,7 @@
 #define DW_BLOCK 16        /* data pass: channels per task */
 #define DW_CACHE_LINE 64
 #define DW_FLOAT_ALIGN 16  /* floats: 64 bytes */
+#define DW_SUM_GROUP 4     /* in-place weights pass: channels whose gradBias lanes dwsum sums side by side */
 _Static_assert(CONV_BIAS_LANES == DW_SUM_LANES, "the dwsum kernels sum gradBias's lanes");
 
 
@@ -39,7 +40,9 @@ typedef struct dw_state {
     aclconvIsa isa;
     bool bwd;           /* data pass from dy (D) */
     bool dy_direct;     /* weights pass reads dy rows from the view (fp32, unit W stride) */
-    bool inplace;       /* the source is read from the view by the dwrow kernels (no pack) */
+    bool inplace;       /* the dwrow kernels read the source plane as it lies (no pack) */
+    bool src_direct;    /* in place: the source (D: dy, F and W: x) is the view, not a widened copy */
+    bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
     bool bias;          /* weights pass: also writes gradBias (block sums, conv_bias.h) */
     uint64_t sums_off;  /* the N x C block sums of gradBias */
     int slots;
@@ -223,6 +226,27 @@ static bool f32_rows(const conv_view *v, conv_mode mode)
            v->stride[3] >= 0 && v->stride[2] >= 0;
 }
 
+/* A dense-row fp32 gradInput the kernels may write as it is: no result
+ * rounding (FLOAT, HF32), the same bits as store_row's copy. */
+static bool f32_out_rows(const conv_view *v, conv_mode mode)
+{
+    return v->dtype == ACL_FLOAT && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32) &&
+           v->stride[4] == 1 && v->stride[3] >= 0 && v->stride[2] >= 0;
+}
+
+/* Each (n, c) plane of v is one dense run, rows in order. */
+static bool dense_plane(const conv_view *v)
+{
+    return v->stride[4] == 1 && (v->dim[3] == 1 || v->stride[3] == v->dim[4]) &&
+           (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
+}
+
+/* Elements of one (n, c) plane of v (a validated tensor: no overflow). */
+static int64_t view_plane(const conv_view *v)
+{
+    return v->dim[2] * v->dim[3] * v->dim[4];
+}
+
 /* Where the in-place path is taken. ACLCONV_DW_INPLACE=1: wherever it
  * applies (any ISA, any taps: how the tests reach every in-place kernel), 0:
  * never. Unset: where it was measured faster than packing (one core, planes
@@ -240,8 +264,10 @@ static bool inplace_wanted(const conv_problem *p, aclconvIsa isa)
 }
 
 /* The in-place kernels take unit strides (one phase: taps are plain
- * offsets into the source) with the source, and for the data pass the
- * output, in dense fp32 rows, when their mask table fits. */
+ * offsets into the source) when their mask table fits. They read the source
+ * (and dy) in dense fp32 rows: the view itself in mode FLOAT, else one plane
+ * at a time widened and rounded into the slot (as the packed path's rows);
+ * likewise the data pass writes gradInput or a plane in the slot. */
 static bool inplace_applies(const conv_problem *p, conv_pass pass, const dw_state *st)
 {
     if (!inplace_wanted(p, st->isa)) return false;
@@ -249,9 +275,9 @@ static bool inplace_applies(const conv_problem *p, conv_pass pass, const dw_stat
         if (p->stride[i] != 1) return false;
     const int64_t ow = st->dim[2].out_n;
     if (st->ntaps * ceil_div(ow, DW_ROW_MIN_VL) > DW_ROW_MASKS) return false;
-    if (pass == CONV_PASS_DATA)
-        return f32_rows(st->bwd ? &p->y : &p->x, p->mode) && f32_rows(&p->grad_input, p->mode);
-    return f32_rows(&p->x, p->mode) && st->dy_direct;
+    const conv_view *src = pass == CONV_PASS_DATA && st->bwd ? &p->y : &p->x;
+    const conv_view *other = pass == CONV_PASS_DATA ? &p->grad_input : &p->y;
+    return view_plane(src) <= DW_MAX_PLANE && view_plane(other) <= DW_MAX_PLANE;
 }
 
 static bool same_view(const conv_view *a, const conv_view *b)
@@ -265,13 +291,16 @@ static bool same_view(const conv_view *a, const conv_view *b)
 /* The weights pass can sum gradBias while it reads dy (one read of dy
  * instead of two) when gradBias is wanted, its source is dy itself and each
  * (n, c) block of dy is one dense run, read in the block's flattened order:
- * a task sums the blocks S(n, c) of its images and channels (conv_bias.h). */
+ * a task sums the blocks S(n, c) of its images and channels (conv_bias.h).
+ * gradBias sums the original values: fp32 dy is summed from the view; a
+ * 16-bit dy from its widened plane when the mode's rounding keeps its values.
+ * That plane may hold a NaN quieted where the view's is signalling: the sum
+ * has the same bits (an fp32 add returns its NaN operand quieted). */
 static bool bias_fusable(const conv_problem *p)
 {
     const conv_view *v = &p->y;
-    return conv_bias_fusable(p) && same_view(&p->bias_src, v) && v->dtype == ACL_FLOAT && v->stride[4] == 1 &&
-           (v->dim[3] == 1 || v->stride[3] == v->dim[4]) &&
-           (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
+    return conv_bias_fusable(p) && same_view(&p->bias_src, v) && dense_plane(v) &&
+           (v->dtype == ACL_FLOAT || conv_mode_keeps(v->dtype, p->mode));
 }
 
 static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
@@ -297,16 +326,26 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
         aux = st->plane; /* the grid of one output phase: at most one packed plane */
     } else {
         const conv_view *dy = &p->y;
-        st->dy_direct = dy->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && dy->stride[4] == 1 &&
-                        dy->stride[3] >= 0 && dy->stride[2] >= 0;
+        st->dy_direct = f32_rows(dy, p->mode);
         aux = st->dy_direct ? 0 : p->ys[0] * p->ys[1] * p->ys[2];
         st->nchunk = p->g >= DW_WT_MIN_TASKS ? 1 : min64(p->n, ceil_div(DW_WT_MIN_TASKS, p->g));
         st->cb = max64(1, min64(DW_WT_MAX_BLOCK, p->g / DW_WT_MIN_TASKS));
         st->ncb = ceil_div(p->g, st->cb);
     }
     st->inplace = inplace_applies(p, pass, st);
+    int64_t src = st->src_floats;
+    if (st->inplace) { /* the slot: a widened source plane, then gradInput's or dy's */
+        const conv_view *v = pass == CONV_PASS_DATA && st->bwd ? &p->y : &p->x;
+        st->src_direct = f32_rows(v, p->mode);
+        src = st->src_direct ? 0 : view_plane(v);
+        if (pass == CONV_PASS_DATA) {
+            st->out_direct = f32_out_rows(&p->grad_input, p->mode);
+            aux = st->out_direct ? 0 : view_plane(&p->grad_input);
+        }
+    }
     st->bias = pass == CONV_PASS_WEIGHTS && st->inplace && bias_fusable(p);
-    st->aux_off = round_floats(st->src_floats);
+    if (st->bias) aux *= DW_SUM_GROUP; /* dwsum reads the widened dy planes of a group */
+    st->aux_off = round_floats(src);
     st->slot_floats = st->aux_off + round_floats(aux);
     uint64_t size = 0, slot_off; /* the slots come first: offset 0 */
     int64_t slot_total;
@@ -423,6 +462,48 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
             }
 }
 
+/* Stores count data-gradient values src[i] (zeros when src is NULL) to
+ * gradInput elements base + i*sw: the mode's result rounding, then RNE to the
+ * view's dtype. Rows of a dense plane are one run (sw == 1, count spanning
+ * them). */
+static void store_row(const conv_problem *p, const conv_ukernels *k, int64_t base, int64_t sw,
+                      int64_t count, const float *src)
+{
+    const conv_view *out = &p->grad_input;
+    const bool rounds = p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16;
+    if (out->dtype == ACL_FLOAT && !rounds) {
+        float *o = (float *)out->data + base;
+        if (src && sw == 1)
+            copy_f32(o, src, count);
+        else
+            for (int64_t w = 0; w < count; ++w) o[w * sw] = src ? src[w] : 0.0f;
+        return;
+    }
+    /* one rounding when the mode's result rounding is to the same or a
+     * wider format: the same bits as conv_round_result then the store */
+    if (src && sw == 1 && out->dtype != ACL_FLOAT && conv_mode_keeps(out->dtype, p->mode)) {
+        k->f32_narrow((size_t)count, src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
+        return;
+    }
+    if (src && sw == 1 && out->dtype == ACL_FLOAT) { /* F16 / BF16 result rounding */
+        k->f32_round((size_t)count, src, (float *)out->data + base, conv_round_kind(p->mode));
+        return;
+    }
+    if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {
+        uint16_t *o = (uint16_t *)out->data + base;
+        for (int64_t w = 0; w < count; ++w) o[w * sw] = f32_to_f16_inl(src[w]);
+        return;
+    }
+    if (src && out->dtype == ACL_BF16 && p->mode != CONV_MODE_F16) {
+        uint16_t *o = (uint16_t *)out->data + base;
+        for (int64_t w = 0; w < count; ++w) o[w * sw] = f32_to_bf16(src[w]);
+        return;
+    }
+    for (int64_t w = 0; w < count; ++w)
+        store_from_f32(out->data, out->dtype, base + w * sw,
+                       src ? conv_round_result(src[w], p->mode) : 0.0f);
+}
+
 /* Writes output phase (u[0], u[1], u[2]) of plane (n, c) of the data gradient
  * from grid (pitches of the packed plane), or zeros when grid is NULL. */
 static void store_sub(const conv_problem *p, const dw_state *st, const conv_ukernels *k, int64_t n, int64_t c,
@@ -432,43 +513,11 @@ static void store_sub(const conv_problem *p, const dw_state *st, const conv_uker
     const conv_view *out = &p->grad_input;
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t sw = out->stride[4] * dw->out_step;
-    const bool rounds = p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16;
     for (int64_t a = 0; a < cnt[0]; ++a)
         for (int64_t b = 0; b < cnt[1]; ++b) {
             const int64_t base = conv_view_index(out, n, c, u[0] + a * dd->out_step,
                                                  u[1] + b * dh->out_step, u[2]);
-            const float *src = grid ? grid + (a * dh->ext + b) * dw->ext : NULL;
-            if (out->dtype == ACL_FLOAT && !rounds) {
-                float *o = (float *)out->data + base;
-                if (src && sw == 1)
-                    copy_f32(o, src, cnt[2]);
-                else
-                    for (int64_t w = 0; w < cnt[2]; ++w) o[w * sw] = src ? src[w] : 0.0f;
-                continue;
-            }
-            /* one rounding when the mode's result rounding is to the same or
-             * a wider format: the same bits as conv_round_result then the store */
-            if (src && sw == 1 && out->dtype != ACL_FLOAT && conv_mode_keeps(out->dtype, p->mode)) {
-                k->f32_narrow((size_t)cnt[2], src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
-                continue;
-            }
-            if (src && sw == 1 && out->dtype == ACL_FLOAT) { /* F16 / BF16 result rounding */
-                k->f32_round((size_t)cnt[2], src, (float *)out->data + base, conv_round_kind(p->mode));
-                continue;
-            }
-            if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {
-                uint16_t *o = (uint16_t *)out->data + base;
-                for (int64_t w = 0; w < cnt[2]; ++w) o[w * sw] = f32_to_f16_inl(src[w]);
-                continue;
-            }
-            if (src && out->dtype == ACL_BF16 && p->mode != CONV_MODE_F16) {
-                uint16_t *o = (uint16_t *)out->data + base;
-                for (int64_t w = 0; w < cnt[2]; ++w) o[w * sw] = f32_to_bf16(src[w]);
-                continue;
-            }
-            for (int64_t w = 0; w < cnt[2]; ++w)
-                store_from_f32(out->data, out->dtype, base + w * sw,
-                               src ? conv_round_result(src[w], p->mode) : 0.0f);
+            store_row(p, k, base, sw, cnt[2], grid ? grid + (a * dh->ext + b) * dw->ext : NULL);
         }
 }
 
@@ -588,14 +637,63 @@ static void taps_at_depth(const conv_view *v, int64_t n, int64_t c, int64_t od, 
                          .rs = (size_t)v->stride[3]};
 }
 
-/* Data gradient of plane (n, c) with unit strides, read from the source
- * view and written to gradInput directly: the taps and weights of the
- * packed path's single output phase, in its order, so the same bits. */
-static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, dw_taps *tp)
+/* A dense fp32 plane at buf shaped like the (n, c) planes of v, addressed
+ * with v's (n, c) (their strides are 0): the in-place kernels read and write
+ * a slot's plane as if it were the caller's tensor. Built once per task: a
+ * view per plane costs store-forwarding stalls. */
+static conv_view scratch_view(const conv_view *v, float *buf)
+{
+    conv_view s = {.data = (char *)buf, .dtype = ACL_FLOAT};
+    memcpy(s.dim, v->dim, sizeof s.dim);
+    s.stride[4] = 1;
+    s.stride[3] = v->dim[4];
+    s.stride[2] = v->dim[3] * v->dim[4];
+    return s;
+}
+
+/* Plane (n, c) of v widened and rounded for mode into buf (scratch_view's
+ * layout) by plane_load_row, the packed path's values. A dense plane is one
+ * run, so one call: per row, the calls cost as much as the widening. */
+static void load_plane(const conv_view *v, int64_t n, int64_t c, conv_mode mode,
+                       const conv_ukernels *k, float *buf)
+{
+    const int64_t dn = v->dim[2], hn = v->dim[3], wn = v->dim[4];
+    if (dense_plane(v))
+        plane_load_row(v, n, c, 0, 0, 0, 1, dn * hn * wn, mode, k, buf);
+    else
+        for (int64_t d = 0; d < dn; ++d)
+            for (int64_t h = 0; h < hn; ++h)
+                plane_load_row(v, n, c, d, h, 0, 1, wn, mode, k, buf + (d * hn + h) * wn);
+}
+
+/* Stores plane (n, c) of the data gradient from buf (scratch_view's layout)
+ * with store_row: in one run when gradInput's plane is dense. */
+static void store_plane(const conv_problem *p, const conv_ukernels *k, int64_t n, int64_t c,
+                        const float *buf)
+{
+    const conv_view *out = &p->grad_input;
+    const int64_t dn = out->dim[2], hn = out->dim[3], wn = out->dim[4];
+    if (dense_plane(out)) {
+        store_row(p, k, conv_view_index(out, n, c, 0, 0, 0), 1, dn * hn * wn, buf);
+        return;
+    }
+    for (int64_t d = 0; d < dn; ++d)
+        for (int64_t h = 0; h < hn; ++h)
+            store_row(p, k, conv_view_index(out, n, c, d, h, 0), out->stride[4], wn,
+                      buf + (d * hn + h) * wn);
+}
+
+/* Data gradient of plane (n, c) with unit strides, read from src (the
+ * source view, or the slot's plane, filled here) and written to out
+ * (gradInput, or the slot's plane, stored here): the taps and weights of
+ * the packed path's single output phase, in its order, so the same bits. */
+static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv_view *src,
+                               const conv_view *out, dw_taps *tp)
 {
     const conv_problem *p = r->p;
     const dw_state *st = r->st;
-    const conv_view *v = st->bwd ? &p->y : &p->x, *out = &p->grad_input;
+    if (!st->src_direct)
+        load_plane(st->bwd ? &p->y : &p->x, n, c, p->mode, r->ck, (float *)src->data);
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t *ks = p->ks;
     float wv[DW_MAX_TAPS];
@@ -616,10 +714,11 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, dw_taps *t
     float *y = (float *)out->data;
     for (int64_t od = 0; od < dd->out_n; ++od) {
         f32_dwrow_src s;
-        taps_at_depth(v, n, c, od, tp, &s);
+        taps_at_depth(src, n, c, od, tp, &s);
         r->k.row((size_t)dh->out_n, (size_t)dw->out_n, &s, wv,
                  y + conv_view_index(out, n, c, od, 0, 0), (size_t)out->stride[3]);
     }
+    if (!st->out_direct) store_plane(p, r->ck, n, c, y);
 }
 
 /* Data gradient: task n*nblocks + b computes the planes (n, c) of the
@@ -632,12 +731,16 @@ static void data_task(void *ctx, size_t index, int slot)
     const int64_t nb = ceil_div(p->g, DW_BLOCK);
     const int64_t n = (int64_t)index / nb, c0 = (int64_t)index % nb * DW_BLOCK;
     const int64_t c1 = min64(p->g, c0 + DW_BLOCK);
-    const conv_view *v = r->st->bwd ? &p->y : &p->x;
+    const dw_state *st = r->st;
+    const conv_view *v = st->bwd ? &p->y : &p->x;
+    float *buf = slot_buf(r, slot);
+    const conv_view src = st->src_direct ? *v : scratch_view(v, buf);
+    const conv_view out = st->out_direct ? p->grad_input : scratch_view(&p->grad_input, buf + st->aux_off);
     dw_taps tp;
     for (int64_t c = c0; c < c1; ++c) {
         if (c + 1 < c1) plane_prefetch(v, n, c + 1);
-        if (r->st->inplace)
-            data_plane_inplace(r, n, c, &tp);
+        if (st->inplace)
+            data_plane_inplace(r, n, c, &src, &out, &tp);
         else
             data_plane(r, n, c, slot);
     }
@@ -678,10 +781,11 @@ static void wt_finish(void *ctx, size_t index)
             }
 }
 
-/* The in-place weights loop of wt_task (unit strides, dense fp32 x and dy
- * rows): the same terms, lanes and order as the packed path. */
-static void wt_task_inplace(const dw_run *r, int64_t c0, int64_t c1, int64_t n0, int64_t n1,
-                            int64_t k)
+/* The in-place weights loop of wt_task (unit strides): x and dy read in
+ * dense fp32 rows, the views themselves or their planes widened into the
+ * slot; the same terms, lanes and order as the packed path. */
+static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, int64_t n0,
+                            int64_t n1, int64_t k)
 {
     const conv_problem *p = r->p;
     const dw_state *st = r->st;
@@ -696,38 +800,49 @@ static void wt_task_inplace(const dw_run *r, int64_t c0, int64_t c1, int64_t n0,
                 tp.dh[t] = (ptrdiff_t)(dh->tap_off[kh] + dh->qmin);
                 tp.dw[t] = (ptrdiff_t)(dw->tap_off[kw] + dw->qmin);
             }
-    const float *dyb = (const float *)y->data;
-    float bacc[DW_WT_MAX_BLOCK][CONV_BIAS_LANES];
-    float *sums = st->bias ? (float *)(r->ws + st->sums_off) : NULL;
+    float *xbuf = slot_buf(r, slot), *dybuf = xbuf + st->aux_off;
+    const conv_view xv = st->src_direct ? *x : scratch_view(x, xbuf);
+    const conv_view yv = st->dy_direct ? *y : scratch_view(y, dybuf); /* the pitches of dyp */
     const int64_t block = p->ys[0] * p->ys[1] * p->ys[2];
-    for (int64_t n = n0; n < n1; ++n) {
+    /* gradBias: the lanes of a group of channels' dy planes (just read, in
+     * L1), side by side: each channel's lanes are one chain of adds in a
+     * pinned order, one plane's chain after each kernel call would wait */
+    float bacc[DW_SUM_GROUP][CONV_BIAS_LANES];
+    const float *planes[DW_SUM_GROUP];
+    float *sums = st->bias ? (float *)(r->ws + st->sums_off) : NULL;
+    for (int64_t n = n0; n < n1; ++n)
         for (int64_t c = c0; c < c1; ++c) {
             const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
             if (nn < n1) {
                 plane_prefetch(x, nn, nc);
                 plane_prefetch(y, nn, nc);
             }
+            if (!st->src_direct) load_plane(x, n, c, p->mode, r->ck, xbuf);
+            const int64_t g = (c - c0) % DW_SUM_GROUP; /* a bias group's dy planes: one each */
+            const float *dyp;
+            if (st->dy_direct) {
+                dyp = (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0);
+            } else {
+                float *b = dybuf + (st->bias ? g * block : 0);
+                load_plane(y, n, c, p->mode, r->ck, b);
+                dyp = b;
+            }
             float *acc = partials(r, c, k);
             for (int64_t od = 0; od < p->ys[0]; ++od) {
                 f32_dwrow_src s;
-                taps_at_depth(x, n, c, od, &tp, &s);
-                r->k.rowwt((size_t)p->ys[1], (size_t)p->ys[2], &s,
-                           dyb + conv_view_index(y, n, c, od, 0, 0), (size_t)y->stride[3], acc);
+                taps_at_depth(&xv, n, c, od, &tp, &s);
+                r->k.rowwt((size_t)p->ys[1], (size_t)p->ys[2], &s, dyp + od * yv.stride[2],
+                           (size_t)yv.stride[3], acc);
             }
-        }
-        if (st->bias) {
-            /* gradBias's lanes of this image's dy planes (just read, in L2):
-             * each channel's lanes are one chain of adds in a pinned order,
-             * so the kernel runs the channels side by side rather than one
-             * plane's chain after each kernel call */
-            const float *planes[DW_WT_MAX_BLOCK];
-            for (int64_t c = c0; c < c1; ++c)
-                planes[c - c0] = dyb + conv_view_index(y, n, c, 0, 0, 0);
+            if (!st->bias) continue;
+            /* the original values: fp32 dy from the view (dyp may be rounded) */
+            planes[g] = y->dtype == ACL_FLOAT ? (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0)
+                                              : dyp;
+            if (g + 1 < DW_SUM_GROUP && c + 1 < c1) continue;
             memset(bacc, 0, sizeof bacc);
-            r->k.sum((size_t)(c1 - c0), (size_t)block, planes, &bacc[0][0]);
-            for (int64_t c = c0; c < c1; ++c) sums[n * p->g + c] = conv_bias_lanes_sum(bacc[c - c0]);
+            r->k.sum((size_t)(g + 1), (size_t)block, planes, &bacc[0][0]);
+            for (int64_t i = 0; i <= g; ++i) sums[n * p->g + c - g + i] = conv_bias_lanes_sum(bacc[i]);
         }
-    }
 }
 
 /* Weights: task b*nchunk + k sums chunk k of the images for the channels of
@@ -760,7 +875,7 @@ static void wt_task(void *ctx, size_t index, int slot)
     const conv_view *y = &p->y;
     const int64_t *ys = p->ys;
     if (st->inplace)
-        wt_task_inplace(r, c0, c1, n0, n1, k);
+        wt_task_inplace(r, slot, c0, c1, n0, n1, k);
     else
         for (int64_t n = n0; n < n1; ++n)
             for (int64_t c = c0; c < c1; ++c) {
