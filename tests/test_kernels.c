@@ -240,6 +240,55 @@ static int check_f16_cvt(const conv_ukernels *k)
     return bad;
 }
 
+/* h16_f32_split2: every fp16 / bf16 value at an even and at an odd position,
+ * NaNs kept or quieted, against the scalar widening (f16_cvt_want,
+ * bf16_to_f32 and f32_round_bf16); then every length 0..70 at offsets 0..3
+ * with guards after both outputs. */
+static float split2_want(uint16_t h, int bf16, int quiet)
+{
+    if (!bf16) return f16_cvt_want(h, quiet);
+    return quiet ? f32_round_bf16(bf16_to_f32(h)) : bf16_to_f32(h);
+}
+
+static int check_split2(const conv_ukernels *k)
+{
+    int bad = 0;
+    uint16_t *src = malloc(2 * 65536 * sizeof(uint16_t) + 16);
+    float *even = malloc((65536 + 8) * sizeof(float)), *odd = malloc((65536 + 8) * sizeof(float));
+    for (int bf16 = 0; bf16 < 2; ++bf16)
+        for (int quiet = 0; quiet < 2; ++quiet) {
+            for (uint32_t h = 0; h < 65536; ++h) {
+                src[2 * h] = (uint16_t)h;
+                src[2 * h + 1] = (uint16_t)(h * 40503u); /* every value too (odd multiplier) */
+            }
+            k->h16_f32_split2(2 * 65536, src, even, odd, bf16, quiet);
+            for (uint32_t h = 0; h < 65536; ++h) {
+                const float we = split2_want(src[2 * h], bf16, quiet), wo = split2_want(src[2 * h + 1], bf16, quiet);
+                if ((f32_bits(even[h]) != f32_bits(we) || f32_bits(odd[h]) != f32_bits(wo)) && bad++ < 3)
+                    printf("FAIL %s h16_f32_split2(bf16 %d, quiet %d) pair %u: 0x%08x 0x%08x, want 0x%08x 0x%08x\n",
+                           cpu_isa_name(k->isa), bf16, quiet, (unsigned)h, (unsigned)f32_bits(even[h]),
+                           (unsigned)f32_bits(odd[h]), (unsigned)f32_bits(we), (unsigned)f32_bits(wo));
+            }
+            for (size_t off = 0; off < 4; ++off)
+                for (size_t n = 0; n <= 70; ++n) {
+                    for (size_t i = 0; i < n + 4; ++i) src[off + i] = (uint16_t)(0x7c01u + 977u * (i + off + n));
+                    for (size_t i = 0; i < n / 2 + 9; ++i) even[i] = odd[i] = GUARD;
+                    k->h16_f32_split2(n, src + off, even, odd, bf16, quiet);
+                    for (size_t i = 0; i < n / 2 + 9; ++i) {
+                        const float we = 2 * i < n ? split2_want(src[off + 2 * i], bf16, quiet) : GUARD;
+                        const float wo = 2 * i + 1 < n ? split2_want(src[off + 2 * i + 1], bf16, quiet) : GUARD;
+                        if ((f32_bits(even[i]) != f32_bits(we) || f32_bits(odd[i]) != f32_bits(wo)) && bad++ < 6)
+                            printf("FAIL %s h16_f32_split2(bf16 %d, quiet %d) n=%zu off=%zu at %zu\n",
+                                   cpu_isa_name(k->isa), bf16, quiet, n, off, i);
+                    }
+                }
+        }
+    free(src);
+    free(even);
+    free(odd);
+    return bad;
+}
+
 /* bf16_f32_cvt: every bf16 value, NaNs kept (quiet = 0: bf16_to_f32) or
  * quieted (quiet = 1: f32_round_bf16 of it, BF16 mode's operand rounding);
  * then every length 0..70 at offsets 0..3 with guards after dst[n). */
@@ -460,6 +509,9 @@ int main(void)
         const int bad_bf = check_bf16_cvt(k);
         printf("%s: bf16_f32_cvt %s\n", cpu_isa_name(k->isa), bad_bf ? "FAIL" : "ok");
         g_fail += bad_bf;
+        const int bad_sp = check_split2(k);
+        printf("%s: h16_f32_split2 %s\n", cpu_isa_name(k->isa), bad_sp ? "FAIL" : "ok");
+        g_fail += bad_sp;
         const int bad_rd = check_f32_round(k, &r);
         printf("%s: f32_round %s\n", cpu_isa_name(k->isa), bad_rd ? "FAIL" : "ok");
         g_fail += bad_rd;

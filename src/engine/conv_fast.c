@@ -337,22 +337,10 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
                     o[i] = s[2 * i + 1];
                 }
                 if (tail) r0[hi1] = s[2 * both];
-            } else {
-                enum { CHUNK = 256 }; /* pairs widened at a time */
-                float buf[2 * CHUNK];
-                const uint16_t *s = (const uint16_t *)v->data + at;
-                for (int64_t i0 = 0; i0 < both + tail; i0 += CHUNK) {
-                    const int64_t cnt = min64(CHUNK, both + tail - i0);
-                    const int64_t vals = min64(2 * cnt, 2 * (both - i0) + tail); /* the tail: one value */
-                    if (v->dtype == ACL_BF16)
-                        k->bf16_f32_cvt((size_t)vals, s + 2 * i0, buf, mode == CONV_MODE_BF16);
-                    else
-                        k->f16_f32_cvt((size_t)vals, s + 2 * i0, buf, mode == CONV_MODE_F16);
-                    for (int64_t i = 0; i < cnt; ++i) {
-                        e[i0 + i] = buf[2 * i];
-                        if (2 * i + 1 < vals) o[i0 + i] = buf[2 * i + 1];
-                    }
-                }
+            } else { /* split and widened in one pass (the tail: one even value) */
+                const bool bf16 = v->dtype == ACL_BF16;
+                k->h16_f32_split2((size_t)(2 * both + tail), (const uint16_t *)v->data + at, e, o, bf16,
+                                  mode == (bf16 ? CONV_MODE_BF16 : CONV_MODE_F16));
             }
             if (hi0 < wp) memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(float));
             if (hi1 < wp) memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(float));

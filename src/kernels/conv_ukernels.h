@@ -87,6 +87,7 @@ typedef struct conv_ukernels {
     /* fp16 / bf16 rows widened to fp32 (packing) */
     f16_f32_cvt_ukernel_fn f16_f32_cvt;
     bf16_f32_cvt_ukernel_fn bf16_f32_cvt;
+    h16_f32_split2_ukernel_fn h16_f32_split2; /* stride-2 rows split into their W phases */
     /* fp32 rounded to the precision modes (operands, results) */
     f32_round_ukernel_fn f32_round;
     /* fp32 results stored as fp16 / bf16 */

@@ -34,6 +34,20 @@ void bf16_f32_cvt_ukernel__avx2(size_t n, const uint16_t *src, float *dst, int q
 void bf16_f32_cvt_ukernel__avx512(size_t n, const uint16_t *src, float *dst, int quiet);
 
 /*
+ * fp16 / bf16 pairs split and widened ("h16_f32_split2"): for i < n,
+ * (i even ? even[i/2] : odd[i/2]) = src[i] widened as f16_f32_cvt (bf16 == 0)
+ * or bf16_f32_cvt (bf16 != 0) do it, NaNs quieted when quiet != 0. The W phase
+ * split of a stride-2 row (conv_fast.c's pack_pair) in one pass. Any n >= 0;
+ * reads exactly n values, writes (n + 1) / 2 and n / 2.
+ */
+typedef void (*h16_f32_split2_ukernel_fn)(size_t n, const uint16_t *src, float *even, float *odd, int bf16,
+                                          int quiet);
+
+void h16_f32_split2_ukernel__scalar(size_t n, const uint16_t *src, float *even, float *odd, int bf16, int quiet);
+void h16_f32_split2_ukernel__avx2(size_t n, const uint16_t *src, float *even, float *odd, int bf16, int quiet);
+void h16_f32_split2_ukernel__avx512(size_t n, const uint16_t *src, float *even, float *odd, int bf16, int quiet);
+
+/*
  * fp32 operand / result rounding ("f32_round"): dst[i] = the rounding of
  * src[i] named by kind, bit for bit as the scalar helpers of
  * src/common/dtype.h: F32_ROUND_HF32 = f32_round_hf32 (11 mantissa bits,

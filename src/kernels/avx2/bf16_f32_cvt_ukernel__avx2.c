@@ -3,17 +3,15 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "kernels/avx2/h16_widen__avx2.h"
 #include "kernels/cvt_ukernels.h"
 
 void bf16_f32_cvt_ukernel__avx2(size_t n, const uint16_t *src, float *dst, int quiet)
 {
-    const __m256i abs = _mm256_set1_epi32(0x7fffffff), inf = _mm256_set1_epi32(0x7f800000);
-    const __m256i qbit = _mm256_set1_epi32(quiet ? 0x400000 : 0);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         const __m256i u = _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(src + i))), 16);
-        const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(u, abs), inf);
-        _mm256_storeu_si256((__m256i *)(dst + i), _mm256_or_si256(u, _mm256_and_si256(nan, qbit)));
+        _mm256_storeu_ps(dst + i, bf16x8_quiet(u, quiet));
     }
     for (; i < n; ++i) {
         uint32_t u = (uint32_t)src[i] << 16;
