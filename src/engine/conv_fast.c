@@ -809,7 +809,10 @@ typedef struct store_row {
     bool skip; /* the row's output plane od does not exist */
 } store_row;
 
-static store_row data_row_target(const data_run *r, const fast_geom *g, int64_t co0, int64_t m,
+/* Always inlined: called out of line, with the struct returned through
+ * memory, it took 18% of r50_c4_1x1's bf16 dx pass (once per tile row; the
+ * copy's loads most likely wait on store forwarding). */
+static inline __attribute__((always_inline)) store_row data_row_target(const data_run *r, const fast_geom *g, int64_t co0, int64_t m,
                                  int64_t od, int64_t oh0, int64_t ow0, int64_t rows, int64_t cols)
 {
     store_row t = {co0 + m, {g->ooff[0], g->ooff[1], g->ooff[2]}, rows, cols, false};
