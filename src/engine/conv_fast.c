@@ -1263,8 +1263,11 @@ static void bias_block_sums(const wt_run *r, float *lanes, int64_t n, int64_t o0
     for (int64_t o = 0; o < oc; ++o) r->sums[n * channels + o0 + o] = conv_bias_lanes_sum(lanes + o * CONV_BIAS_LANES);
 }
 
-/* The reduction-vector path of one position block: dy rows copied to
- * dyr[o][rr*ncol + j], then dW^T[(c,t)][o] += dyr[o] . slab rows of (c,t). */
+/* The reduction-vector path of one position block: dW^T[(c,t)][o] += dy row
+ * o . slab rows of (c,t), dy read in place or, a block of the kernel's rows
+ * at a time, converted into dyr[m][rr*ncol + j] (small: in L1 when the
+ * kernel reads it; converting every row of the block first left 512 KB to
+ * be read back from L2 / L3: conv1d_wav_k10s5's bf16 weights pass). */
 static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *dyr, float *pg,
                         float *lanes, int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t r0,
                         int64_t nrow, int64_t ow0, int64_t c0, int64_t ncol)
@@ -1278,18 +1281,30 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *d
     const float *dy0 = in_place ? (const float *)y->data + conv_view_index(y, n, grp * g->cout, od, oh0 + r0, ow0 + c0)
                                 : dyr;
     const int64_t blk = in_place ? y->stride[1] : nrow * ncol, ars = in_place ? y->stride[3] : ncol;
-    if (!in_place)
-        for (int64_t o = 0; o < g->cout; ++o)
-            for (int64_t rr = 0; rr < nrow; ++rr)
-                load_row(y, n, grp * g->cout + o, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode, r->k,
-                         dyr + o * blk + rr * ncol);
     const bool one = g->cout == 1;
     const f32_convrv_ukernel_fn kern = one ? r->k->convrv1 : r->k->convrv;
     const int rmr = one ? 1 : r->k->convrv_mr, rnr = one ? r->k->convrv1_nr : r->k->convrv_nr;
     for (int64_t o0 = 0; o0 < g->cout; o0 += rmr) {
         const int64_t mr = min64(rmr, g->cout - o0);
+        if (!in_place) {
+            const int64_t es = y->dtype == ACL_FLOAT ? 4 : 2;
+            for (int64_t m = 0; m < mr; ++m)
+                for (int64_t rr = 0; rr < nrow; ++rr) {
+                    /* the row of the next block: short pieces of long rows
+                     * are no stream for the hardware prefetchers */
+                    if (o0 + rmr + m < g->cout && y->stride[4] == 1) {
+                        const char *nx = (const char *)y->data +
+                                         conv_view_index(y, n, grp * g->cout + o0 + rmr + m, od, oh0 + r0 + rr,
+                                                         ow0 + c0) * es;
+                        for (int64_t b = 0; b < ncol * es; b += 64) __builtin_prefetch(nx + b);
+                    }
+                    load_row(y, n, grp * g->cout + o0 + m, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode,
+                             r->k, dyr + m * blk + rr * ncol);
+                }
+        }
         const float *a[CONV_UKERNEL_MAX_MR];
-        for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m) a[m] = dy0 + (o0 + min64(m, mr - 1)) * blk;
+        for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
+            a[m] = (in_place ? dy0 + o0 * blk : dyr) + min64(m, mr - 1) * blk;
         for (int64_t q0 = 0; q0 < krows; q0 += rnr) {
             const int64_t nr = min64(rnr, krows - q0);
             const float *b[CONV_UKERNEL_MAX_MR];
