@@ -1159,7 +1159,9 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     st->nchunks = min64(st->nunits, FAST_WT_CHUNKS);
     st->slots = plan_slots();
     st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
-    st->dyt_floats = round_up64(st->brows * st->bcols * (st->rv ? g->cout : st->ldo) + CONV_UKERNEL_SLACK, 16);
+    /* rv: one kernel block of dy rows converted at a time (wt_block_rv) */
+    const int64_t dyt_rows = st->rv ? min64(g->cout, CONV_UKERNEL_MAX_MR) : st->ldo;
+    st->dyt_floats = round_up64(st->brows * st->bcols * dyt_rows + CONV_UKERNEL_SLACK, 16);
     if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
     uint64_t size = 0;
     int64_t parts, slabs, dyts;
