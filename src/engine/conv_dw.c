@@ -571,6 +571,29 @@ static void pack_source(const dw_run *r, const conv_view *v, int64_t n, int64_t 
     *ready = 1;
 }
 
+/* Plane (n, c) of v widened and rounded for mode into buf (scratch_view's
+ * layout) by plane_load_row, the packed path's values. A dense plane is one
+ * run, so one call: per row, the calls cost as much as the widening. */
+static void load_plane(const conv_view *v, int64_t n, int64_t c, conv_mode mode,
+                       const conv_ukernels *k, float *buf)
+{
+    const int64_t dn = v->dim[2], hn = v->dim[3], wn = v->dim[4];
+    if (dense_plane(v))
+        plane_load_row(v, n, c, 0, 0, 0, 1, dn * hn * wn, mode, k, buf);
+    else
+        for (int64_t d = 0; d < dn; ++d)
+            for (int64_t h = 0; h < hn; ++h)
+                plane_load_row(v, n, c, d, h, 0, 1, wn, mode, k, buf + (d * hn + h) * wn);
+}
+
+/* The weights of channel c, wk[(kd*KH + kh)*KW + kw], read and rounded as
+ * the sources (plane_load_row: conv_round_operand's bits), one call for a
+ * dense kernel. */
+static void channel_weights(const dw_run *r, int64_t c, float *wk)
+{
+    load_plane(&r->p->w, c, 0, r->p->mode, r->ck, wk);
+}
+
 /* Data gradient of plane (n, c): task n*G + c. */
 static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
 {
@@ -583,12 +606,7 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
     float wv[DW_MAX_TAPS];
     ptrdiff_t toff[DW_MAX_TAPS];
     const int64_t *ks = p->ks;
-    for (int64_t kd = 0, t = 0; kd < ks[0]; ++kd)
-        for (int64_t kh = 0; kh < ks[1]; ++kh)
-            for (int64_t kw = 0; kw < ks[2]; ++kw, ++t)
-                wk[t] = conv_round_operand(
-                    load_as_f32(p->w.data, p->w.dtype, conv_view_index(&p->w, c, 0, kd, kh, kw)),
-                    p->mode);
+    channel_weights(r, c, wk);
 
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t pw = dw->ext, ph = dh->ext;
@@ -630,6 +648,7 @@ typedef struct dw_taps {
     int64_t n;
     int64_t od_off[DW_MAX_TAPS];
     ptrdiff_t dh[DW_MAX_TAPS], dw[DW_MAX_TAPS];
+    int32_t k[DW_MAX_TAPS]; /* data pass: tap t's kernel index, (kd*KH + kh)*KW + kw */
     const float *x[DW_MAX_TAPS];
 } dw_taps;
 
@@ -660,21 +679,6 @@ static conv_view scratch_view(const conv_view *v, float *buf)
     return s;
 }
 
-/* Plane (n, c) of v widened and rounded for mode into buf (scratch_view's
- * layout) by plane_load_row, the packed path's values. A dense plane is one
- * run, so one call: per row, the calls cost as much as the widening. */
-static void load_plane(const conv_view *v, int64_t n, int64_t c, conv_mode mode,
-                       const conv_ukernels *k, float *buf)
-{
-    const int64_t dn = v->dim[2], hn = v->dim[3], wn = v->dim[4];
-    if (dense_plane(v))
-        plane_load_row(v, n, c, 0, 0, 0, 1, dn * hn * wn, mode, k, buf);
-    else
-        for (int64_t d = 0; d < dn; ++d)
-            for (int64_t h = 0; h < hn; ++h)
-                plane_load_row(v, n, c, d, h, 0, 1, wn, mode, k, buf + (d * hn + h) * wn);
-}
-
 /* Stores plane (n, c) of the data gradient from buf (scratch_view's layout)
  * with store_row: in one run when gradInput's plane is dense, streamed (the
  * pass writes gradInput once and does not read it: no read for ownership of
@@ -693,10 +697,27 @@ static void store_plane(const dw_run *r, int64_t n, int64_t c, const float *buf)
                       buf + (d * hn + h) * wn);
 }
 
-/* Data gradient of plane (n, c) with unit strides, read from src (the
- * source view, or the slot's plane, filled here) and written to out
- * (gradInput, or the slot's plane, stored here): the taps and weights of
- * the packed path's single output phase, in its order, so the same bits. */
+/* The in-place data pass's taps, the same for every plane: those of the
+ * packed path's single output phase, in its order. */
+static void data_taps(const dw_state *st, const int64_t ks[CONV_SPATIAL], dw_taps *tp)
+{
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    int64_t nt = 0;
+    for (int td = dd->sub_tb[0]; td < dd->sub_tb[1]; ++td)
+        for (int th = dh->sub_tb[0]; th < dh->sub_tb[1]; ++th)
+            for (int tw = dw->sub_tb[0]; tw < dw->sub_tb[1]; ++tw, ++nt) {
+                tp->k[nt] = (int32_t)((dd->tap_k[td] * ks[1] + dh->tap_k[th]) * ks[2] + dw->tap_k[tw]);
+                tp->od_off[nt] = dd->tap_off[td] + dd->qmin;
+                tp->dh[nt] = (ptrdiff_t)(dh->tap_off[th] + dh->qmin);
+                tp->dw[nt] = (ptrdiff_t)(dw->tap_off[tw] + dw->qmin);
+            }
+    tp->n = nt;
+}
+
+/* Data gradient of plane (n, c) with unit strides and the taps tp
+ * (data_taps), read from src (the source view, or the slot's plane, filled
+ * here) and written to out (gradInput, or the slot's plane, stored here):
+ * the packed path's terms in its order, so the same bits. */
 static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv_view *src,
                                const conv_view *out, dw_taps *tp)
 {
@@ -704,28 +725,14 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
     const dw_state *st = r->st;
     if (!st->src_direct)
         load_plane(st->bwd ? &p->y : &p->x, n, c, p->mode, r->ck, (float *)src->data);
-    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
-    const int64_t *ks = p->ks;
-    float wv[DW_MAX_TAPS];
-    int64_t nt = 0;
-    for (int td = dd->sub_tb[0]; td < dd->sub_tb[1]; ++td)
-        for (int th = dh->sub_tb[0]; th < dh->sub_tb[1]; ++th)
-            for (int tw = dw->sub_tb[0]; tw < dw->sub_tb[1]; ++tw, ++nt) {
-                const int64_t k = (dd->tap_k[td] * ks[1] + dh->tap_k[th]) * ks[2] + dw->tap_k[tw];
-                const int64_t kd = k / (ks[1] * ks[2]), kh = k / ks[2] % ks[1], kw = k % ks[2];
-                wv[nt] = conv_round_operand(
-                    load_as_f32(p->w.data, p->w.dtype, conv_view_index(&p->w, c, 0, kd, kh, kw)),
-                    p->mode);
-                tp->od_off[nt] = dd->tap_off[td] + dd->qmin;
-                tp->dh[nt] = (ptrdiff_t)(dh->tap_off[th] + dh->qmin);
-                tp->dw[nt] = (ptrdiff_t)(dw->tap_off[tw] + dw->qmin);
-            }
-    tp->n = nt;
+    float wk[DW_MAX_TAPS], wv[DW_MAX_TAPS];
+    channel_weights(r, c, wk);
+    for (int64_t t = 0; t < tp->n; ++t) wv[t] = wk[tp->k[t]];
     float *y = (float *)out->data;
-    for (int64_t od = 0; od < dd->out_n; ++od) {
+    for (int64_t od = 0; od < st->dim[0].out_n; ++od) {
         f32_dwrow_src s;
         taps_at_depth(src, n, c, od, tp, &s);
-        r->k.row((size_t)dh->out_n, (size_t)dw->out_n, &s, wv,
+        r->k.row((size_t)st->dim[1].out_n, (size_t)st->dim[2].out_n, &s, wv,
                  y + conv_view_index(out, n, c, od, 0, 0), (size_t)out->stride[3]);
     }
     if (!st->out_direct) store_plane(r, n, c, y);
@@ -747,6 +754,7 @@ static void data_task(void *ctx, size_t index, int slot)
     const conv_view src = st->src_direct ? *v : scratch_view(v, buf);
     const conv_view out = st->out_direct ? p->grad_input : scratch_view(&p->grad_input, buf + st->aux_off);
     dw_taps tp;
+    if (st->inplace) data_taps(st, p->ks, &tp);
     for (int64_t c = c0; c < c1; ++c) {
         if (c + 1 < c1) plane_prefetch(v, n, c + 1);
         if (st->inplace)
