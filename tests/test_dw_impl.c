@@ -22,7 +22,9 @@
  *   its workspace and storing rounded gradInput from there, must give the
  *   bits of the packed path (ACLCONV_DW_INPLACE=0), also with real data and
  *   with infinities and NaNs (signalling ones too), and of itself on copies
- *   with W step 2 (rows widened one by one). Fused gradBias must equal
+ *   with W step 2 (rows widened one by one). Dense 16-bit gradInput planes
+ *   are stored with non-temporal stores on AVX2 / AVX-512 (counted: the
+ *   kinds must reach them). Fused gradBias must equal
  *   conv_bias_run's bits (16-bit dy: summed from its widened planes).
  * - Elements of the output buffers outside the views keep their sentinel; the
  *   workspace is filled with 0xA5 and must not be overrun.
@@ -44,7 +46,7 @@
 #include "impl_test.h"
 #include "test_rng.h"
 
-static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused;
+static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_streamed;
 
 typedef struct gen_opts {
     int int_data;
@@ -129,6 +131,18 @@ static bool bias_fused_expected(const conv_problem *p)
     return inplace_expected(p) && y->stride[4] == 1 && y->stride[3] == y->dim[4] &&
            y->stride[2] == y->dim[3] * y->dim[4] &&
            (y->dtype == ACL_FLOAT || conv_mode_keeps(y->dtype, p->mode));
+}
+
+/* Whether the in-place data pass stores gradInput a dense 16-bit plane at a
+ * time with the narrowing kernel, streamed (non-temporal) on AVX2 / AVX-512:
+ * dense planes, a mode whose result rounding the dtype keeps. */
+static bool streamed_expected(const conv_problem *p)
+{
+    const conv_view *v = &p->grad_input;
+    return inplace_expected(p) && v->dtype != ACL_FLOAT && v->stride[4] == 1 &&
+           (v->dim[3] == 1 || v->stride[3] == v->dim[4]) &&
+           (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]) &&
+           conv_mode_keeps(v->dtype, p->mode);
 }
 
 /* A copy of src with W step 2 (and the other strides dense over it), the
@@ -281,6 +295,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (go->inplace && inplace_expected(&p)) {
         g_inplace += 2;
         g_widened += widened_expected(&p, 0) + widened_expected(&p, 1);
+        g_streamed += go->isa != ACLCONV_ISA_SCALAR && streamed_expected(&p);
     }
 
     it_tensor first[2];
@@ -383,11 +398,17 @@ int main(int argc, char **argv)
     printf("cases %d, dw data pass %d, dw weights pass %d, in-place passes %d (%d through "
            "workspace planes)\n",
            g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened);
-    printf("gradBias summed by the weights pass: %d cases\n", g_bias_fused);
-    /* the in-place kinds must reach the path, through workspace planes too */
-    if (g_inplace < count / 2 || g_widened < count / 4 || g_bias_fused < count / 16) {
-        printf("FAIL: only %d in-place passes, %d through workspace planes, %d fused gradBias\n",
-               g_inplace, g_widened, g_bias_fused);
+    printf("gradBias summed by the weights pass: %d cases; 16-bit gradInput planes streamed: %d "
+           "cases\n",
+           g_bias_fused, g_streamed);
+    /* the in-place kinds must reach the path, through workspace planes too,
+     * and (with a vector ISA) the streamed gradInput stores */
+    const bool vector_isa = cpu_detected_isa() > ACLCONV_ISA_SCALAR;
+    if (g_inplace < count / 2 || g_widened < count / 4 || g_bias_fused < count / 16 ||
+        (vector_isa && g_streamed < count / 16)) {
+        printf("FAIL: only %d in-place passes, %d through workspace planes, %d fused gradBias, "
+               "%d streamed gradInput\n",
+               g_inplace, g_widened, g_bias_fused, g_streamed);
         it_fail();
     }
     printf("test_dw_impl: %s\n", it_failures() ? "FAILED" : "OK");

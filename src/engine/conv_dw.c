@@ -24,6 +24,7 @@
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
 #include "kernels/dw_ukernels.h"
+#include "kernels/grp_ukernels.h" /* the store fence after streamed stores */
 #include "threading/pool.h"
 
 #define DW_WT_MIN_TASKS 16 /* weights pass: split n into chunks below this many channels */
@@ -198,6 +199,8 @@ typedef struct dw_kernels {
     f32_dwrow_ukernel_fn row;
     f32_dwrowwt_ukernel_fn rowwt;
     f32_dwsum_ukernel_fn sum;
+    f32_narrow_ukernel_fn narrow_nt; /* dense 16-bit gradInput planes, streamed when the ISA can */
+    void (*fence)(void);             /* after streamed stores; NULL: none stream */
 } dw_kernels;
 
 static dw_kernels pick_kernels(aclconvIsa isa)
@@ -206,15 +209,17 @@ static dw_kernels pick_kernels(aclconvIsa isa)
     case ACLCONV_ISA_AVX512:
         return (dw_kernels){f32_dwconv_ukernel_128__avx512, f32_dwwt_ukernel_4x32__avx512,
                             f32_dwrow_ukernel_4x32__avx512, f32_dwrowwt_ukernel_12x32__avx512,
-                            f32_dwsum_ukernel_4x16__avx512};
+                            f32_dwsum_ukernel_4x16__avx512, f32_narrow_nt_ukernel__avx512,
+                            f32_grpconv_fence__avx2};
     case ACLCONV_ISA_AVX2:
         return (dw_kernels){f32_dwconv_ukernel_64__avx2, f32_dwwt_ukernel_4x16__avx2,
                             f32_dwrow_ukernel_4x16__avx2, f32_dwrowwt_ukernel_4x16__avx2,
-                            f32_dwsum_ukernel_4x16__avx2};
+                            f32_dwsum_ukernel_4x16__avx2, f32_narrow_nt_ukernel__avx2,
+                            f32_grpconv_fence__avx2};
     default:
         return (dw_kernels){f32_dwconv_ukernel_16__scalar, f32_dwwt_ukernel_1x4__scalar,
                             f32_dwrow_ukernel_1x1__scalar, f32_dwrowwt_ukernel_1x4__scalar,
-                            f32_dwsum_ukernel_1x16__scalar};
+                            f32_dwsum_ukernel_1x16__scalar, f32_narrow_ukernel__scalar, NULL};
     }
 }
 
@@ -366,6 +371,14 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
 
 /* ---- packing and storing ------------------------------------------------- */
 
+typedef struct dw_run {
+    const conv_problem *p;
+    const dw_state *st;
+    char *ws;
+    dw_kernels k;
+    const conv_ukernels *ck; /* row conversions and roundings */
+} dw_run;
+
 /* Small copies: inline loops (a libc call per short row costs more). */
 static inline void copy_f32(float *restrict dst, const float *restrict src, int64_t n)
 {
@@ -465,10 +478,13 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
 /* Stores count data-gradient values src[i] (zeros when src is NULL) to
  * gradInput elements base + i*sw: the mode's result rounding, then RNE to the
  * view's dtype. Rows of a dense plane are one run (sw == 1, count spanning
- * them). */
-static void store_row(const conv_problem *p, const conv_ukernels *k, int64_t base, int64_t sw,
-                      int64_t count, const float *src)
+ * them); stream: such a run is narrowed to 16 bits with non-temporal stores
+ * (the task fences before it ends). */
+static void store_row(const dw_run *r, bool stream, int64_t base, int64_t sw, int64_t count,
+                      const float *src)
 {
+    const conv_problem *p = r->p;
+    const conv_ukernels *k = r->ck;
     const conv_view *out = &p->grad_input;
     const bool rounds = p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16;
     if (out->dtype == ACL_FLOAT && !rounds) {
@@ -482,7 +498,8 @@ static void store_row(const conv_problem *p, const conv_ukernels *k, int64_t bas
     /* one rounding when the mode's result rounding is to the same or a
      * wider format: the same bits as conv_round_result then the store */
     if (src && sw == 1 && out->dtype != ACL_FLOAT && conv_mode_keeps(out->dtype, p->mode)) {
-        k->f32_narrow((size_t)count, src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
+        const f32_narrow_ukernel_fn narrow = stream ? r->k.narrow_nt : k->f32_narrow;
+        narrow((size_t)count, src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
         return;
     }
     if (src && sw == 1 && out->dtype == ACL_FLOAT) { /* F16 / BF16 result rounding */
@@ -506,30 +523,22 @@ static void store_row(const conv_problem *p, const conv_ukernels *k, int64_t bas
 
 /* Writes output phase (u[0], u[1], u[2]) of plane (n, c) of the data gradient
  * from grid (pitches of the packed plane), or zeros when grid is NULL. */
-static void store_sub(const conv_problem *p, const dw_state *st, const conv_ukernels *k, int64_t n, int64_t c,
-                      const int64_t u[CONV_SPATIAL], const int64_t cnt[CONV_SPATIAL],
-                      const float *grid)
+static void store_sub(const dw_run *r, int64_t n, int64_t c, const int64_t u[CONV_SPATIAL],
+                      const int64_t cnt[CONV_SPATIAL], const float *grid)
 {
-    const conv_view *out = &p->grad_input;
+    const dw_state *st = r->st;
+    const conv_view *out = &r->p->grad_input;
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t sw = out->stride[4] * dw->out_step;
     for (int64_t a = 0; a < cnt[0]; ++a)
         for (int64_t b = 0; b < cnt[1]; ++b) {
             const int64_t base = conv_view_index(out, n, c, u[0] + a * dd->out_step,
                                                  u[1] + b * dh->out_step, u[2]);
-            store_row(p, k, base, sw, cnt[2], grid ? grid + (a * dh->ext + b) * dw->ext : NULL);
+            store_row(r, false, base, sw, cnt[2], grid ? grid + (a * dh->ext + b) * dw->ext : NULL);
         }
 }
 
 /* ---- run ----------------------------------------------------------------- */
-
-typedef struct dw_run {
-    const conv_problem *p;
-    const dw_state *st;
-    char *ws;
-    dw_kernels k;
-    const conv_ukernels *ck; /* row conversions and roundings */
-} dw_run;
 
 static float *slot_buf(const dw_run *r, int slot)
 {
@@ -562,6 +571,29 @@ static void pack_source(const dw_run *r, const conv_view *v, int64_t n, int64_t 
     *ready = 1;
 }
 
+/* Plane (n, c) of v widened and rounded for mode into buf (scratch_view's
+ * layout) by plane_load_row, the packed path's values. A dense plane is one
+ * run, so one call: per row, the calls cost as much as the widening. */
+static void load_plane(const conv_view *v, int64_t n, int64_t c, conv_mode mode,
+                       const conv_ukernels *k, float *buf)
+{
+    const int64_t dn = v->dim[2], hn = v->dim[3], wn = v->dim[4];
+    if (dense_plane(v))
+        plane_load_row(v, n, c, 0, 0, 0, 1, dn * hn * wn, mode, k, buf);
+    else
+        for (int64_t d = 0; d < dn; ++d)
+            for (int64_t h = 0; h < hn; ++h)
+                plane_load_row(v, n, c, d, h, 0, 1, wn, mode, k, buf + (d * hn + h) * wn);
+}
+
+/* The weights of channel c, wk[(kd*KH + kh)*KW + kw], read and rounded as
+ * the sources (plane_load_row: conv_round_operand's bits), one call for a
+ * dense kernel. */
+static void channel_weights(const dw_run *r, int64_t c, float *wk)
+{
+    load_plane(&r->p->w, c, 0, r->p->mode, r->ck, wk);
+}
+
 /* Data gradient of plane (n, c): task n*G + c. */
 static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
 {
@@ -574,12 +606,7 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
     float wv[DW_MAX_TAPS];
     ptrdiff_t toff[DW_MAX_TAPS];
     const int64_t *ks = p->ks;
-    for (int64_t kd = 0, t = 0; kd < ks[0]; ++kd)
-        for (int64_t kh = 0; kh < ks[1]; ++kh)
-            for (int64_t kw = 0; kw < ks[2]; ++kw, ++t)
-                wk[t] = conv_round_operand(
-                    load_as_f32(p->w.data, p->w.dtype, conv_view_index(&p->w, c, 0, kd, kh, kw)),
-                    p->mode);
+    channel_weights(r, c, wk);
 
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t pw = dw->ext, ph = dh->ext;
@@ -593,7 +620,7 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
                     none |= st->dim[i].sub_tb[u[i]] == st->dim[i].sub_tb[u[i] + 1];
                 }
                 if (none) { /* no tap reaches this output phase */
-                    store_sub(p, st, r->ck, n, c, u, cnt, NULL);
+                    store_sub(r, n, c, u, cnt, NULL);
                     continue;
                 }
                 size_t nt = 0;
@@ -610,7 +637,7 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
                         }
                 const int64_t len = ((cnt[0] - 1) * ph + (cnt[1] - 1)) * pw + cnt[2];
                 r->k.conv((size_t)len, nt, wv, src, toff, grid);
-                store_sub(p, st, r->ck, n, c, u, cnt, grid);
+                store_sub(r, n, c, u, cnt, grid);
             }
 }
 
@@ -621,6 +648,7 @@ typedef struct dw_taps {
     int64_t n;
     int64_t od_off[DW_MAX_TAPS];
     ptrdiff_t dh[DW_MAX_TAPS], dw[DW_MAX_TAPS];
+    int32_t k[DW_MAX_TAPS]; /* data pass: tap t's kernel index, (kd*KH + kh)*KW + kw */
     const float *x[DW_MAX_TAPS];
 } dw_taps;
 
@@ -651,42 +679,45 @@ static conv_view scratch_view(const conv_view *v, float *buf)
     return s;
 }
 
-/* Plane (n, c) of v widened and rounded for mode into buf (scratch_view's
- * layout) by plane_load_row, the packed path's values. A dense plane is one
- * run, so one call: per row, the calls cost as much as the widening. */
-static void load_plane(const conv_view *v, int64_t n, int64_t c, conv_mode mode,
-                       const conv_ukernels *k, float *buf)
-{
-    const int64_t dn = v->dim[2], hn = v->dim[3], wn = v->dim[4];
-    if (dense_plane(v))
-        plane_load_row(v, n, c, 0, 0, 0, 1, dn * hn * wn, mode, k, buf);
-    else
-        for (int64_t d = 0; d < dn; ++d)
-            for (int64_t h = 0; h < hn; ++h)
-                plane_load_row(v, n, c, d, h, 0, 1, wn, mode, k, buf + (d * hn + h) * wn);
-}
-
 /* Stores plane (n, c) of the data gradient from buf (scratch_view's layout)
- * with store_row: in one run when gradInput's plane is dense. */
-static void store_plane(const conv_problem *p, const conv_ukernels *k, int64_t n, int64_t c,
-                        const float *buf)
+ * with store_row: in one run when gradInput's plane is dense, streamed (the
+ * pass writes gradInput once and does not read it: no read for ownership of
+ * its lines; dw_3x3's bf16 / fp16 data pass -10% CPU time). */
+static void store_plane(const dw_run *r, int64_t n, int64_t c, const float *buf)
 {
-    const conv_view *out = &p->grad_input;
+    const conv_view *out = &r->p->grad_input;
     const int64_t dn = out->dim[2], hn = out->dim[3], wn = out->dim[4];
     if (dense_plane(out)) {
-        store_row(p, k, conv_view_index(out, n, c, 0, 0, 0), 1, dn * hn * wn, buf);
+        store_row(r, true, conv_view_index(out, n, c, 0, 0, 0), 1, dn * hn * wn, buf);
         return;
     }
     for (int64_t d = 0; d < dn; ++d)
         for (int64_t h = 0; h < hn; ++h)
-            store_row(p, k, conv_view_index(out, n, c, d, h, 0), out->stride[4], wn,
+            store_row(r, false, conv_view_index(out, n, c, d, h, 0), out->stride[4], wn,
                       buf + (d * hn + h) * wn);
 }
 
-/* Data gradient of plane (n, c) with unit strides, read from src (the
- * source view, or the slot's plane, filled here) and written to out
- * (gradInput, or the slot's plane, stored here): the taps and weights of
- * the packed path's single output phase, in its order, so the same bits. */
+/* The in-place data pass's taps, the same for every plane: those of the
+ * packed path's single output phase, in its order. */
+static void data_taps(const dw_state *st, const int64_t ks[CONV_SPATIAL], dw_taps *tp)
+{
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    int64_t nt = 0;
+    for (int td = dd->sub_tb[0]; td < dd->sub_tb[1]; ++td)
+        for (int th = dh->sub_tb[0]; th < dh->sub_tb[1]; ++th)
+            for (int tw = dw->sub_tb[0]; tw < dw->sub_tb[1]; ++tw, ++nt) {
+                tp->k[nt] = (int32_t)((dd->tap_k[td] * ks[1] + dh->tap_k[th]) * ks[2] + dw->tap_k[tw]);
+                tp->od_off[nt] = dd->tap_off[td] + dd->qmin;
+                tp->dh[nt] = (ptrdiff_t)(dh->tap_off[th] + dh->qmin);
+                tp->dw[nt] = (ptrdiff_t)(dw->tap_off[tw] + dw->qmin);
+            }
+    tp->n = nt;
+}
+
+/* Data gradient of plane (n, c) with unit strides and the taps tp
+ * (data_taps), read from src (the source view, or the slot's plane, filled
+ * here) and written to out (gradInput, or the slot's plane, stored here):
+ * the packed path's terms in its order, so the same bits. */
 static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv_view *src,
                                const conv_view *out, dw_taps *tp)
 {
@@ -694,31 +725,17 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
     const dw_state *st = r->st;
     if (!st->src_direct)
         load_plane(st->bwd ? &p->y : &p->x, n, c, p->mode, r->ck, (float *)src->data);
-    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
-    const int64_t *ks = p->ks;
-    float wv[DW_MAX_TAPS];
-    int64_t nt = 0;
-    for (int td = dd->sub_tb[0]; td < dd->sub_tb[1]; ++td)
-        for (int th = dh->sub_tb[0]; th < dh->sub_tb[1]; ++th)
-            for (int tw = dw->sub_tb[0]; tw < dw->sub_tb[1]; ++tw, ++nt) {
-                const int64_t k = (dd->tap_k[td] * ks[1] + dh->tap_k[th]) * ks[2] + dw->tap_k[tw];
-                const int64_t kd = k / (ks[1] * ks[2]), kh = k / ks[2] % ks[1], kw = k % ks[2];
-                wv[nt] = conv_round_operand(
-                    load_as_f32(p->w.data, p->w.dtype, conv_view_index(&p->w, c, 0, kd, kh, kw)),
-                    p->mode);
-                tp->od_off[nt] = dd->tap_off[td] + dd->qmin;
-                tp->dh[nt] = (ptrdiff_t)(dh->tap_off[th] + dh->qmin);
-                tp->dw[nt] = (ptrdiff_t)(dw->tap_off[tw] + dw->qmin);
-            }
-    tp->n = nt;
+    float wk[DW_MAX_TAPS], wv[DW_MAX_TAPS];
+    channel_weights(r, c, wk);
+    for (int64_t t = 0; t < tp->n; ++t) wv[t] = wk[tp->k[t]];
     float *y = (float *)out->data;
-    for (int64_t od = 0; od < dd->out_n; ++od) {
+    for (int64_t od = 0; od < st->dim[0].out_n; ++od) {
         f32_dwrow_src s;
         taps_at_depth(src, n, c, od, tp, &s);
-        r->k.row((size_t)dh->out_n, (size_t)dw->out_n, &s, wv,
+        r->k.row((size_t)st->dim[1].out_n, (size_t)st->dim[2].out_n, &s, wv,
                  y + conv_view_index(out, n, c, od, 0, 0), (size_t)out->stride[3]);
     }
-    if (!st->out_direct) store_plane(p, r->ck, n, c, y);
+    if (!st->out_direct) store_plane(r, n, c, y);
 }
 
 /* Data gradient: task n*nblocks + b computes the planes (n, c) of the
@@ -737,6 +754,7 @@ static void data_task(void *ctx, size_t index, int slot)
     const conv_view src = st->src_direct ? *v : scratch_view(v, buf);
     const conv_view out = st->out_direct ? p->grad_input : scratch_view(&p->grad_input, buf + st->aux_off);
     dw_taps tp;
+    if (st->inplace) data_taps(st, p->ks, &tp);
     for (int64_t c = c0; c < c1; ++c) {
         if (c + 1 < c1) plane_prefetch(v, n, c + 1);
         if (st->inplace)
@@ -744,6 +762,7 @@ static void data_task(void *ctx, size_t index, int slot)
         else
             data_plane(r, n, c, slot);
     }
+    if (r->k.fence) r->k.fence(); /* the streamed stores of the task */
 }
 
 /* Partial sums of chunk k of channel c: ntaps x DW_ACC_LANES floats. */
