@@ -24,7 +24,7 @@
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
 #include "kernels/dw_ukernels.h"
-#include "kernels/grp_ukernels.h" /* the store fence after streamed stores */
+#include "kernels/cvt_ukernels.h" /* f32_narrow_nt and the store fence after it */
 #include "threading/pool.h"
 
 #define DW_WT_MIN_TASKS 16 /* weights pass: split n into chunks below this many channels */
@@ -210,12 +210,12 @@ static dw_kernels pick_kernels(aclconvIsa isa)
         return (dw_kernels){f32_dwconv_ukernel_128__avx512, f32_dwwt_ukernel_4x32__avx512,
                             f32_dwrow_ukernel_4x32__avx512, f32_dwrowwt_ukernel_12x32__avx512,
                             f32_dwsum_ukernel_4x16__avx512, f32_narrow_nt_ukernel__avx512,
-                            f32_grpconv_fence__avx2};
+                            store_fence__avx2};
     case ACLCONV_ISA_AVX2:
         return (dw_kernels){f32_dwconv_ukernel_64__avx2, f32_dwwt_ukernel_4x16__avx2,
                             f32_dwrow_ukernel_4x16__avx2, f32_dwrowwt_ukernel_4x16__avx2,
                             f32_dwsum_ukernel_4x16__avx2, f32_narrow_nt_ukernel__avx2,
-                            f32_grpconv_fence__avx2};
+                            store_fence__avx2};
     default:
         return (dw_kernels){f32_dwconv_ukernel_16__scalar, f32_dwwt_ukernel_1x4__scalar,
                             f32_dwrow_ukernel_1x1__scalar, f32_dwrowwt_ukernel_1x4__scalar,

@@ -116,12 +116,12 @@ static grp_kernels pick_kernels(aclconvIsa isa)
         return (grp_kernels){f32_grpwt_ukernel_4x6__avx512, f32_grpcopy_ukernel__avx512, 4, 6,
                              f32_grpwtm_ukernel_4x6__avx512,
                              f32_grpconv_ukernel_8x48__avx512, 8, 48, f32_narrow_nt_ukernel__avx512,
-                             f32_grpconv_fence__avx2};
+                             store_fence__avx2};
     case ACLCONV_ISA_AVX2:
         return (grp_kernels){f32_grpwt_ukernel_3x4__avx2, f32_grpcopy_ukernel__avx2, 3, 4,
                              f32_grpwtm_ukernel_3x4__avx2,
                              f32_grpconv_ukernel_4x24__avx2, 4, 24, f32_narrow_nt_ukernel__avx2,
-                             f32_grpconv_fence__avx2};
+                             store_fence__avx2};
     default:
         return (grp_kernels){f32_grpwt_ukernel_2x2__scalar, f32_grpcopy_ukernel__scalar, 2, 2,
                              f32_grpwtm_ukernel_2x2__scalar,

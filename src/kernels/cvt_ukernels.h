@@ -80,11 +80,16 @@ void f32_narrow_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int b
  * not read again soon (no read for ownership of the lines written whole): the
  * full vectors whose destination is vector-aligned (16 bytes AVX2, 32
  * AVX-512) bypass the cache, so a row that starts aligned is streamed whole.
- * Same bits as f32_narrow; the caller runs an sfence
- * (f32_grpconv_fence__avx2) before another thread reads them. Portable C
- * has no such store: the scalar ISA uses f32_narrow_ukernel__scalar.
+ * Same bits as f32_narrow; the caller runs store_fence before another
+ * thread reads them. Portable C has no such store: the scalar ISA uses
+ * f32_narrow_ukernel__scalar.
  */
 void f32_narrow_nt_ukernel__avx2(size_t n, const float *src, uint16_t *dst, int bf16);
 void f32_narrow_nt_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int bf16);
+
+/* Orders the non-temporal stores of the calls before (f32_narrow_nt, the
+ * grpconv kernels' stream mode) before anything the task does next (x86
+ * sfence; AVX2 and AVX-512 both use it). */
+void store_fence__avx2(void);
 
 #endif /* ACLCONV_CVT_UKERNELS_H_ */

@@ -118,9 +118,6 @@ typedef void (*f32_grpconv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t n
                                        const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
                                        size_t col0, float *y, size_t ldy, int stream);
 
-/* Store fence for the grpconv stream mode (x86 sfence; AVX2 and AVX-512). */
-void f32_grpconv_fence__avx2(void);
-
 void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,

@@ -93,7 +93,3 @@ void f32_grpconv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nrt,
     else
         body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream);
 }
-
-/* Orders the streamed stores of the calls before (the grpconv "stream" mode)
- * before anything the task does next; AVX-512 uses it too. */
-void f32_grpconv_fence__avx2(void) { _mm_sfence(); }
