@@ -483,42 +483,8 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
 static void store_row(const dw_run *r, bool stream, int64_t base, int64_t sw, int64_t count,
                       const float *src)
 {
-    const conv_problem *p = r->p;
-    const conv_ukernels *k = r->ck;
-    const conv_view *out = &p->grad_input;
-    const bool rounds = p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16;
-    if (out->dtype == ACL_FLOAT && !rounds) {
-        float *o = (float *)out->data + base;
-        if (src && sw == 1)
-            copy_f32(o, src, count);
-        else
-            for (int64_t w = 0; w < count; ++w) o[w * sw] = src ? src[w] : 0.0f;
-        return;
-    }
-    /* one rounding when the mode's result rounding is to the same or a
-     * wider format: the same bits as conv_round_result then the store */
-    if (src && sw == 1 && out->dtype != ACL_FLOAT && conv_mode_keeps(out->dtype, p->mode)) {
-        const f32_narrow_ukernel_fn narrow = stream ? r->k.narrow_nt : k->f32_narrow;
-        narrow((size_t)count, src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
-        return;
-    }
-    if (src && sw == 1 && out->dtype == ACL_FLOAT) { /* F16 / BF16 result rounding */
-        k->f32_round((size_t)count, src, (float *)out->data + base, conv_round_kind(p->mode));
-        return;
-    }
-    if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {
-        uint16_t *o = (uint16_t *)out->data + base;
-        for (int64_t w = 0; w < count; ++w) o[w * sw] = f32_to_f16_inl(src[w]);
-        return;
-    }
-    if (src && out->dtype == ACL_BF16 && p->mode != CONV_MODE_F16) {
-        uint16_t *o = (uint16_t *)out->data + base;
-        for (int64_t w = 0; w < count; ++w) o[w * sw] = f32_to_bf16(src[w]);
-        return;
-    }
-    for (int64_t w = 0; w < count; ++w)
-        store_from_f32(out->data, out->dtype, base + w * sw,
-                       src ? conv_round_result(src[w], p->mode) : 0.0f);
+    conv_store_results(&r->p->grad_input, r->p->mode, r->ck, stream ? r->k.narrow_nt : r->ck->f32_narrow, base,
+                       sw, count, src);
 }
 
 /* Writes output phase (u[0], u[1], u[2]) of plane (n, c) of the data gradient

@@ -65,8 +65,6 @@
  * per multiply-add: conv1d_wav_k10s5's dx -17% at factor 1, r50_stem7x7's dx
  * -20% at 64/49; 1 thread). */
 #define FAST_PHASE_ROWS_MAX_WASTE 3
-/* Values of a strided 16-bit store narrowed at once (>= every kernel's NR). */
-#define FAST_STORE_CHUNK 128
 /* Chunks of the n-reduction of the weights pass (fixed; partial buffers). */
 #define FAST_WT_CHUNKS 4
 /* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
@@ -848,44 +846,12 @@ static inline __attribute__((always_inline)) store_row data_row_target(const dat
 static void store_run(const data_run *r, const float *s, int64_t base, int64_t valid, int64_t step)
 {
     const conv_view *out = r->out;
-    const conv_mode mode = r->p->mode;
-    if (!s) {
-        const size_t es = out->dtype == ACL_FLOAT ? 4 : 2;
-        prefetch_tile((const char *)out->data + base * (int64_t)es, 1, 0, (valid - 1) * step + 1, es);
-    } else if (out->dtype == ACL_FLOAT && step == 1 && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32)) {
-        float *d = (float *)out->data + base; /* short rows: no call */
-        for (int64_t i = 0; i < valid; ++i) d[i] = s[i];
-    } else if (out->dtype == ACL_FLOAT && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32)) {
-        float *d = (float *)out->data + base;
-        for (int64_t i = 0; i < valid; ++i) d[i * step] = s[i];
-    } else if (out->dtype == ACL_FLOAT && step == 1 && (mode == CONV_MODE_F16 || mode == CONV_MODE_BF16)) {
-        /* conv_round_result: the ISA's rounding kernel */
-        r->k->f32_round((size_t)valid, s, (float *)out->data + base, conv_round_kind(mode));
-    } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_F16) { /* conv_round_result, inline */
-        float *d = (float *)out->data + base;
-        for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_f16_inl(s[i]);
-    } else if (out->dtype == ACL_FLOAT && mode == CONV_MODE_BF16) {
-        float *d = (float *)out->data + base;
-        for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_round_bf16(s[i]);
-    } else if (out->dtype != ACL_FLOAT && step == 1 && conv_mode_keeps(out->dtype, mode)) {
-        /* one rounding to the output dtype (as below): the ISA's kernel */
-        r->k->f32_narrow((size_t)valid, s, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
-    } else if (out->dtype != ACL_FLOAT && valid <= FAST_STORE_CHUNK && conv_mode_keeps(out->dtype, mode)) {
-        /* strided (output phases): narrowed by the kernel, then spread */
-        uint16_t h[FAST_STORE_CHUNK], *d = (uint16_t *)out->data + base;
-        r->k->f32_narrow((size_t)valid, s, h, out->dtype == ACL_BF16);
-        for (int64_t i = 0; i < valid; ++i) d[i * step] = h[i];
-    } else if (out->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
-        /* rounding to bf16 twice (result, then store) is rounding once */
-        uint16_t *d = (uint16_t *)out->data + base;
-        for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_to_bf16(s[i]);
-    } else if (out->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16) {
-        uint16_t *d = (uint16_t *)out->data + base;
-        for (int64_t i = 0; i < valid; ++i) d[i * step] = f32_to_f16_inl(s[i]);
-    } else {
-        for (int64_t i = 0; i < valid; ++i)
-            store_from_f32(out->data, out->dtype, base + i * step, conv_round_result(s[i], mode));
+    if (s) {
+        conv_store_results(out, r->p->mode, r->k, r->k->f32_narrow, base, step, valid, s);
+        return;
     }
+    const size_t es = out->dtype == ACL_FLOAT ? 4 : 2;
+    prefetch_tile((const char *)out->data + base * (int64_t)es, 1, 0, (valid - 1) * step + 1, es);
 }
 
 /* Writes the valid columns of an mr x [j0, j0+nr) tile of the padded grid;

@@ -15,7 +15,6 @@
 #include "common/checked.h"
 #include "common/dtype.h"
 #include "engine/conv_bias.h"
-#include "engine/conv_fast_convert.h" /* f32_to_f16_inl: branch-free, vectorizes */
 #include "engine/conv_plane.h"
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
@@ -758,7 +757,6 @@ static void store_rows(const grp_run *r, int64_t n, int64_t c, const sub_taps *s
     const conv_view *out = &p->grad_input;
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t sw = out->stride[4] * dw->out_step;
-    const bool rounds = p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16;
     /* rows that follow each other in the grid and in the view are one row:
      * a call of the rounding / narrowing kernels per plane, not per row */
     int64_t rows = s->cnt[1], len = s->cnt[2];
@@ -769,40 +767,7 @@ static void store_rows(const grp_run *r, int64_t n, int64_t c, const sub_taps *s
     for (int64_t b = 0; b < rows; ++b) {
         const int64_t base = conv_view_index(out, n, c, s->u[0] + a * dd->out_step,
                                              s->u[1] + b * dh->out_step, s->u[2]);
-        const float *src = grid ? grid + b * rowp : NULL;
-        if (out->dtype == ACL_FLOAT && !rounds) {
-            float *o = (float *)out->data + base;
-            if (src && sw == 1)
-                for (int64_t w = 0; w < len; ++w) o[w] = src[w];
-            else
-                for (int64_t w = 0; w < len; ++w) o[w * sw] = src ? src[w] : 0.0f;
-            continue;
-        }
-        /* one rounding when the mode's result rounding is to the same or a
-         * wider format: the same bits as conv_round_result then the store;
-         * streamed, as gradInput is not read again (no read for ownership:
-         * resnext_g32's bf16 data pass -10% CPU time) */
-        if (src && sw == 1 && out->dtype != ACL_FLOAT && conv_mode_keeps(out->dtype, p->mode)) {
-            r->k.narrow((size_t)len, src, (uint16_t *)out->data + base, out->dtype == ACL_BF16);
-            continue;
-        }
-        if (src && sw == 1 && out->dtype == ACL_FLOAT) { /* F16 / BF16 result rounding */
-            r->ck->f32_round((size_t)len, src, (float *)out->data + base, conv_round_kind(p->mode));
-            continue;
-        }
-        if (src && out->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16) {
-            uint16_t *o = (uint16_t *)out->data + base;
-            for (int64_t w = 0; w < len; ++w) o[w * sw] = f32_to_f16_inl(src[w]);
-            continue;
-        }
-        if (src && out->dtype == ACL_BF16 && p->mode != CONV_MODE_F16) {
-            uint16_t *o = (uint16_t *)out->data + base;
-            for (int64_t w = 0; w < len; ++w) o[w * sw] = f32_to_bf16(src[w]);
-            continue;
-        }
-        for (int64_t w = 0; w < len; ++w)
-            store_from_f32(out->data, out->dtype, base + w * sw,
-                           src ? conv_round_result(src[w], p->mode) : 0.0f);
+        conv_store_results(out, p->mode, r->ck, r->k.narrow, base, sw, len, grid ? grid + b * rowp : NULL);
     }
 }
 

@@ -1,6 +1,13 @@
 #include "engine/conv_views.h"
 
+#include <string.h>
+
 #include "common/dtype.h"
+#include "engine/conv_fast_convert.h" /* f16 conversions: branch-free, vectorize */
+
+/* Strided 16-bit runs at most this long are narrowed by the kernel, then
+ * spread (>= every kernel's column tile). */
+#define STORE_CHUNK 128
 
 float conv_round_operand(float v, conv_mode mode)
 {
@@ -18,6 +25,52 @@ float conv_round_result(float v, conv_mode mode)
     case CONV_MODE_F16: return f32_round_f16(v);
     case CONV_MODE_BF16: return f32_round_bf16(v);
     default: return v; /* fp32 and HF32 produce fp32 */
+    }
+}
+
+void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernels *k, f32_narrow_ukernel_fn narrow,
+                        int64_t base, int64_t sw, int64_t count, const float *src)
+{
+    const bool rounds = mode == CONV_MODE_F16 || mode == CONV_MODE_BF16;
+    if (out->dtype == ACL_FLOAT && !rounds) {
+        float *o = (float *)out->data + base;
+        if (src && sw == 1 && count > 64)
+            memcpy(o, src, (size_t)count * sizeof(float));
+        else if (src && sw == 1) /* short rows: a loop, no call */
+            for (int64_t i = 0; i < count; ++i) o[i] = src[i];
+        else
+            for (int64_t i = 0; i < count; ++i) o[i * sw] = src ? src[i] : 0.0f;
+        return;
+    }
+    if (!src) { /* the rounding of zero is zero */
+        for (int64_t i = 0; i < count; ++i) store_from_f32(out->data, out->dtype, base + i * sw, 0.0f);
+        return;
+    }
+    if (out->dtype == ACL_FLOAT) {
+        float *o = (float *)out->data + base;
+        if (sw == 1) /* conv_round_result: the ISA's rounding kernel */
+            k->f32_round((size_t)count, src, o, conv_round_kind(mode));
+        else if (mode == CONV_MODE_F16) /* conv_round_result, inline */
+            for (int64_t i = 0; i < count; ++i) o[i * sw] = f32_round_f16_inl(src[i]);
+        else
+            for (int64_t i = 0; i < count; ++i) o[i * sw] = f32_round_bf16(src[i]);
+        return;
+    }
+    uint16_t *o = (uint16_t *)out->data + base;
+    const bool bf16 = out->dtype == ACL_BF16;
+    /* one rounding when the mode's result rounding is to the same or a wider
+     * format: the same bits as conv_round_result then the store */
+    if (conv_mode_keeps(out->dtype, mode) && sw == 1) {
+        narrow((size_t)count, src, o, bf16);
+    } else if (conv_mode_keeps(out->dtype, mode) && count <= STORE_CHUNK) { /* narrowed, then spread */
+        uint16_t h[STORE_CHUNK];
+        k->f32_narrow((size_t)count, src, h, bf16);
+        for (int64_t i = 0; i < count; ++i) o[i * sw] = h[i];
+    } else if (conv_mode_keeps(out->dtype, mode)) {
+        for (int64_t i = 0; i < count; ++i) o[i * sw] = bf16 ? f32_to_bf16(src[i]) : f32_to_f16_inl(src[i]);
+    } else { /* FLOAT16 results stored as bf16, or BF16 results as fp16: two roundings */
+        for (int64_t i = 0; i < count; ++i)
+            store_from_f32(out->data, out->dtype, base + i * sw, conv_round_result(src[i], mode));
     }
 }
 

@@ -4,7 +4,7 @@
 #ifndef ACLCONV_CONV_VIEWS_H_
 #define ACLCONV_CONV_VIEWS_H_
 
-#include "kernels/cvt_ukernels.h"
+#include "kernels/conv_ukernels.h"
 #include "planning/conv_problem.h"
 
 /* Offset in elements of element (n, c, d, h, w) of v. */
@@ -34,6 +34,14 @@ static inline bool conv_mode_keeps(aclDataType dt, conv_mode mode)
 float conv_round_operand(float v, conv_mode mode);
 /* Rounds an accumulated data gradient to the compute dtype of mode. */
 float conv_round_result(float v, conv_mode mode);
+
+/* Stores count data-gradient results src[i] (zeros when src is NULL) to
+ * elements base + i*sw of out: the mode's result rounding (conv_round_result),
+ * then RNE to the view's dtype, bit for bit, through k's row kernels where a
+ * run is dense. narrow: the kernel for dense 16-bit runs, k->f32_narrow or a
+ * streaming one (f32_narrow_nt: the caller fences before the task ends). */
+void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernels *k, f32_narrow_ukernel_fn narrow,
+                        int64_t base, int64_t sw, int64_t count, const float *src);
 
 /* Copies spatial block (n, c) of v into dst (contiguous D*H*W fp32), rounding
  * every value with conv_round_operand(mode). */
