@@ -1115,7 +1115,13 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     st->bcols = min64(g->wb, positions);
     st->brows = st->bcols == g->wb ? max64(1, positions / g->wb) : 1;
     st->nunits = smul(smul(g->n, g->os[0]), smul(g->nrb, g->nwb));
-    st->fnb = wt_flat_images(p, g, st->rv, st->ldo);
+    /* flat: all output channels in one dy^T block when an image fits, so the
+     * x rows of a kernel call are read once for every o tile */
+    st->fnb = wt_flat_images(p, g, st->rv, st->ldb);
+    if (st->fnb > 0)
+        st->ldo = st->ldb;
+    else
+        st->fnb = wt_flat_images(p, g, st->rv, st->ldo);
     st->fpos = g->is[0] * g->is[1] * g->is[2];
     if (st->fnb > 0) { /* x is read in place: no slab; blocks of whole images */
         st->nunits = ceil_div(g->n, st->fnb);
