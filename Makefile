@@ -78,7 +78,7 @@ valgrind: build
 # docs/benchmarks.md. BENCH_ARGS adds options, e.g.
 #   make bench BENCH_ARGS="--suite bench/suites/quick.suite"
 BENCH_BUILD ?= build-bench
-BENCH_ARGS ?=
+BENCH_ARGS ?= --rounds 3
 .PHONY: bench-build bench-check
 bench-build:
 	dpkg -s libdnnl-dev >/dev/null 2>&1 || (apt-get update && apt-get install -y libdnnl-dev)
