@@ -112,7 +112,7 @@ static int64_t smul(int64_t a, int64_t b)
 }
 static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-/* Brings the lines of rows x cols floats (row pitch ld) into the cache ahead
+/* Brings the lines of rows x cols elements (row pitch ld) into the cache ahead
  * of a kernel's stores or loads of them. A kernel ends with a burst of tile
  * stores; when they miss, the store queue fills and the core waits on
  * memory (r50_c4_1x1's in-place dx: ~10% of its time). Addresses stay inside
@@ -820,8 +820,9 @@ typedef struct store_row {
 /* Always inlined: called out of line, with the struct returned through
  * memory, it took 18% of r50_c4_1x1's bf16 dx pass (once per tile row; the
  * copy's loads most likely wait on store forwarding). */
-static inline __attribute__((always_inline)) store_row data_row_target(const data_run *r, const fast_geom *g, int64_t co0, int64_t m,
-                                 int64_t od, int64_t oh0, int64_t ow0, int64_t rows, int64_t cols)
+static inline __attribute__((always_inline)) store_row
+data_row_target(const data_run *r, const fast_geom *g, int64_t co0, int64_t m, int64_t od, int64_t oh0,
+                int64_t ow0, int64_t rows, int64_t cols)
 {
     store_row t = {co0 + m, {g->ooff[0], g->ooff[1], g->ooff[2]}, rows, cols, false};
     if (!r->st->phase_rows) return t;
@@ -1339,7 +1340,8 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
 
 /* The GEMM path for output channels [ob, ob + ldo) of group grp over a unit's
  * positions: dy^T per position block, then every (c, tap) x o tile. lanes:
- * gradBias lanes of the block's channels (the unit is image n), or NULL. */
+ * gradBias lanes of the block's channels (the unit is image n), or NULL.
+ * fresh: the unit is its chunk's first, whose first block writes the tiles. */
 static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *dyt, float *pg, float *lanes,
                            int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t rows, int64_t ow0,
                            int64_t ow_n, int64_t ob, bool fresh)

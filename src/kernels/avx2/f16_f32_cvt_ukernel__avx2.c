@@ -15,7 +15,8 @@ void f16_f32_cvt_ukernel__avx2(size_t n, const uint16_t *src, float *dst, int qu
         _mm256_storeu_ps(dst + i, a);
         _mm256_storeu_ps(dst + i + 8, b);
     }
-    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(dst + i, f16x8_widen(_mm_loadu_si128((const __m128i *)(src + i)), quiet));
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(dst + i, f16x8_widen(_mm_loadu_si128((const __m128i *)(src + i)), quiet));
     if (i < n) { /* tail: through a local vector, exactly n - i elements read and written */
         uint16_t hs[8] = {0};
         float fs[8];
