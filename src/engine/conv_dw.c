@@ -239,13 +239,6 @@ static bool f32_out_rows(const conv_view *v, conv_mode mode)
            v->stride[4] == 1 && v->stride[3] >= 0 && v->stride[2] >= 0;
 }
 
-/* Each (n, c) plane of v is one dense run, rows in order. */
-static bool dense_plane(const conv_view *v)
-{
-    return v->stride[4] == 1 && (v->dim[3] == 1 || v->stride[3] == v->dim[4]) &&
-           (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
-}
-
 /* Elements of one (n, c) plane of v (a validated tensor: no overflow). */
 static int64_t view_plane(const conv_view *v)
 {
@@ -304,7 +297,7 @@ static bool same_view(const conv_view *a, const conv_view *b)
 static bool bias_fusable(const conv_problem *p)
 {
     const conv_view *v = &p->y;
-    return conv_bias_fusable(p) && same_view(&p->bias_src, v) && dense_plane(v) &&
+    return conv_bias_fusable(p) && same_view(&p->bias_src, v) && conv_view_blocks_dense(v) &&
            (v->dtype == ACL_FLOAT || conv_mode_keeps(v->dtype, p->mode));
 }
 
@@ -544,7 +537,7 @@ static void load_plane(const conv_view *v, int64_t n, int64_t c, conv_mode mode,
                        const conv_ukernels *k, float *buf)
 {
     const int64_t dn = v->dim[2], hn = v->dim[3], wn = v->dim[4];
-    if (dense_plane(v))
+    if (conv_view_blocks_dense(v))
         plane_load_row(v, n, c, 0, 0, 0, 1, dn * hn * wn, mode, k, buf);
     else
         for (int64_t d = 0; d < dn; ++d)
@@ -653,7 +646,7 @@ static void store_plane(const dw_run *r, int64_t n, int64_t c, const float *buf)
 {
     const conv_view *out = &r->p->grad_input;
     const int64_t dn = out->dim[2], hn = out->dim[3], wn = out->dim[4];
-    if (dense_plane(out)) {
+    if (conv_view_blocks_dense(out)) {
         store_row(r, true, conv_view_index(out, n, c, 0, 0, 0), 1, dn * hn * wn, buf);
         return;
     }

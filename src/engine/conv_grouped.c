@@ -233,14 +233,6 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     return true;
 }
 
-/* Each (n, c) spatial block of v is one dense run of unit stride (unit D
- * and H may have any stride; W's is what the row loaders step by). */
-static bool plane_is_run(const conv_view *v)
-{
-    return v->stride[4] == 1 && (v->dim[3] == 1 || v->stride[3] == v->dim[4]) &&
-           (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
-}
-
 /* gradBias's block sums S(n, c) (conv_bias.h) come from the weights pass
  * (saving conv_bias's own read of dy, 15% of resnext_g32's weights pass) when
  * dy is the pass's dy and each (n, c) block is one dense run (element k of
@@ -253,7 +245,7 @@ static bool bias_fusable(const conv_problem *p)
     if (b->data != y->data || b->dtype != y->dtype) return false;
     for (int i = 0; i < 5; ++i)
         if (b->dim[i] != y->dim[i] || (b->dim[i] > 1 && b->stride[i] != y->stride[i])) return false;
-    return plane_is_run(y);
+    return conv_view_blocks_dense(y);
 }
 
 static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
@@ -586,7 +578,7 @@ static void wt_task(void *ctx, size_t index, int slot)
         } else {
             for (int64_t o = 0; o < og; ++o) {
                 float *d = dybuf + o * st->ysz;
-                if (plane_is_run(y)) {
+                if (conv_view_blocks_dense(y)) {
                     load_run(r, y, n, g * og + o, 0, 0, 0, bblock, d);
                 } else {
                     for (int64_t yd = 0; yd < ys[0]; ++yd)

@@ -15,6 +15,15 @@ static inline int64_t conv_view_index(const conv_view *v, int64_t n, int64_t c, 
            w * v->stride[4];
 }
 
+/* Each (n, c) spatial block of v is one dense run, in order (unit W stride;
+ * unit D and H may have any stride): element k of the block is the k-th of
+ * the run, so a block loads or stores with one row call. */
+static inline bool conv_view_blocks_dense(const conv_view *v)
+{
+    return v->stride[4] == 1 && (v->dim[3] == 1 || v->stride[3] == v->dim[4]) &&
+           (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
+}
+
 /* The f32_round kernel's kind (src/kernels/cvt_ukernels.h) of mode's rounding
  * (mode is not CONV_MODE_F32). */
 static inline int conv_round_kind(conv_mode mode)
