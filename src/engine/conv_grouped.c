@@ -784,6 +784,67 @@ static const char *next_block(const grp_run *r, const conv_view *v, size_t index
     return nx;
 }
 
+/* The kernel calls of one output phase of the data pass: shifted copies
+ * (conv kernel, toff one per tap) or the masked layout (grpconv kernel, off
+ * one per row tap, wsh the W shifts). */
+typedef struct sub_kernel {
+    bool masked;
+    f32_conv_ukernel_fn conv; /* shifted copies */
+    int64_t nr_max;
+    const ptrdiff_t *off; /* toff, or roff (masked) */
+    const ptrdiff_t *wsh; /* masked */
+    int64_t nrt, nw;      /* masked: row taps, W taps */
+} sub_kernel;
+
+/* Output phase s of group g: every output depth plane a of it, every block
+ * of mr channels, the kernel over runs of OH'*OW positions (into gradInput
+ * when it is stored in place, else into the grid, stored per plane); the
+ * next task's source prefetched a slice per kernel call. */
+static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, const sub_kernel *sk,
+                     const float *src, float *grid, const char *nx, size_t nxb, size_t *call,
+                     size_t ncalls)
+{
+    const grp_state *st = r->st;
+    const conv_view *out = &r->p->grad_input;
+    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t ow = dw->out_n, eh = dh->ext;
+    if (s->count == 0) {
+        for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, s, NULL);
+        return;
+    }
+    const int64_t len = s->cnt[1] * ow;
+    const float *ws = (const float *)(r->ws + st->wpk_off) + g * st->gpanel + st->nmb * mrr * nin * s->first;
+    for (int64_t a = 0; a < s->cnt[0]; ++a) {
+        const float *xa = src + a * eh * ow;
+        for (int64_t mb = 0; mb < st->nmb; ++mb) {
+            const int64_t mr = min64(mrr, nout - mb * mrr);
+            const float *w = ws + mb * nin * s->count * mrr;
+            float *y = grid + mb * mrr * st->glen;
+            size_t ldy = (size_t)st->glen;
+            if (st->in_place) {
+                y = (float *)out->data +
+                    conv_view_index(out, n, g * nout + mb * mrr, s->u[0] + a * dd->out_step, 0, 0);
+                ldy = (size_t)out->stride[1];
+            }
+            for (int64_t j0 = 0; j0 < len; j0 += sk->nr_max) {
+                if (nx) prefetch_part(nx, nxb, min64(*call, ncalls - 1), ncalls);
+                ++*call;
+                const size_t nr = (size_t)min64(sk->nr_max, len - j0);
+                if (sk->masked) /* gradInput in place is not read again: streamed, no RFO */
+                    r->k.conv((size_t)mr, nr, (size_t)nin, (size_t)sk->nrt, (size_t)sk->nw, w, xa + j0,
+                              (size_t)st->cs, sk->off, sk->wsh, (size_t)ow, (size_t)(j0 % ow), y + j0, ldy,
+                              st->in_place);
+                else
+                    sk->conv((size_t)mr, nr, (size_t)nin, (size_t)s->count, w, xa + j0, (size_t)st->cs,
+                             sk->off, y + j0, ldy, 0);
+            }
+        }
+        if (!st->in_place)
+            for (int64_t o = 0; o < nout; ++o) store_rows(r, n, g * nout + o, s, a, grid + o * st->glen, ow);
+    }
+}
+
 /* Data gradient from shifted copies (one W output phase): per output depth
  * plane a run of OH'*OW positions without junk, stored by the kernel into a
  * dense fp32 view, else through the grid. */
@@ -791,28 +852,23 @@ static void data_flat(const grp_run *r, int64_t n, int64_t g, size_t index, int 
 {
     const conv_problem *p = r->p;
     const grp_state *st = r->st;
-    const conv_view *v = st->bwd ? &p->y : &p->x, *out = &p->grad_input;
+    const conv_view *v = st->bwd ? &p->y : &p->x;
     float *src = slot_buf(r, slot), *grid = src + st->aux_off;
-    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
+    const int64_t nin = st->nin, mrr = st->mr;
     if (*slot_flag(r, slot) == 0) /* the slack the kernel may read past the last copy */
         memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
     pack_group(r, v, n, g * nin, nin, slot, src);
     size_t nxb = 0;
     const char *nx = next_block(r, v, index, &nxb);
-    const int nr_max = mrr == 1 ? r->ck->conv1_nr : r->ck->conv_nr;
-    const f32_conv_ukernel_fn kern = mrr == 1 ? r->ck->conv1 : r->ck->conv;
-    const float *wp = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t ow = dw->out_n, eh = dh->ext;
     ptrdiff_t toff[DW_MAX_TAPS];
+    sub_kernel sk = {false, mrr == 1 ? r->ck->conv1 : r->ck->conv, mrr == 1 ? r->ck->conv1_nr : r->ck->conv_nr,
+                     toff, NULL, 0, 0};
     sub_taps s;
     size_t call = 0;
-    const size_t ncalls = (size_t)(st->nmb * ceil_div(dd->out_n * eh * ow, nr_max)) + 1;
+    const size_t ncalls = (size_t)(st->nmb * ceil_div(dd->out_n * eh * ow, sk.nr_max)) + 1;
     for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
-        if (s.count == 0) {
-            for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, NULL);
-            continue;
-        }
         const int64_t nw = dw->sub_tb[1] - dw->sub_tb[0];
         const int64_t nh = dh->sub_tb[s.u[1] + 1] - dh->sub_tb[s.u[1]];
         for (int64_t i = 0; i < s.count; ++i) {
@@ -822,30 +878,7 @@ static void data_flat(const grp_run *r, int64_t n, int64_t g, size_t index, int 
             toff[i] = (ptrdiff_t)(tw * st->xrow +
                                   ((phase * dd->ext + dd->tap_off[td]) * eh + dh->tap_off[th]) * ow);
         }
-        const int64_t len = s.cnt[1] * ow;
-        const float *ws = wp + st->nmb * mrr * nin * s.first;
-        for (int64_t a = 0; a < s.cnt[0]; ++a) {
-            const float *xa = src + a * eh * ow;
-            for (int64_t mb = 0; mb < st->nmb; ++mb) {
-                const int64_t mr = min64(mrr, nout - mb * mrr);
-                float *y = grid + mb * mrr * st->glen;
-                size_t ldy = (size_t)st->glen;
-                if (st->in_place) {
-                    y = (float *)out->data + conv_view_index(out, n, g * nout + mb * mrr,
-                                                             s.u[0] + a * dd->out_step, 0, 0);
-                    ldy = (size_t)out->stride[1];
-                }
-                for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
-                    if (nx) prefetch_part(nx, nxb, min64(call, ncalls - 1), ncalls);
-                    ++call;
-                    kern((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)s.count,
-                         ws + mb * nin * s.count * mrr, xa + j0, (size_t)st->cs, toff, y + j0, ldy, 0);
-                }
-            }
-            if (!st->in_place)
-                for (int64_t o = 0; o < nout; ++o)
-                    store_rows(r, n, g * nout + o, &s, a, grid + o * st->glen, ow);
-        }
+        data_sub(r, n, g, &s, &sk, src, grid, nx, nxb, &call, ncalls);
     }
 }
 
@@ -856,9 +889,9 @@ static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, in
 {
     const conv_problem *p = r->p;
     const grp_state *st = r->st;
-    const conv_view *v = st->bwd ? &p->y : &p->x, *out = &p->grad_input;
+    const conv_view *v = st->bwd ? &p->y : &p->x;
     float *base = slot_buf(r, slot), *src = base + GRP_CONV_GUARD, *grid = base + st->aux_off;
-    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
+    const int64_t nin = st->nin;
     if (*slot_flag(r, slot) == 0) { /* what the kernel may read around the copies */
         memset(base, 0, GRP_CONV_GUARD * sizeof(float));
         memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
@@ -866,53 +899,24 @@ static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, in
     pack_group(r, v, n, g * nin, nin, slot, src);
     size_t nxb = 0;
     const char *nx = next_block(r, v, index, &nxb);
-    const int64_t nr_max = r->k.conv_nr;
-    const float *wp = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t ow = dw->out_n, eh = dh->ext;
     const int64_t nw = dw->sub_tb[1] - dw->sub_tb[0];
     ptrdiff_t roff[DW_MAX_TAPS], wsh[GRP_CONV_MAX_KW];
     for (int64_t k = 0; k < nw; ++k) wsh[k] = dw->tap_off[dw->sub_tb[0] + k] + dw->qmin - st->cb;
+    sub_kernel sk = {true, NULL, r->k.conv_nr, roff, wsh, 0, nw};
     sub_taps s;
     size_t call = 0;
-    const size_t ncalls = (size_t)(st->nmb * ceil_div(dd->out_n * eh * ow, nr_max)) + 1;
+    const size_t ncalls = (size_t)(st->nmb * ceil_div(dd->out_n * eh * ow, sk.nr_max)) + 1;
     for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
-        if (s.count == 0) {
-            for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, NULL);
-            continue;
-        }
-        const int64_t nh = dh->sub_tb[s.u[1] + 1] - dh->sub_tb[s.u[1]], nrt = s.count / nw;
-        for (int64_t i = 0; i < nrt; ++i) {
+        const int64_t nh = dh->sub_tb[s.u[1] + 1] - dh->sub_tb[s.u[1]];
+        sk.nrt = s.count / nw;
+        for (int64_t i = 0; i < sk.nrt; ++i) {
             const int64_t td = dd->sub_tb[s.u[0]] + i / nh, th = dh->sub_tb[s.u[1]] + i % nh;
             const int64_t phase = dd->tap_ph[td] * (int64_t)dh->nph + dh->tap_ph[th];
             roff[i] = (ptrdiff_t)(((phase * dd->ext + dd->tap_off[td]) * eh + dh->tap_off[th]) * ow);
         }
-        const int64_t len = s.cnt[1] * ow;
-        const float *ws = wp + st->nmb * mrr * nin * s.first;
-        for (int64_t a = 0; a < s.cnt[0]; ++a) {
-            const float *xa = src + a * eh * ow;
-            for (int64_t mb = 0; mb < st->nmb; ++mb) {
-                const int64_t mr = min64(mrr, nout - mb * mrr);
-                float *y = grid + mb * mrr * st->glen;
-                size_t ldy = (size_t)st->glen;
-                if (st->in_place) {
-                    y = (float *)out->data + conv_view_index(out, n, g * nout + mb * mrr,
-                                                             s.u[0] + a * dd->out_step, 0, 0);
-                    ldy = (size_t)out->stride[1];
-                }
-                for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
-                    if (nx) prefetch_part(nx, nxb, min64(call, ncalls - 1), ncalls);
-                    ++call;
-                    r->k.conv((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)nrt,
-                              (size_t)nw, ws + mb * s.count * nin * mrr, xa + j0, (size_t)st->cs,
-                              roff, wsh, (size_t)ow, (size_t)(j0 % ow), y + j0, ldy,
-                              st->in_place); /* gradInput is not read again: no RFO */
-                }
-            }
-            if (!st->in_place)
-                for (int64_t o = 0; o < nout; ++o)
-                    store_rows(r, n, g * nout + o, &s, a, grid + o * st->glen, ow);
-        }
+        data_sub(r, n, g, &s, &sk, src, grid, nx, nxb, &call, ncalls);
     }
 }
 
