@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /*
  * The fast implementation against the direct one, through conv_plan on
  * canonical problems built here (both data directions, the weights pass,
@@ -15,6 +16,8 @@
  *   computed by the direct implementation on |operands|.
  * - The fast results must be bitwise equal for 1, 2 and 3 threads.
  * - Elements of the output buffer outside the view keep their sentinel.
+ * - On an ISA with a channel-vector data kernel, every case runs with each
+ *   data kernel family (ACLCONV_FAST_CV=0 / 1).
  * - fast takes every problem generated here except D with more than 16 output
  *   phases (stride product > 16), which must be planned with direct.
  * Every failure prints the problem and the seed.
@@ -27,6 +30,7 @@
 #include "aclconv/aclconv.h"
 #include "common/cpu.h"
 #include "impl_test.h"
+#include "kernels/conv_ukernels.h"
 #include "test_rng.h"
 
 static int g_cases, g_fast_data, g_fast_wt;
@@ -171,25 +175,33 @@ int main(int argc, char **argv)
             continue;
         }
         const int before = it_failures();
-        for (int kind = 0; kind < 3; ++kind) {
-            gen_opts go = {.stride_max = 4, .int_data = kind != 2, .dtypes = kind == 1, .isa = isa};
-            for (int i = 0; i < count; ++i)
-                one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u +
-                             (uint64_t)isa * 7777777u,
-                         &go);
+        /* the data pass's two kernel families where the ISA has both: every
+         * case once with the spatial-vector kernel, once with the
+         * channel-vector one (ACLCONV_FAST_CV, read at plan time) */
+        const int variants = conv_ukernels_for((aclconvIsa)isa)->convcv ? 2 : 1;
+        for (int cv = 0; cv < variants; ++cv) {
+            if (variants > 1) setenv("ACLCONV_FAST_CV", cv ? "1" : "0", 1);
+            for (int kind = 0; kind < 3; ++kind) {
+                gen_opts go = {.stride_max = 4, .int_data = kind != 2, .dtypes = kind == 1, .isa = isa};
+                for (int i = 0; i < count; ++i)
+                    one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u +
+                                 (uint64_t)isa * 7777777u,
+                             &go);
+            }
+            /* long 1-D rows: the column blocks of the fast layout */
+            gen_opts go = {.stride_max = 5, .int_data = 1, .dtypes = 0, .isa = isa, .long1d = 1};
+            for (int i = 0; i < count / 30 + 1; ++i)
+                one_case(seed + 99991u * (uint64_t)(i + 1) + (uint64_t)isa, &go);
+            /* many channels: several sweeps of the weights, many o / (c, tap) tiles */
+            gen_opts gw = {.stride_max = 3, .int_data = 1, .dtypes = 0, .isa = isa, .wide = 1};
+            for (int i = 0; i < count / 60 + 1; ++i)
+                one_case(seed + 65537u * (uint64_t)(i + 1) + (uint64_t)isa, &gw);
+            /* 1x1 layers: whole images per call, several images per reduction unit */
+            gen_opts gp = {.stride_max = 1, .int_data = 1, .dtypes = 0, .isa = isa, .pointwise = 1};
+            for (int i = 0; i < count / 40 + 1; ++i)
+                one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa, &gp);
         }
-        /* long 1-D rows: the column blocks of the fast layout */
-        gen_opts go = {.stride_max = 5, .int_data = 1, .dtypes = 0, .isa = isa, .long1d = 1};
-        for (int i = 0; i < count / 30 + 1; ++i)
-            one_case(seed + 99991u * (uint64_t)(i + 1) + (uint64_t)isa, &go);
-        /* many channels: several sweeps of the weights, many o / (c, tap) tiles */
-        gen_opts gw = {.stride_max = 3, .int_data = 1, .dtypes = 0, .isa = isa, .wide = 1};
-        for (int i = 0; i < count / 60 + 1; ++i)
-            one_case(seed + 65537u * (uint64_t)(i + 1) + (uint64_t)isa, &gw);
-        /* 1x1 layers: whole images per call, several images per reduction unit */
-        gen_opts gp = {.stride_max = 1, .int_data = 1, .dtypes = 0, .isa = isa, .pointwise = 1};
-        for (int i = 0; i < count / 40 + 1; ++i)
-            one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa, &gp);
+        unsetenv("ACLCONV_FAST_CV");
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
     }
     aclconvSetMaxIsa(ACLCONV_ISA_AVX512);

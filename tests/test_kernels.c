@@ -70,6 +70,52 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
     return bad;
 }
 
+/* convcv against conv on random fp32 data: the contract promises the same
+ * bits (same terms, same order, one FMA each), not only the same value. */
+static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
+{
+    const int MR = k->convcv_mr, NR = k->convcv_nr, MS = k->conv_mr;
+    int bad = 0;
+    for (int trial = 0; trial < 64; ++trial) {
+        const size_t mr = (size_t)rng_range(r, 1, MR), nr = (size_t)rng_range(r, 1, NR);
+        const size_t nc = (size_t)rng_range(r, 1, 40), nt = (size_t)rng_range(r, 1, 9);
+        const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40), ldy = (size_t)NR + 5;
+        const int accumulate = trial & 1;
+        ptrdiff_t toff[9];
+        for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+        const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK, nb = ((size_t)MR + MS - 1) / MS;
+        float *x = malloc(xn * sizeof(float)), *w = malloc(nc * nt * (size_t)MR * sizeof(float));
+        float *ws = calloc(nb * nc * nt * (size_t)MS, sizeof(float));
+        float *y = malloc((size_t)MR * ldy * sizeof(float)), *want = malloc((size_t)MR * ldy * sizeof(float));
+        for (size_t i = 0; i < xn; ++i) x[i] = (float)rng_unit(r) * 2.0f - 1.0f;
+        for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = (float)rng_unit(r) * 2.0f - 1.0f;
+        for (size_t i = 0; i < (size_t)MR * ldy; ++i) y[i] = want[i] = (float)rng_unit(r);
+        /* the same weights as MS-row panels for conv */
+        for (size_t b = 0; b < nb; ++b)
+            for (size_t q = 0; q < nc * nt; ++q)
+                for (int m = 0; m < MS && b * (size_t)MS + (size_t)m < (size_t)MR; ++m)
+                    ws[(b * nc * nt + q) * (size_t)MS + (size_t)m] = w[q * (size_t)MR + b * (size_t)MS + (size_t)m];
+        for (size_t b = 0; b * (size_t)MS < mr; ++b) {
+            const size_t rows = mr - b * (size_t)MS < (size_t)MS ? mr - b * (size_t)MS : (size_t)MS;
+            for (size_t j0 = 0; j0 < nr; j0 += (size_t)k->conv_nr) {
+                const size_t cols = nr - j0 < (size_t)k->conv_nr ? nr - j0 : (size_t)k->conv_nr;
+                k->conv(rows, cols, nc, nt, ws + b * nc * nt * (size_t)MS, x + j0, cs, toff,
+                        want + b * (size_t)MS * ldy + j0, ldy, accumulate);
+            }
+        }
+        k->convcv(mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+        if (memcmp(y, want, (size_t)MR * ldy * sizeof(float)) != 0 && bad++ < 3)
+            printf("FAIL convcv %dx%d %s mr=%zu nr=%zu acc=%d nc=%zu nt=%zu: bits differ from conv\n", MR, NR,
+                   cpu_isa_name(k->isa), mr, nr, accumulate, nc, nt);
+        free(x);
+        free(w);
+        free(ws);
+        free(y);
+        free(want);
+    }
+    return bad;
+}
+
 /* convwt: c[m][o] = (acc ? c : 0) + sum_r sum_j a[m][r*ars + j] * b[(r*len + j)*ldb + o] */
 static int check_convwt(const conv_ukernels *k, test_rng *r)
 {
@@ -502,6 +548,13 @@ int main(void)
                bad_wt ? "FAIL" : "ok", k->convrv_mr, k->convrv_nr, bad_rv ? "FAIL" : "ok");
         printf("%s: conv 1x%d %s, convrv 1x%d %s\n", cpu_isa_name(k->isa), k->conv1_nr,
                bad_conv1 ? "FAIL" : "ok", k->convrv1_nr, bad_rv1 ? "FAIL" : "ok");
+        if (k->convcv) {
+            const int bad_ccv = check_conv(k, k->convcv_mr, k->convcv_nr, k->convcv, &r) +
+                                check_convcv_bits(k, &r);
+            printf("%s: convcv %dx%d %s\n", cpu_isa_name(k->isa), k->convcv_mr, k->convcv_nr,
+                   bad_ccv ? "FAIL" : "ok");
+            g_fail += bad_ccv;
+        }
         const int bad_tr = check_transpose(k, &r);
         printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");
         const int bad_cv = check_f16_cvt(k);

@@ -18,6 +18,7 @@
 #include "engine/conv_fast.h"
 #include "engine/conv_fast_convert.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/checked.h"
@@ -480,6 +481,7 @@ typedef struct data_state {
     bool bwd; /* D: input dy, weights transposed, one sub-problem per output phase */
     bool one_row; /* few output channels per group: the MR = 1 kernel */
     bool phase_rows; /* D: output phases as kernel rows (see data_geom_phase_rows) */
+    bool cv; /* the channel-vector kernel (convcv): tiles are runs of one output row */
     aclconvIsa isa;
     int mr, nr;
     int64_t nsub; /* output phases (D with stride), else 1 */
@@ -699,6 +701,19 @@ static const char *data_why_not(const conv_problem *p, aclconvIsa isa)
     return data_subs(p, subs, empty, &nsub);
 }
 
+/* The channel-vector kernel wherever the ISA has one and the output channels
+ * of a group fill its vectors (at most a quarter of the lanes idle).
+ * ACLCONV_FAST_CV=0 keeps the spatial-vector kernel, =1 takes the channel-
+ * vector one for any channel count (tests). */
+static bool data_use_cv(const conv_problem *p, const data_state *st, const conv_ukernels *k)
+{
+    const char *e = getenv("ACLCONV_FAST_CV");
+    if ((e && e[0] == '0') || !k->convcv || st->phase_rows || st->one_row) return false;
+    if (e && e[0] == '1') return true;
+    const int64_t out = st->bwd ? p->cg : p->og;
+    return out % k->convcv_mr == 0 || out >= 4 * k->convcv_mr;
+}
+
 static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *bytes)
 {
     const conv_ukernels *k = conv_ukernels_for(isa);
@@ -706,8 +721,9 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
     st->isa = isa;
     st->phase_rows = data_use_phase_rows(p);
     st->one_row = !st->phase_rows && (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
-    st->mr = st->one_row ? 1 : k->conv_mr;
-    st->nr = st->one_row ? k->conv1_nr : k->conv_nr;
+    st->cv = data_use_cv(p, st, k);
+    st->mr = st->cv ? k->convcv_mr : st->one_row ? 1 : k->conv_mr;
+    st->nr = st->cv ? k->convcv_nr : st->one_row ? k->conv1_nr : k->conv_nr;
     st->slots = plan_slots();
     st->tile_floats = round_up64((int64_t)st->mr * st->nr, 16);
     fast_geom subs[FAST_MAX_SUBS];
@@ -921,41 +937,56 @@ static void data_task(void *ctx, size_t index, int slot)
             pack_slab(g, r->in, r->p->mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
         const int64_t jn = (rows - 1) * g->wp + cols;
         const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
-        /* no junk columns and a dense fp32 output plane: the kernel stores in place */
+        /* tiles are runs of the padded grid [j0, j0 + nr): the channel-vector
+         * kernel takes them one output row at a time (no junk columns), the
+         * spatial-vector kernel and rows without junk run over the whole grid */
+        const bool per_row = st->cv && g->wp != cols;
+        const int64_t trows = per_row ? rows : 1, span = per_row ? cols : jn;
+        /* channel-vector tiles of even widths (196 = 12 x 15 + 16, not
+         * 12 x 16 + 4): a narrow tile has too few accumulators to hide the
+         * FMA latency; the spatial-vector kernel keeps whole vectors */
+        const bool cv_even = st->cv;
+        const int64_t ntiles = ceil_div(span, st->nr);
+        /* a dense fp32 output plane and tiles without junk columns: the
+         * kernel stores in place */
         const conv_view *out = r->out;
-        const bool in_place = !st->phase_rows && out->dtype == ACL_FLOAT && out->stride[4] == 1 &&
-                              (r->p->mode == CONV_MODE_F32 || r->p->mode == CONV_MODE_HF32) &&
-                              g->ostep[1] == 1 && g->ostep[2] == 1 && g->wp == g->os[2] &&
-                              out->stride[3] == g->wp;
+        const bool dense_out = !st->phase_rows && out->dtype == ACL_FLOAT && out->stride[4] == 1 &&
+                               (r->p->mode == CONV_MODE_F32 || r->p->mode == CONV_MODE_HF32) &&
+                               g->ostep[1] == 1 && g->ostep[2] == 1;
+        const bool in_place =
+            dense_out && (per_row || (g->wp == g->os[2] && out->stride[3] == g->wp));
         float *out0 = in_place ? (float *)out->data +
                                      conv_view_index(out, n, grp * g->cout, od * g->ostep[0] + g->ooff[0],
-                                                     oh0 + g->ooff[1], g->ooff[2])
+                                                     oh0 + g->ooff[1], ow0 + g->ooff[2])
                                : NULL;
         const float *wpk = r->wpk + r->wpk_at[sub];
         const ptrdiff_t *toff = r->toff + r->toff_at[sub];
         for (int64_t cb0 = 0; cb0 < ncb; cb0 += cbb) {
             const int64_t cb1 = min64(ncb, cb0 + cbb);
-            for (int64_t j0 = 0; j0 < jn; j0 += st->nr) {
-                const int64_t nr = min64(st->nr, jn - j0);
-                for (int64_t mb = cb0; mb < cb1; ++mb) {
-                    const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
-                    if (in_place) {
-                        prefetch_tile(out0 + mb * st->mr * out->stride[1] + j0, mr, out->stride[1], nr, 4);
-                        r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
-                                wpk + (grp * ncb + mb) * panel, xs + j0, (size_t)cs, toff,
-                                out0 + mb * st->mr * out->stride[1] + j0, (size_t)out->stride[1], 0);
-                        continue;
+            for (int64_t row = 0; row < trows; ++row)
+                for (int64_t t = 0; t < ntiles; ++t) {
+                    const int64_t c0 = cv_even ? t * span / ntiles : t * st->nr;
+                    const int64_t nr = cv_even ? (t + 1) * span / ntiles - c0 : min64(st->nr, span - c0);
+                    const int64_t j0 = row * g->wp + c0;
+                    for (int64_t mb = cb0; mb < cb1; ++mb) {
+                        const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
+                        const float *w = wpk + (grp * ncb + mb) * panel;
+                        if (in_place) {
+                            float *dst = out0 + mb * st->mr * out->stride[1] + row * out->stride[3] + c0;
+                            prefetch_tile(dst, mr, out->stride[1], nr, 4);
+                            r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, xs + j0,
+                                    (size_t)cs, toff, dst, (size_t)out->stride[1], 0);
+                            continue;
+                        }
+                        if (touch)
+                            data_store_tile(r, g, NULL, 0, mr, nr, n, grp * g->cout + mb * st->mr, od, oh0,
+                                            ow0, rows, cols, j0);
+                        r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, xs + j0,
+                                (size_t)cs, toff, tile, (size_t)st->nr, 0);
+                        data_store_tile(r, g, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr, od,
+                                        oh0, ow0, rows, cols, j0);
                     }
-                    if (touch)
-                        data_store_tile(r, g, NULL, 0, mr, nr, n, grp * g->cout + mb * st->mr, od, oh0, ow0,
-                                        rows, cols, j0);
-                    r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt,
-                            wpk + (grp * ncb + mb) * panel, xs + j0, (size_t)cs, toff, tile,
-                            (size_t)st->nr, 0);
-                    data_store_tile(r, g, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr,
-                                    od, oh0, ow0, rows, cols, j0);
                 }
-            }
         }
     }
 }
@@ -983,7 +1014,7 @@ static void data_run_pass(const conv_problem *p, const data_state *st, void *wor
     r.p = p;
     r.st = st;
     const conv_ukernels *k = conv_ukernels_for(st->isa);
-    r.conv = st->one_row ? k->conv1 : k->conv;
+    r.conv = st->cv ? k->convcv : st->one_row ? k->conv1 : k->conv;
     r.k = k;
     r.in = st->bwd ? &p->y : &p->x;
     r.out = &p->grad_input;

@@ -29,6 +29,15 @@ typedef void (*f32_conv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, 
                                     size_t ldy, int accumulate);
 
 /*
+ * Channel-vector convolution kernel ("convcv"): the same function type, sums,
+ * sum order and panel layout as "conv" (MR = convcv_mr rows per panel row),
+ * computed with the MR channels in a vector and x broadcast, one accumulator
+ * per position. Every result is bitwise the one "conv" gives. It reads
+ * exactly x[c*cs + toff[t] + j] for j < nr (no lanes past nr), so any nr
+ * positions can be a tile: a row of any width costs no column tail.
+ */
+
+/*
  * Weight-gradient kernel ("convwt"): MR reduction rows x NR output lanes.
  *   for m < mr, o < nr:
  *     c[m*ldc + o] (= or +=) sum_{r < nrows} sum_{j < len} a[m][r*ars + j] * b[(r*len + j)*ldb + o]
@@ -94,6 +103,9 @@ typedef struct conv_ukernels {
     f32_narrow_ukernel_fn f32_narrow;
     /* gradBias rows */
     f32_lanes16_ukernel_fn lanes16;
+    /* channel-vector variant of conv (NULL: the ISA has none) */
+    int convcv_mr, convcv_nr;
+    f32_conv_ukernel_fn convcv;
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */
@@ -108,6 +120,9 @@ void f32_conv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nt, con
 void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                    size_t ldy, int accumulate);
+void f32_convcv_ukernel_16x16__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                      const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                      size_t ldy, int accumulate);
 
 void f32_convwt_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
