@@ -22,8 +22,10 @@ static int g_fail;
 
 static float small_int(test_rng *r) { return (float)rng_range(r, -4, 4); }
 
-/* conv: y[m][j] = (acc ? y : 0) + sum_c sum_t w[(c*nt+t)*MR+m] * x[c*cs + toff[t] + j] */
-static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_fn fn, test_rng *r)
+/* conv: y[m][j] = (acc ? y : 0) + sum_c sum_t w[(c*nt+t)*MR+m] * x[c*cs + toff[t] + j];
+ * convcv (cvfn != NULL): the same at y[m*ldy + j*ystep] */
+static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_fn fn, f32_convcv_ukernel_fn cvfn,
+                      size_t ystep, test_rng *r)
 {
     int bad = 0;
     for (int mr = 1; mr <= MR; ++mr)
@@ -34,32 +36,35 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                 ptrdiff_t toff[4];
                 for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
                 const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK;
-                const size_t ldy = (size_t)NR + 3;
+                const size_t ldy = (size_t)(NR - 1) * ystep + 4, yn = (size_t)(MR + 1) * ldy;
                 float *x = malloc(xn * sizeof(float));
                 float *w = malloc(nc * nt * (size_t)MR * sizeof(float));
-                float *y = malloc((size_t)(MR + 1) * ldy * sizeof(float));
-                float *want = malloc((size_t)(MR + 1) * ldy * sizeof(float));
+                float *y = malloc(yn * sizeof(float));
+                float *want = malloc(yn * sizeof(float));
                 for (size_t i = 0; i < xn; ++i) x[i] = small_int(r);
                 for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = small_int(r);
-                for (size_t i = 0; i < (size_t)(MR + 1) * ldy; ++i)
-                    y[i] = want[i] = GUARD;
+                for (size_t i = 0; i < yn; ++i) y[i] = want[i] = GUARD;
                 for (int m = 0; m < mr; ++m)
-                    for (int j = 0; j < nr; ++j) y[m * ldy + j] = want[m * ldy + j] = small_int(r);
+                    for (int j = 0; j < nr; ++j) y[m * ldy + j * ystep] = want[m * ldy + j * ystep] = small_int(r);
                 for (int m = 0; m < mr; ++m)
                     for (int j = 0; j < nr; ++j) {
-                        float s = accumulate ? want[m * ldy + j] : 0.0f;
+                        float s = accumulate ? want[m * ldy + j * ystep] : 0.0f;
                         for (size_t c = 0; c < nc; ++c)
                             for (size_t t = 0; t < nt; ++t)
                                 s += w[(c * nt + t) * MR + m] * x[c * cs + toff[t] + j];
-                        want[m * ldy + j] = s;
+                        want[m * ldy + j * ystep] = s;
                     }
-                fn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
-                for (size_t i = 0; i < (size_t)(MR + 1) * ldy; ++i)
+                if (cvfn)
+                    cvfn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);
+                else
+                    fn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+                for (size_t i = 0; i < yn; ++i)
                     if (y[i] != want[i]) {
                         if (bad++ < 3)
-                            printf("FAIL conv %dx%d %s mr=%d nr=%d acc=%d nc=%zu nt=%zu: y[%zu][%zu] = %g, want %g\n",
-                                   MR, NR, cpu_isa_name(k->isa), mr, nr, accumulate, nc, nt, i / ldy,
-                                   i % ldy, y[i], want[i]);
+                            printf("FAIL %s %dx%d %s step %zu mr=%d nr=%d acc=%d nc=%zu nt=%zu: y[%zu][%zu] = %g, "
+                                   "want %g\n",
+                                   cvfn ? "convcv" : "conv", MR, NR, cpu_isa_name(k->isa), ystep, mr, nr,
+                                   accumulate, nc, nt, i / ldy, i % ldy, y[i], want[i]);
                         break;
                     }
                 free(x);
@@ -103,7 +108,7 @@ static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
                         want + b * (size_t)MS * ldy + j0, ldy, accumulate);
             }
         }
-        k->convcv(mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+        k->convcv(mr, nr, nc, nt, w, x, cs, toff, y, ldy, 1, accumulate);
         if (memcmp(y, want, (size_t)MR * ldy * sizeof(float)) != 0 && bad++ < 3)
             printf("FAIL convcv %dx%d %s mr=%zu nr=%zu acc=%d nc=%zu nt=%zu: bits differ from conv\n", MR, NR,
                    cpu_isa_name(k->isa), mr, nr, accumulate, nc, nt);
@@ -538,8 +543,8 @@ int main(void)
         }
         test_rng r;
         rng_seed(&r, seed + (uint64_t)isa);
-        int bad_conv = check_conv(k, k->conv_mr, k->conv_nr, k->conv, &r);
-        int bad_conv1 = check_conv(k, 1, k->conv1_nr, k->conv1, &r);
+        int bad_conv = check_conv(k, k->conv_mr, k->conv_nr, k->conv, NULL, 1, &r);
+        int bad_conv1 = check_conv(k, 1, k->conv1_nr, k->conv1, NULL, 1, &r);
         int bad_wt = check_convwt(k, &r);
         int bad_rv = check_convrv(k, k->convrv_mr, k->convrv_nr, k->convrv, &r);
         int bad_rv1 = check_convrv(k, 1, k->convrv1_nr, k->convrv1, &r);
@@ -549,8 +554,9 @@ int main(void)
         printf("%s: conv 1x%d %s, convrv 1x%d %s\n", cpu_isa_name(k->isa), k->conv1_nr,
                bad_conv1 ? "FAIL" : "ok", k->convrv1_nr, bad_rv1 ? "FAIL" : "ok");
         if (k->convcv) {
-            const int bad_ccv = check_conv(k, k->convcv_mr, k->convcv_nr, k->convcv, &r) +
-                                check_convcv_bits(k, &r);
+            int bad_ccv = check_convcv_bits(k, &r);
+            for (size_t step = 1; step <= 3; ++step) /* 2: stride-2 output phases; 3: the generic store */
+                bad_ccv += check_conv(k, k->convcv_mr, k->convcv_nr, NULL, k->convcv, step, &r);
             printf("%s: convcv %dx%d %s\n", cpu_isa_name(k->isa), k->convcv_mr, k->convcv_nr,
                    bad_ccv ? "FAIL" : "ok");
             g_fail += bad_ccv;

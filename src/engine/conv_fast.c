@@ -754,6 +754,7 @@ typedef struct data_run {
     const conv_problem *p;
     const data_state *st;
     f32_conv_ukernel_fn conv;
+    f32_convcv_ukernel_fn convcv;
     const conv_ukernels *k;
     const conv_view *in, *out;
     float *wpk, *slabs, *tiles;
@@ -906,6 +907,19 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
     }
 }
 
+/* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
+ * j*ystep] (ystep > 1: the channel-vector kernel only). */
+static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g, const float *w,
+                               const float *x, int64_t cs, const ptrdiff_t *toff, float *y, int64_t ldy,
+                               int64_t ystep)
+{
+    if (r->st->cv)
+        r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y, (size_t)ldy,
+                  (size_t)ystep, 0);
+    else
+        r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y, (size_t)ldy, 0);
+}
+
 static void data_task(void *ctx, size_t index, int slot)
 {
     const data_run *r = ctx;
@@ -937,28 +951,35 @@ static void data_task(void *ctx, size_t index, int slot)
             pack_slab(g, r->in, r->p->mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
         const int64_t jn = (rows - 1) * g->wp + cols;
         const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
-        /* tiles are runs of the padded grid [j0, j0 + nr): the channel-vector
-         * kernel takes them one output row at a time (no junk columns), the
-         * spatial-vector kernel and rows without junk run over the whole grid */
-        const bool per_row = st->cv && g->wp != cols;
+        /* fp32 results the mode does not round: the kernel stores in place
+         * when its tiles have no junk columns. Tiles are runs of the padded
+         * grid [j0, j0 + nr): the spatial-vector kernel runs over the whole
+         * grid; the channel-vector kernel takes one output row at a time (no
+         * junk columns, any output phase's row and column steps), or the
+         * whole grid when it has no junk and the output rows follow each
+         * other (or go through the tile anyway) */
+        const conv_view *out = r->out;
+        const int64_t ystep = out->stride[4] * g->ostep[2];
+        const bool f32_out = !st->phase_rows && out->dtype == ACL_FLOAT &&
+                             (r->p->mode == CONV_MODE_F32 || r->p->mode == CONV_MODE_HF32);
+        /* (cols == wp: a column block narrower than the plane would write its
+         * junk lanes into the next block's columns) */
+        const bool flat_in_place = f32_out && ystep == 1 && g->ostep[1] == 1 && g->wp == cols &&
+                                   g->wp == g->os[2] && out->stride[3] == g->wp;
+        const bool per_row = st->cv && (g->wp != cols || (f32_out && !flat_in_place));
+        const bool in_place = per_row ? f32_out && ystep >= 1 : flat_in_place;
         const int64_t trows = per_row ? rows : 1, span = per_row ? cols : jn;
         /* channel-vector tiles of even widths (196 = 12 x 15 + 16, not
          * 12 x 16 + 4): a narrow tile has too few accumulators to hide the
          * FMA latency; the spatial-vector kernel keeps whole vectors */
         const bool cv_even = st->cv;
         const int64_t ntiles = ceil_div(span, st->nr);
-        /* a dense fp32 output plane and tiles without junk columns: the
-         * kernel stores in place */
-        const conv_view *out = r->out;
-        const bool dense_out = !st->phase_rows && out->dtype == ACL_FLOAT && out->stride[4] == 1 &&
-                               (r->p->mode == CONV_MODE_F32 || r->p->mode == CONV_MODE_HF32) &&
-                               g->ostep[1] == 1 && g->ostep[2] == 1;
-        const bool in_place =
-            dense_out && (per_row || (g->wp == g->os[2] && out->stride[3] == g->wp));
         float *out0 = in_place ? (float *)out->data +
                                      conv_view_index(out, n, grp * g->cout, od * g->ostep[0] + g->ooff[0],
-                                                     oh0 + g->ooff[1], ow0 + g->ooff[2])
+                                                     oh0 * g->ostep[1] + g->ooff[1],
+                                                     ow0 * g->ostep[2] + g->ooff[2])
                                : NULL;
+        const int64_t ldrow = out->stride[3] * g->ostep[1];
         const float *wpk = r->wpk + r->wpk_at[sub];
         const ptrdiff_t *toff = r->toff + r->toff_at[sub];
         for (int64_t cb0 = 0; cb0 < ncb; cb0 += cbb) {
@@ -972,17 +993,15 @@ static void data_task(void *ctx, size_t index, int slot)
                         const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
                         const float *w = wpk + (grp * ncb + mb) * panel;
                         if (in_place) {
-                            float *dst = out0 + mb * st->mr * out->stride[1] + row * out->stride[3] + c0;
-                            prefetch_tile(dst, mr, out->stride[1], nr, 4);
-                            r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, xs + j0,
-                                    (size_t)cs, toff, dst, (size_t)out->stride[1], 0);
+                            float *dst = out0 + mb * st->mr * out->stride[1] + row * ldrow + c0 * ystep;
+                            prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
+                            data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, dst, out->stride[1], ystep);
                             continue;
                         }
                         if (touch)
                             data_store_tile(r, g, NULL, 0, mr, nr, n, grp * g->cout + mb * st->mr, od, oh0,
                                             ow0, rows, cols, j0);
-                        r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, xs + j0,
-                                (size_t)cs, toff, tile, (size_t)st->nr, 0);
+                        data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, tile, st->nr, 1);
                         data_store_tile(r, g, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr, od,
                                         oh0, ow0, rows, cols, j0);
                     }
@@ -1014,7 +1033,8 @@ static void data_run_pass(const conv_problem *p, const data_state *st, void *wor
     r.p = p;
     r.st = st;
     const conv_ukernels *k = conv_ukernels_for(st->isa);
-    r.conv = st->cv ? k->convcv : st->one_row ? k->conv1 : k->conv;
+    r.conv = st->one_row ? k->conv1 : k->conv;
+    r.convcv = k->convcv;
     r.k = k;
     r.in = st->bwd ? &p->y : &p->x;
     r.out = &p->grad_input;

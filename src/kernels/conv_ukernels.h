@@ -29,13 +29,19 @@ typedef void (*f32_conv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, 
                                     size_t ldy, int accumulate);
 
 /*
- * Channel-vector convolution kernel ("convcv"): the same function type, sums,
- * sum order and panel layout as "conv" (MR = convcv_mr rows per panel row),
- * computed with the MR channels in a vector and x broadcast, one accumulator
- * per position. Every result is bitwise the one "conv" gives. It reads
- * exactly x[c*cs + toff[t] + j] for j < nr (no lanes past nr), so any nr
- * positions can be a tile: a row of any width costs no column tail.
+ * Channel-vector convolution kernel ("convcv"): the sums, sum order and panel
+ * layout of "conv" (MR = convcv_mr rows per panel row), computed with the MR
+ * channels in a vector and x broadcast, one accumulator per position, and
+ * stored with a position step:
+ *   y[m*ldy + j*ystep] (= or +=) the sum "conv" gives for (m, j), bitwise.
+ * It reads exactly x[c*cs + toff[t] + j] for j < nr (no lanes past nr), so
+ * any nr positions can be a tile: a row of any width costs no column tail.
+ * ystep >= 1; only y[m*ldy + j*ystep], m < mr, j < nr, is written (the
+ * elements between belong to other output phases).
  */
+typedef void (*f32_convcv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                      const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                      size_t ldy, size_t ystep, int accumulate);
 
 /*
  * Weight-gradient kernel ("convwt"): MR reduction rows x NR output lanes.
@@ -105,7 +111,7 @@ typedef struct conv_ukernels {
     f32_lanes16_ukernel_fn lanes16;
     /* channel-vector variant of conv (NULL: the ISA has none) */
     int convcv_mr, convcv_nr;
-    f32_conv_ukernel_fn convcv;
+    f32_convcv_ukernel_fn convcv;
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */
@@ -122,7 +128,7 @@ void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, c
                                    size_t ldy, int accumulate);
 void f32_convcv_ukernel_16x16__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                       const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                      size_t ldy, int accumulate);
+                                      size_t ldy, size_t ystep, int accumulate);
 
 void f32_convwt_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
