@@ -484,6 +484,9 @@ typedef struct data_state {
     bool cv; /* the channel-vector kernel (convcv): tiles are runs of one output row */
     aclconvIsa isa;
     int mr, nr;
+    /* results not stored in place: kernel tiles side by side in the tile
+     * buffer (rows of tile_ld floats), stored together */
+    int64_t store_tiles, tile_ld;
     int64_t nsub; /* output phases (D with stride), else 1 */
     int slots;
     int64_t slab_floats, tile_floats; /* maxima over sub-problems */
@@ -725,7 +728,12 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
     st->mr = st->cv ? k->convcv_mr : st->one_row ? 1 : k->conv_mr;
     st->nr = st->cv ? k->convcv_nr : st->one_row ? k->conv1_nr : k->conv_nr;
     st->slots = plan_slots();
-    st->tile_floats = round_up64((int64_t)st->mr * st->nr, 16);
+    /* channel-vector tiles are short (16 positions): four of them per store,
+     * so a 16-bit gradInput row is narrowed in runs of up to 64 (r50_c4_1x1's
+     * bf16 dx: +5% CPU time with one tile per store) */
+    st->store_tiles = st->cv ? 4 : 1;
+    st->tile_ld = st->store_tiles * st->nr;
+    st->tile_floats = round_up64((int64_t)st->mr * st->tile_ld, 16);
     fast_geom subs[FAST_MAX_SUBS];
     bool empty[FAST_MAX_SUBS];
     if (data_subs(p, subs, empty, &st->nsub) != NULL) return false;
@@ -907,6 +915,15 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
     }
 }
 
+/* Where kernel tile t of the ntiles over [0, span) starts (t = ntiles: span).
+ * Channel-vector tiles have even widths (196 = 12 x 15 + 16, not 12 x 16 +
+ * 4): a narrow tile has too few accumulators to hide the FMA latency. The
+ * spatial-vector kernel keeps whole vectors. */
+static inline int64_t tile_start(const data_state *st, int64_t t, int64_t span, int64_t ntiles)
+{
+    return st->cv ? t * span / ntiles : min64(t * st->nr, span);
+}
+
 /* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
  * j*ystep] (ystep > 1: the channel-vector kernel only). */
 static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g, const float *w,
@@ -969,10 +986,6 @@ static void data_task(void *ctx, size_t index, int slot)
         const bool per_row = st->cv && (g->wp != cols || (f32_out && !flat_in_place));
         const bool in_place = per_row ? f32_out && ystep >= 1 : flat_in_place;
         const int64_t trows = per_row ? rows : 1, span = per_row ? cols : jn;
-        /* channel-vector tiles of even widths (196 = 12 x 15 + 16, not
-         * 12 x 16 + 4): a narrow tile has too few accumulators to hide the
-         * FMA latency; the spatial-vector kernel keeps whole vectors */
-        const bool cv_even = st->cv;
         const int64_t ntiles = ceil_div(span, st->nr);
         float *out0 = in_place ? (float *)out->data +
                                      conv_view_index(out, n, grp * g->cout, od * g->ostep[0] + g->ooff[0],
@@ -985,25 +998,31 @@ static void data_task(void *ctx, size_t index, int slot)
         for (int64_t cb0 = 0; cb0 < ncb; cb0 += cbb) {
             const int64_t cb1 = min64(ncb, cb0 + cbb);
             for (int64_t row = 0; row < trows; ++row)
-                for (int64_t t = 0; t < ntiles; ++t) {
-                    const int64_t c0 = cv_even ? t * span / ntiles : t * st->nr;
-                    const int64_t nr = cv_even ? (t + 1) * span / ntiles - c0 : min64(st->nr, span - c0);
-                    const int64_t j0 = row * g->wp + c0;
+                for (int64_t t0 = 0; t0 < ntiles; t0 += st->store_tiles) {
+                    /* kernel tiles [t0, t1) go to the tile buffer side by
+                     * side and are stored with one data_store_tile */
+                    const int64_t t1 = min64(ntiles, t0 + st->store_tiles);
+                    const int64_t g0 = tile_start(st, t0, span, ntiles), gn = tile_start(st, t1, span, ntiles) - g0;
                     for (int64_t mb = cb0; mb < cb1; ++mb) {
                         const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
                         const float *w = wpk + (grp * ncb + mb) * panel;
-                        if (in_place) {
-                            float *dst = out0 + mb * st->mr * out->stride[1] + row * ldrow + c0 * ystep;
-                            prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
-                            data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, dst, out->stride[1], ystep);
-                            continue;
+                        const int64_t co0 = grp * g->cout + mb * st->mr;
+                        if (!in_place && touch)
+                            data_store_tile(r, g, NULL, 0, mr, gn, n, co0, od, oh0, ow0, rows, cols, row * g->wp + g0);
+                        for (int64_t t = t0; t < t1; ++t) {
+                            const int64_t c0 = tile_start(st, t, span, ntiles);
+                            const int64_t nr = tile_start(st, t + 1, span, ntiles) - c0, j0 = row * g->wp + c0;
+                            if (in_place) {
+                                float *dst = out0 + mb * st->mr * out->stride[1] + row * ldrow + c0 * ystep;
+                                prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
+                                data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, dst, out->stride[1], ystep);
+                            } else {
+                                data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, tile + (c0 - g0), st->tile_ld, 1);
+                            }
                         }
-                        if (touch)
-                            data_store_tile(r, g, NULL, 0, mr, nr, n, grp * g->cout + mb * st->mr, od, oh0,
-                                            ow0, rows, cols, j0);
-                        data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, tile, st->nr, 1);
-                        data_store_tile(r, g, tile, st->nr, mr, nr, n, grp * g->cout + mb * st->mr, od,
-                                        oh0, ow0, rows, cols, j0);
+                        if (!in_place)
+                            data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0, rows, cols,
+                                            row * g->wp + g0);
                     }
                 }
         }
