@@ -824,7 +824,9 @@ static void data_pack_weights(void *ctx, size_t i)
                         const int64_t co0 = mb * mr, sco = st->bwd ? w->stride[1] : w->stride[0];
                         const int64_t idx = st->bwd ? conv_view_index(w, grp * g->cin + ci, co0, kd, kh, kw)
                                                     : conv_view_index(w, grp * g->cout + co0, ci, kd, kh, kw);
-                        if (plain)
+                        if (plain && sco == 1) /* D of a 1x1 layer: the channels are adjacent */
+                            memcpy(dst, (const float *)w->data + idx, (size_t)rows * sizeof(float));
+                        else if (plain)
                             for (int64_t m = 0; m < rows; ++m) dst[m] = ((const float *)w->data)[idx + m * sco];
                         else
                             for (int64_t m = 0; m < rows; ++m)
