@@ -15,7 +15,7 @@ static const conv_ukernels table_avx2 = {
     64, f32_conv_ukernel_1x64__avx2, 8, f32_convrv_ukernel_1x8__avx2,
     f32_transpose_ukernel_8x8__avx2, f16_f32_cvt_ukernel__avx2, bf16_f32_cvt_ukernel__avx2,
     h16_f32_split2_ukernel__avx2, f32_round_ukernel__avx2, f32_narrow_ukernel__avx2,
-    f32_lanes16_ukernel__avx2, 0, 0, NULL,
+    f32_lanes16_ukernel__avx2, 16, 6, f32_convcv_ukernel_16x6__avx2,
 };
 static const conv_ukernels table_avx512 = {
     ACLCONV_ISA_AVX512, 8, 48, f32_conv_ukernel_8x48__avx512, 6, 64, f32_convwt_ukernel_6x64__avx512,

@@ -1,7 +1,9 @@
-/* AVX2 transpose: 8 x 8 blocks in registers. Tails are masked: exactly the
+/* AVX2 transpose: 8 x 8 blocks in registers (unpack, shuffle within
+ * 128-bit lanes, then 128-bit lane permutes). Tails are masked: exactly the
  * elements named are read and written. */
 #include <immintrin.h>
 
+#include "kernels/avx2/transpose8__avx2.h"
 #include "kernels/conv_ukernels.h"
 
 #define VL 8
@@ -21,25 +23,13 @@ void f32_transpose_ukernel_8x8__avx2(size_t m, size_t n, const float *src, size_
         for (size_t j0 = 0; j0 < n; j0 += VL) {
             const size_t nj = n - j0 < VL ? n - j0 : VL;
             const __m256i cols = lane_mask(nj);
-            __m256 r[8], t[8];
+            __m256 r[8];
             for (int i = 0; i < VL; ++i)
                 r[i] = (size_t)i < mi ? _mm256_maskload_ps(src + (i0 + (size_t)i) * lds + j0, cols)
                                       : _mm256_setzero_ps();
-            for (int i = 0; i < 4; ++i) {
-                t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-                t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-            }
-            for (int q = 0; q < 2; ++q) {
-                r[4 * q + 0] = _mm256_shuffle_ps(t[4 * q + 0], t[4 * q + 2], _MM_SHUFFLE(1, 0, 1, 0));
-                r[4 * q + 1] = _mm256_shuffle_ps(t[4 * q + 0], t[4 * q + 2], _MM_SHUFFLE(3, 2, 3, 2));
-                r[4 * q + 2] = _mm256_shuffle_ps(t[4 * q + 1], t[4 * q + 3], _MM_SHUFFLE(1, 0, 1, 0));
-                r[4 * q + 3] = _mm256_shuffle_ps(t[4 * q + 1], t[4 * q + 3], _MM_SHUFFLE(3, 2, 3, 2));
-            }
-            for (int k = 0; k < 4; ++k) {
-                t[k] = _mm256_permute2f128_ps(r[k], r[4 + k], 0x20);
-                t[4 + k] = _mm256_permute2f128_ps(r[k], r[4 + k], 0x31);
-            }
-            for (size_t j = 0; j < nj; ++j) _mm256_maskstore_ps(dst + (j0 + j) * ldd + i0, rows, t[j]);
+            transpose8(r);
+            for (size_t j = 0; j < nj; ++j)
+                _mm256_maskstore_ps(dst + (j0 + j) * ldd + i0, rows, r[j]);
         }
     }
 }
