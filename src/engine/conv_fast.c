@@ -939,6 +939,20 @@ static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const 
         r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y, (size_t)ldy, 0);
 }
 
+/* The mode's result rounding of rows results written in place: row m has n
+ * elements at y[m*ldy + j*step]. */
+static void round_in_place(const data_run *r, float *y, int64_t rows, int64_t ldy, int64_t n, int64_t step)
+{
+    const int kind = conv_round_kind(r->p->mode);
+    for (int64_t m = 0; m < rows; ++m) {
+        float *row = y + m * ldy;
+        if (step == 1)
+            r->k->f32_round((size_t)n, row, row, kind);
+        else
+            for (int64_t j = 0; j < n; ++j) row[j * step] = conv_round_result(row[j * step], r->p->mode);
+    }
+}
+
 static void data_task(void *ctx, size_t index, int slot)
 {
     const data_run *r = ctx;
@@ -970,8 +984,8 @@ static void data_task(void *ctx, size_t index, int slot)
             pack_slab(g, r->in, r->p->mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
         const int64_t jn = (rows - 1) * g->wp + cols;
         const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
-        /* fp32 results the mode does not round: the kernel stores in place
-         * when its tiles have no junk columns. Tiles are runs of the padded
+        /* fp32 results: the kernel stores in place when its tiles have no
+         * junk columns. Tiles are runs of the padded
          * grid [j0, j0 + nr): the spatial-vector kernel runs over the whole
          * grid; the channel-vector kernel takes one output row at a time (no
          * junk columns, any output phase's row and column steps), or the
@@ -979,8 +993,10 @@ static void data_task(void *ctx, size_t index, int slot)
          * other (or go through the tile anyway) */
         const conv_view *out = r->out;
         const int64_t ystep = out->stride[4] * g->ostep[2];
-        const bool f32_out = !st->phase_rows && out->dtype == ACL_FLOAT &&
-                             (r->p->mode == CONV_MODE_F32 || r->p->mode == CONV_MODE_HF32);
+        /* the FLOAT16 / BF16 modes round fp32 results: in place, after the
+         * kernel calls of a tile group, while its lines are in L1 */
+        const bool rounds = r->p->mode == CONV_MODE_F16 || r->p->mode == CONV_MODE_BF16;
+        const bool f32_out = !st->phase_rows && out->dtype == ACL_FLOAT;
         /* (cols == wp: a column block narrower than the plane would write its
          * junk lanes into the next block's columns) */
         const bool flat_in_place = f32_out && ystep == 1 && g->ostep[1] == 1 && g->wp == cols &&
@@ -1011,17 +1027,20 @@ static void data_task(void *ctx, size_t index, int slot)
                         const int64_t co0 = grp * g->cout + mb * st->mr;
                         if (!in_place && touch)
                             data_store_tile(r, g, NULL, 0, mr, gn, n, co0, od, oh0, ow0, rows, cols, row * g->wp + g0);
+                        float *dst0 = in_place ? out0 + mb * st->mr * out->stride[1] + row * ldrow : NULL;
                         for (int64_t t = t0; t < t1; ++t) {
                             const int64_t c0 = tile_start(st, t, span, ntiles);
                             const int64_t nr = tile_start(st, t + 1, span, ntiles) - c0, j0 = row * g->wp + c0;
                             if (in_place) {
-                                float *dst = out0 + mb * st->mr * out->stride[1] + row * ldrow + c0 * ystep;
+                                float *dst = dst0 + c0 * ystep;
                                 prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
                                 data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, dst, out->stride[1], ystep);
                             } else {
                                 data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, tile + (c0 - g0), st->tile_ld, 1);
                             }
                         }
+                        if (in_place && rounds)
+                            round_in_place(r, dst0 + g0 * ystep, mr, out->stride[1], gn, ystep);
                         if (!in_place)
                             data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0, rows, cols,
                                             row * g->wp + g0);
