@@ -201,10 +201,16 @@ int main(int argc, char **argv)
             gen_opts gw = {.stride_max = 3, .int_data = 1, .dtypes = 0, .isa = isa, .wide = 1};
             for (int i = 0; i < count / 60 + 1; ++i)
                 one_case(seed + 65537u * (uint64_t)(i + 1) + (uint64_t)isa, &gw);
-            /* 1x1 layers: whole images per call, several images per reduction unit */
-            gen_opts gp = {.stride_max = 1, .int_data = 1, .dtypes = 0, .isa = isa, .pointwise = 1};
-            for (int i = 0; i < count / 40 + 1; ++i)
-                one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa, &gp);
+            /* 1x1 layers: whole images per call, several images per reduction
+             * unit; x read in place (fp32, FLOAT) or converted a unit at a
+             * time (16-bit dtypes, the rounded modes: real data shows HF32's
+             * operand rounding, small integers pass it unchanged) */
+            for (int kind = 0; kind < 3; ++kind) {
+                gen_opts gp = {.stride_max = 1, .int_data = kind != 2, .dtypes = kind == 1, .isa = isa,
+                               .pointwise = 1};
+                for (int i = 0; i < count / 40 + 1; ++i)
+                    one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa + (uint64_t)kind * 7u, &gp);
+            }
         }
         unsetenv("ACLCONV_FAST_CV");
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
