@@ -110,7 +110,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
     /* FLOAT16 / BF16 modes round results: integers up to 24 make sums above
      * 256 and 2048 common, so that rounding shows (still exact in fp32: at
      * most ~1000 terms of 24 x 24 here) */
-    const int64_t imax = go->dtypes && (p.mode == CONV_MODE_F16 || p.mode == CONV_MODE_BF16) ? 24 : 0;
+    const int64_t imax =
+        go->dtypes && (p.mode == CONV_MODE_F16 || p.mode == CONV_MODE_BF16) ? 24 : 0;
     it_fill(&o.x, go->int_data, imax, &r);
     it_fill(&o.y, go->int_data, imax, &r);
     it_fill(&o.w, go->int_data, imax, &r);
@@ -187,7 +188,8 @@ int main(int argc, char **argv)
         for (int cv = 0; cv < variants; ++cv) {
             if (variants > 1) setenv("ACLCONV_FAST_CV", cv ? "1" : "0", 1);
             for (int kind = 0; kind < 3; ++kind) {
-                gen_opts go = {.stride_max = 4, .int_data = kind != 2, .dtypes = kind == 1, .isa = isa};
+                gen_opts go = {
+                    .stride_max = 4, .int_data = kind != 2, .dtypes = kind == 1, .isa = isa};
                 for (int i = 0; i < count; ++i)
                     one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u +
                                  (uint64_t)isa * 7777777u,
@@ -206,10 +208,15 @@ int main(int argc, char **argv)
              * time (16-bit dtypes, the rounded modes: real data shows HF32's
              * operand rounding, small integers pass it unchanged) */
             for (int kind = 0; kind < 3; ++kind) {
-                gen_opts gp = {.stride_max = 1, .int_data = kind != 2, .dtypes = kind == 1, .isa = isa,
+                gen_opts gp = {.stride_max = 1,
+                               .int_data = kind != 2,
+                               .dtypes = kind == 1,
+                               .isa = isa,
                                .pointwise = 1};
                 for (int i = 0; i < count / 40 + 1; ++i)
-                    one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa + (uint64_t)kind * 7u, &gp);
+                    one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa +
+                                 (uint64_t)kind * 7u,
+                             &gp);
             }
         }
         unsetenv("ACLCONV_FAST_CV");

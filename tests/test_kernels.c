@@ -24,8 +24,8 @@ static float small_int(test_rng *r) { return (float)rng_range(r, -4, 4); }
 
 /* conv: y[m][j] = (acc ? y : 0) + sum_c sum_t w[(c*nt+t)*MR+m] * x[c*cs + toff[t] + j];
  * convcv (cvfn != NULL): the same at y[m*ldy + j*ystep] */
-static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_fn fn, f32_convcv_ukernel_fn cvfn,
-                      size_t ystep, test_rng *r)
+static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_fn fn,
+                      f32_convcv_ukernel_fn cvfn, size_t ystep, test_rng *r)
 {
     int bad = 0;
     for (int mr = 1; mr <= MR; ++mr)
@@ -43,9 +43,11 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                 float *want = malloc(yn * sizeof(float));
                 for (size_t i = 0; i < xn; ++i) x[i] = small_int(r);
                 for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = small_int(r);
-                for (size_t i = 0; i < yn; ++i) y[i] = want[i] = GUARD;
+                for (size_t i = 0; i < yn; ++i)
+                    y[i] = want[i] = GUARD;
                 for (int m = 0; m < mr; ++m)
-                    for (int j = 0; j < nr; ++j) y[m * ldy + j * ystep] = want[m * ldy + j * ystep] = small_int(r);
+                    for (int j = 0; j < nr; ++j)
+                        y[m * ldy + j * ystep] = want[m * ldy + j * ystep] = small_int(r);
                 for (int m = 0; m < mr; ++m)
                     for (int j = 0; j < nr; ++j) {
                         float s = accumulate ? want[m * ldy + j * ystep] : 0.0f;
@@ -61,10 +63,11 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                 for (size_t i = 0; i < yn; ++i)
                     if (y[i] != want[i]) {
                         if (bad++ < 3)
-                            printf("FAIL %s %dx%d %s step %zu mr=%d nr=%d acc=%d nc=%zu nt=%zu: y[%zu][%zu] = %g, "
+                            printf("FAIL %s %dx%d %s step %zu mr=%d nr=%d acc=%d nc=%zu nt=%zu: "
+                                   "y[%zu][%zu] = %g, "
                                    "want %g\n",
-                                   cvfn ? "convcv" : "conv", MR, NR, cpu_isa_name(k->isa), ystep, mr, nr,
-                                   accumulate, nc, nt, i / ldy, i % ldy, y[i], want[i]);
+                                   cvfn ? "convcv" : "conv", MR, NR, cpu_isa_name(k->isa), ystep,
+                                   mr, nr, accumulate, nc, nt, i / ldy, i % ldy, y[i], want[i]);
                         break;
                     }
                 free(x);
@@ -87,19 +90,25 @@ static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
         const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40), ldy = (size_t)NR + 5;
         const int accumulate = trial & 1;
         ptrdiff_t toff[9];
-        for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+        for (size_t t = 0; t < nt; ++t)
+            toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
         const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK, nb = ((size_t)MR + MS - 1) / MS;
         float *x = malloc(xn * sizeof(float)), *w = malloc(nc * nt * (size_t)MR * sizeof(float));
         float *ws = calloc(nb * nc * nt * (size_t)MS, sizeof(float));
-        float *y = malloc((size_t)MR * ldy * sizeof(float)), *want = malloc((size_t)MR * ldy * sizeof(float));
-        for (size_t i = 0; i < xn; ++i) x[i] = (float)rng_unit(r) * 2.0f - 1.0f;
-        for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = (float)rng_unit(r) * 2.0f - 1.0f;
-        for (size_t i = 0; i < (size_t)MR * ldy; ++i) y[i] = want[i] = (float)rng_unit(r);
+        float *y = malloc((size_t)MR * ldy * sizeof(float)),
+              *want = malloc((size_t)MR * ldy * sizeof(float));
+        for (size_t i = 0; i < xn; ++i)
+            x[i] = (float)rng_unit(r) * 2.0f - 1.0f;
+        for (size_t i = 0; i < nc * nt * (size_t)MR; ++i)
+            w[i] = (float)rng_unit(r) * 2.0f - 1.0f;
+        for (size_t i = 0; i < (size_t)MR * ldy; ++i)
+            y[i] = want[i] = (float)rng_unit(r);
         /* the same weights as MS-row panels for conv */
         for (size_t b = 0; b < nb; ++b)
             for (size_t q = 0; q < nc * nt; ++q)
                 for (int m = 0; m < MS && b * (size_t)MS + (size_t)m < (size_t)MR; ++m)
-                    ws[(b * nc * nt + q) * (size_t)MS + (size_t)m] = w[q * (size_t)MR + b * (size_t)MS + (size_t)m];
+                    ws[(b * nc * nt + q) * (size_t)MS + (size_t)m] =
+                        w[q * (size_t)MR + b * (size_t)MS + (size_t)m];
         for (size_t b = 0; b * (size_t)MS < mr; ++b) {
             const size_t rows = mr - b * (size_t)MS < (size_t)MS ? mr - b * (size_t)MS : (size_t)MS;
             for (size_t j0 = 0; j0 < nr; j0 += (size_t)k->conv_nr) {
@@ -110,8 +119,9 @@ static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
         }
         k->convcv(mr, nr, nc, nt, w, x, cs, toff, y, ldy, 1, accumulate);
         if (memcmp(y, want, (size_t)MR * ldy * sizeof(float)) != 0 && bad++ < 3)
-            printf("FAIL convcv %dx%d %s mr=%zu nr=%zu acc=%d nc=%zu nt=%zu: bits differ from conv\n", MR, NR,
-                   cpu_isa_name(k->isa), mr, nr, accumulate, nc, nt);
+            printf(
+                "FAIL convcv %dx%d %s mr=%zu nr=%zu acc=%d nc=%zu nt=%zu: bits differ from conv\n",
+                MR, NR, cpu_isa_name(k->isa), mr, nr, accumulate, nc, nt);
         free(x);
         free(w);
         free(ws);
@@ -555,7 +565,8 @@ int main(void)
                bad_conv1 ? "FAIL" : "ok", k->convrv1_nr, bad_rv1 ? "FAIL" : "ok");
         if (k->convcv) {
             int bad_ccv = check_convcv_bits(k, &r);
-            for (size_t step = 1; step <= 3; ++step) /* 2: stride-2 output phases; 3: the generic store */
+            for (size_t step = 1; step <= 3;
+                 ++step) /* 2: stride-2 output phases; 3: the generic store */
                 bad_ccv += check_conv(k, k->convcv_mr, k->convcv_nr, NULL, k->convcv, step, &r);
             printf("%s: convcv %dx%d %s\n", cpu_isa_name(k->isa), k->convcv_mr, k->convcv_nr,
                    bad_ccv ? "FAIL" : "ok");

@@ -481,7 +481,7 @@ typedef struct data_state {
     bool bwd; /* D: input dy, weights transposed, one sub-problem per output phase */
     bool one_row; /* few output channels per group: the MR = 1 kernel */
     bool phase_rows; /* D: output phases as kernel rows (see data_geom_phase_rows) */
-    bool cv; /* the channel-vector kernel (convcv): tiles are runs of one output row */
+    bool cv;         /* the channel-vector kernel (convcv): tiles are runs of one output row */
     aclconvIsa isa;
     int mr, nr;
     /* results not stored in place: kernel tiles side by side in the tile
@@ -928,20 +928,22 @@ static inline int64_t tile_start(const data_state *st, int64_t t, int64_t span, 
 
 /* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
  * j*ystep] (ystep > 1: the channel-vector kernel only). */
-static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g, const float *w,
-                               const float *x, int64_t cs, const ptrdiff_t *toff, float *y, int64_t ldy,
-                               int64_t ystep)
+static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g,
+                               const float *w, const float *x, int64_t cs, const ptrdiff_t *toff,
+                               float *y, int64_t ldy, int64_t ystep)
 {
     if (r->st->cv)
-        r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y, (size_t)ldy,
-                  (size_t)ystep, 0);
+        r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
+                  (size_t)ldy, (size_t)ystep, 0);
     else
-        r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y, (size_t)ldy, 0);
+        r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
+                (size_t)ldy, 0);
 }
 
 /* The mode's result rounding of rows results written in place: row m has n
  * elements at y[m*ldy + j*step]. */
-static void round_in_place(const data_run *r, float *y, int64_t rows, int64_t ldy, int64_t n, int64_t step)
+static void round_in_place(const data_run *r, float *y, int64_t rows, int64_t ldy, int64_t n,
+                           int64_t step)
 {
     const int kind = conv_round_kind(r->p->mode);
     for (int64_t m = 0; m < rows; ++m) {
@@ -949,7 +951,8 @@ static void round_in_place(const data_run *r, float *y, int64_t rows, int64_t ld
         if (step == 1)
             r->k->f32_round((size_t)n, row, row, kind);
         else
-            for (int64_t j = 0; j < n; ++j) row[j * step] = conv_round_result(row[j * step], r->p->mode);
+            for (int64_t j = 0; j < n; ++j)
+                row[j * step] = conv_round_result(row[j * step], r->p->mode);
     }
 }
 
@@ -1005,11 +1008,12 @@ static void data_task(void *ctx, size_t index, int slot)
         const bool in_place = per_row ? f32_out && ystep >= 1 : flat_in_place;
         const int64_t trows = per_row ? rows : 1, span = per_row ? cols : jn;
         const int64_t ntiles = ceil_div(span, st->nr);
-        float *out0 = in_place ? (float *)out->data +
-                                     conv_view_index(out, n, grp * g->cout, od * g->ostep[0] + g->ooff[0],
-                                                     oh0 * g->ostep[1] + g->ooff[1],
-                                                     ow0 * g->ostep[2] + g->ooff[2])
-                               : NULL;
+        float *out0 = in_place
+                          ? (float *)out->data + conv_view_index(out, n, grp * g->cout,
+                                                                 od * g->ostep[0] + g->ooff[0],
+                                                                 oh0 * g->ostep[1] + g->ooff[1],
+                                                                 ow0 * g->ostep[2] + g->ooff[2])
+                          : NULL;
         const int64_t ldrow = out->stride[3] * g->ostep[1];
         const float *wpk = r->wpk + r->wpk_at[sub];
         const ptrdiff_t *toff = r->toff + r->toff_at[sub];
@@ -1020,30 +1024,36 @@ static void data_task(void *ctx, size_t index, int slot)
                     /* kernel tiles [t0, t1) go to the tile buffer side by
                      * side and are stored with one data_store_tile */
                     const int64_t t1 = min64(ntiles, t0 + st->store_tiles);
-                    const int64_t g0 = tile_start(st, t0, span, ntiles), gn = tile_start(st, t1, span, ntiles) - g0;
+                    const int64_t g0 = tile_start(st, t0, span, ntiles),
+                                  gn = tile_start(st, t1, span, ntiles) - g0;
                     for (int64_t mb = cb0; mb < cb1; ++mb) {
                         const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
                         const float *w = wpk + (grp * ncb + mb) * panel;
                         const int64_t co0 = grp * g->cout + mb * st->mr;
                         if (!in_place && touch)
-                            data_store_tile(r, g, NULL, 0, mr, gn, n, co0, od, oh0, ow0, rows, cols, row * g->wp + g0);
-                        float *dst0 = in_place ? out0 + mb * st->mr * out->stride[1] + row * ldrow : NULL;
+                            data_store_tile(r, g, NULL, 0, mr, gn, n, co0, od, oh0, ow0, rows, cols,
+                                            row * g->wp + g0);
+                        float *dst0 =
+                            in_place ? out0 + mb * st->mr * out->stride[1] + row * ldrow : NULL;
                         for (int64_t t = t0; t < t1; ++t) {
                             const int64_t c0 = tile_start(st, t, span, ntiles);
-                            const int64_t nr = tile_start(st, t + 1, span, ntiles) - c0, j0 = row * g->wp + c0;
+                            const int64_t nr = tile_start(st, t + 1, span, ntiles) - c0,
+                                          j0 = row * g->wp + c0;
                             if (in_place) {
                                 float *dst = dst0 + c0 * ystep;
                                 prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
-                                data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, dst, out->stride[1], ystep);
+                                data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, dst, out->stride[1],
+                                            ystep);
                             } else {
-                                data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, tile + (c0 - g0), st->tile_ld, 1);
+                                data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, tile + (c0 - g0),
+                                            st->tile_ld, 1);
                             }
                         }
                         if (in_place && rounds)
                             round_in_place(r, dst0 + g0 * ystep, mr, out->stride[1], gn, ystep);
                         if (!in_place)
-                            data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0, rows, cols,
-                                            row * g->wp + g0);
+                            data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0,
+                                            rows, cols, row * g->wp + g0);
                     }
                 }
         }
@@ -1538,7 +1548,8 @@ static void wt_finish_task(void *ctx, size_t i)
             for (int64_t t = 0; t < g->nt; ++t) {
                 float *row = sum0 + ci * len + t * st->ldb;
                 const float *part = row + ch * st->part_floats;
-                for (int64_t o = 0; o < g->cout; ++o) row[o] += part[o];
+                for (int64_t o = 0; o < g->cout; ++o)
+                    row[o] += part[o];
             }
     int64_t toff[FAST_MAX_TAPS];
     for (int64_t t = 0; t < g->nt; ++t) {
@@ -1557,12 +1568,14 @@ static void wt_finish_task(void *ctx, size_t i)
         if (out->dtype == ACL_FLOAT) {
             float *o0 = (float *)out->data + cb;
             for (int64_t o = 0; o < g->cout; ++o)
-                for (int64_t t = 0; t < g->nt; ++t) o0[o * out->stride[0] + toff[t]] = sum[t * st->ldb + o];
+                for (int64_t t = 0; t < g->nt; ++t)
+                    o0[o * out->stride[0] + toff[t]] = sum[t * st->ldb + o];
             continue;
         }
         for (int64_t o = 0; o < g->cout; ++o)
             for (int64_t t = 0; t < g->nt; ++t)
-                store_from_f32(out->data, out->dtype, cb + o * out->stride[0] + toff[t], sum[t * st->ldb + o]);
+                store_from_f32(out->data, out->dtype, cb + o * out->stride[0] + toff[t],
+                               sum[t * st->ldb + o]);
     }
 }
 
@@ -1580,7 +1593,8 @@ static void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspa
     r.sums = st->bias ? (float *)(ws + st->sums_off) : NULL;
     tap_offsets(&st->g, r.toff);
     pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
-    pool_parallel_for((size_t)(st->g.g * ceil_div(st->g.cin, FAST_WT_FINISH_BLOCK)), wt_finish_task, &r);
+    pool_parallel_for((size_t)(st->g.g * ceil_div(st->g.cin, FAST_WT_FINISH_BLOCK)), wt_finish_task,
+                      &r);
     if (st->bias) conv_bias_store_sums(p, r.sums);
 }
 

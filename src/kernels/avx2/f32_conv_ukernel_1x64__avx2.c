@@ -16,7 +16,8 @@ static inline __attribute__((always_inline)) void conv1_body(const int nv, size_
     const __m256i full = _mm256_set1_epi32(-1);
     const __m256i last = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(nr - (size_t)(nv - 1) * VL)),
                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v)
+#pragma GCC unroll 8
+    for (int v = 0; v < nv; ++v)
         acc[v] = accumulate ? _mm256_maskload_ps(y + v * VL, v == nv - 1 ? last : full) : _mm256_setzero_ps();
     for (size_t c = 0; c < nc; ++c) {
         const float *xc = x + c * cs;
@@ -24,11 +25,14 @@ static inline __attribute__((always_inline)) void conv1_body(const int nv, size_
             const float *xt = xc + toff[t];
             const __m256 wv = _mm256_broadcast_ss(w++);
             __m256 xv[8];
-            _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v) xv[v] = _mm256_loadu_ps(xt + v * VL);
-            _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v) acc[v] = _mm256_fmadd_ps(wv, xv[v], acc[v]);
+#pragma GCC unroll 8
+            for (int v = 0; v < nv; ++v) xv[v] = _mm256_loadu_ps(xt + v * VL);
+#pragma GCC unroll 8
+            for (int v = 0; v < nv; ++v) acc[v] = _mm256_fmadd_ps(wv, xv[v], acc[v]);
         }
     }
-    _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v) _mm256_maskstore_ps(y + v * VL, v == nv - 1 ? last : full, acc[v]);
+#pragma GCC unroll 8
+    for (int v = 0; v < nv; ++v) _mm256_maskstore_ps(y + v * VL, v == nv - 1 ? last : full, acc[v]);
 }
 
 void f32_conv_ukernel_1x64__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,

@@ -22,27 +22,36 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
     __m256 acc[MR][3];
     const __m256i full = _mm256_set1_epi32(-1);
     const __m256i last = lane_mask(nr - (size_t)(nv - 1) * VL);
-    _Pragma("GCC unroll 8") for (int m = 0; m < rows; ++m)
-        _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_setzero_ps();
+#pragma GCC unroll 8
+    for (int m = 0; m < rows; ++m)
+#pragma GCC unroll 8
+        for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_setzero_ps();
     if (accumulate)
-        _Pragma("GCC unroll 8") for (int m = 0; m < rows; ++m) /* rows == mr, a constant: acc stays in registers */
-            _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v)
+#pragma GCC unroll 8
+        for (int m = 0; m < rows; ++m) /* rows == mr, a constant: acc stays in registers */
+#pragma GCC unroll 8
+            for (int v = 0; v < nv; ++v)
                 acc[m][v] = _mm256_maskload_ps(y + (size_t)m * ldy + (size_t)v * VL, v == nv - 1 ? last : full);
     for (size_t c = 0; c < nc; ++c) {
         const float *xc = x + c * cs;
         for (size_t t = 0; t < nt; ++t) {
             const float *xt = xc + toff[t];
             __m256 xv[3];
-            _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v) xv[v] = _mm256_loadu_ps(xt + v * VL);
-            _Pragma("GCC unroll 8") for (int m = 0; m < rows; ++m) {
+#pragma GCC unroll 8
+            for (int v = 0; v < nv; ++v) xv[v] = _mm256_loadu_ps(xt + v * VL);
+#pragma GCC unroll 8
+            for (int m = 0; m < rows; ++m) {
                 const __m256 wv = _mm256_broadcast_ss(w + m);
-                _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_fmadd_ps(wv, xv[v], acc[m][v]);
+#pragma GCC unroll 8
+                for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_fmadd_ps(wv, xv[v], acc[m][v]);
             }
             w += MR;
         }
     }
-    _Pragma("GCC unroll 8") for (int m = 0; m < rows; ++m)
-        _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v)
+#pragma GCC unroll 8
+    for (int m = 0; m < rows; ++m)
+#pragma GCC unroll 8
+        for (int v = 0; v < nv; ++v)
             _mm256_maskstore_ps(y + (size_t)m * ldy + (size_t)v * VL, v == nv - 1 ? last : full, acc[m][v]);
 }
 

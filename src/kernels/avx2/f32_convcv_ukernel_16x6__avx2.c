@@ -23,8 +23,8 @@ static inline __m256i lane_mask(int n)
 
 /* y[m*ldy + j*ystep] for m < rows, j < n into r, transposed: r[j] holds
  * position j of 8 channels (rows m >= rows are 0) */
-static inline __attribute__((always_inline)) void load_block(__m256 r[VL], int n, size_t rows,
-                                                             const float *y, size_t ldy, size_t ystep)
+static inline __attribute__((always_inline)) void
+load_block(__m256 r[VL], int n, size_t rows, const float *y, size_t ldy, size_t ystep)
 {
     const __m256i cols = lane_mask(n);
 #pragma GCC unroll 8
@@ -33,7 +33,8 @@ static inline __attribute__((always_inline)) void load_block(__m256 r[VL], int n
         if ((size_t)m < rows && ystep == 1) r[m] = _mm256_maskload_ps(y + (size_t)m * ldy, cols);
         if ((size_t)m < rows && ystep != 1) {
             float v[VL] = {0};
-            for (int j = 0; j < n; ++j) v[j] = y[(size_t)m * ldy + (size_t)j * ystep];
+            for (int j = 0; j < n; ++j)
+                v[j] = y[(size_t)m * ldy + (size_t)j * ystep];
             r[m] = _mm256_loadu_ps(v);
         }
     }
@@ -58,7 +59,8 @@ static inline __attribute__((always_inline)) void store_block(__m256 r[VL], int 
         } else {
             float v[VL];
             _mm256_storeu_ps(v, r[m]);
-            for (int j = 0; j < n; ++j) y[(size_t)m * ldy + (size_t)j * ystep] = v[j];
+            for (int j = 0; j < n; ++j)
+                y[(size_t)m * ldy + (size_t)j * ystep] = v[j];
         }
     }
 }
@@ -107,9 +109,9 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, con
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);                     \
+            convcv_body(n, 2, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);              \
         else                                                                                       \
-            convcv_body(n, 1, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);                     \
+            convcv_body(n, 1, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);              \
         break
 
 void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,

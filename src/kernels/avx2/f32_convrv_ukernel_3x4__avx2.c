@@ -20,29 +20,39 @@ void f32_convrv_ukernel_3x4__avx2(size_t mr, size_t nr, size_t nrows, size_t len
                                   size_t brs, float *c, size_t ldm, size_t ldn, int accumulate)
 {
     __m256 acc[MR][NR];
-    _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m)
-        _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) acc[m][n] = _mm256_setzero_ps();
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 8
+        for (int n = 0; n < NR; ++n) acc[m][n] = _mm256_setzero_ps();
     const size_t full = len / VL * VL;
     const __m256i tail = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(len - full)),
                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     for (size_t r = 0; r < nrows; ++r) {
         const float *ap[MR], *bp[NR];
-        _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m) ap[m] = a[m] + r * ars;
-        _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) bp[n] = b[n] + r * brs;
+#pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m) ap[m] = a[m] + r * ars;
+#pragma GCC unroll 8
+        for (int n = 0; n < NR; ++n) bp[n] = b[n] + r * brs;
         for (size_t j = 0; j < full; j += VL) {
             __m256 av[MR];
-            _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m) av[m] = _mm256_loadu_ps(ap[m] + j);
-            _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
+#pragma GCC unroll 8
+            for (int m = 0; m < MR; ++m) av[m] = _mm256_loadu_ps(ap[m] + j);
+#pragma GCC unroll 8
+            for (int n = 0; n < NR; ++n) {
                 const __m256 bv = _mm256_loadu_ps(bp[n] + j);
-                _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m) acc[m][n] = _mm256_fmadd_ps(av[m], bv, acc[m][n]);
+#pragma GCC unroll 8
+                for (int m = 0; m < MR; ++m) acc[m][n] = _mm256_fmadd_ps(av[m], bv, acc[m][n]);
             }
         }
         if (len > full) {
             __m256 av[MR];
-            _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m) av[m] = _mm256_maskload_ps(ap[m] + full, tail);
-            _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
+#pragma GCC unroll 8
+            for (int m = 0; m < MR; ++m) av[m] = _mm256_maskload_ps(ap[m] + full, tail);
+#pragma GCC unroll 8
+            for (int n = 0; n < NR; ++n) {
                 const __m256 bv = _mm256_maskload_ps(bp[n] + full, tail);
-                _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m) acc[m][n] = _mm256_fmadd_ps(av[m], bv, acc[m][n]);
+#pragma GCC unroll 8
+                for (int m = 0; m < MR; ++m) acc[m][n] = _mm256_fmadd_ps(av[m], bv, acc[m][n]);
             }
         }
     }

@@ -22,33 +22,44 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
     __m256 acc[MR][2];
     const __m256i full = _mm256_set1_epi32(-1);
     const __m256i last = lane_mask(nr - (size_t)(nv - 1) * VL);
-    _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m)
-        _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_setzero_ps();
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 8
+        for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_setzero_ps();
     /* loops over MR with a guard, not up to mr: a runtime trip count kept
      * the accumulators on the stack through the whole reduction */
     if (accumulate)
-        _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m)
-            _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v)
+#pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 8
+            for (int v = 0; v < nv; ++v)
                 if ((size_t)m < mr)
-                    acc[m][v] = _mm256_maskload_ps(c + (size_t)m * ldc + (size_t)v * VL, v == nv - 1 ? last : full);
+                    acc[m][v] = _mm256_maskload_ps(c + (size_t)m * ldc + (size_t)v * VL,
+                                                   v == nv - 1 ? last : full);
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
     for (size_t r = 0; r < nrows; ++r) {
         const size_t ro = r * ars;
         const float *br = b + r * len * ldb;
         for (size_t j = 0; j < len; ++j) {
             __m256 bv[2];
-            _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v) bv[v] = _mm256_loadu_ps(br + j * ldb + (size_t)v * VL);
+#pragma GCC unroll 8
+            for (int v = 0; v < nv; ++v) bv[v] = _mm256_loadu_ps(br + j * ldb + (size_t)v * VL);
             const float *ap[MR] = {a0 + ro + j, a1 + ro + j, a2 + ro + j, a3 + ro + j, a4 + ro + j, a5 + ro + j};
-            _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m) {
+#pragma GCC unroll 8
+            for (int m = 0; m < MR; ++m) {
                 const __m256 s = _mm256_broadcast_ss(ap[m]);
-                _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_fmadd_ps(s, bv[v], acc[m][v]);
+#pragma GCC unroll 8
+                for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_fmadd_ps(s, bv[v], acc[m][v]);
             }
         }
     }
-    _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m)
-        _Pragma("GCC unroll 8") for (int v = 0; v < nv; ++v)
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 8
+        for (int v = 0; v < nv; ++v)
             if ((size_t)m < mr)
-                _mm256_maskstore_ps(c + (size_t)m * ldc + (size_t)v * VL, v == nv - 1 ? last : full, acc[m][v]);
+                _mm256_maskstore_ps(c + (size_t)m * ldc + (size_t)v * VL, v == nv - 1 ? last : full,
+                                    acc[m][v]);
 }
 
 void f32_convwt_ukernel_6x16__avx2(size_t mr, size_t nr, size_t nrows, size_t len,

@@ -15,14 +15,18 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
 {
     __m512 acc[MR][4];
     const __mmask16 last = (__mmask16)((1u << (nr - (size_t)(nv - 1) * VL)) - 1u);
-    _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m)
-        _Pragma("GCC unroll 4") for (int v = 0; v < nv; ++v) acc[m][v] = _mm512_setzero_ps();
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 4
+        for (int v = 0; v < nv; ++v) acc[m][v] = _mm512_setzero_ps();
     /* loops over MR with a guard, not up to mr: with a runtime trip count
      * the accumulators went through the stack on entry and exit of every
      * call (3-5% of a call reducing over 392 positions) */
     if (accumulate)
-        _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m)
-            _Pragma("GCC unroll 4") for (int v = 0; v < nv; ++v)
+#pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 4
+            for (int v = 0; v < nv; ++v)
                 if ((size_t)m < mr)
                     acc[m][v] = _mm512_maskz_loadu_ps(v == nv - 1 ? last : (__mmask16)0xffff,
                                                       c + (size_t)m * ldc + (size_t)v * VL);
@@ -40,8 +44,10 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
             }
         }
     }
-    _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m)
-        _Pragma("GCC unroll 4") for (int v = 0; v < nv; ++v)
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 4
+        for (int v = 0; v < nv; ++v)
             if ((size_t)m < mr)
                 _mm512_mask_storeu_ps(c + (size_t)m * ldc + (size_t)v * VL,
                                       v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
