@@ -2,6 +2,7 @@
  * accumulators): depthwise and very few output channels. */
 #include <immintrin.h>
 
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/conv_ukernels.h"
 
 #define VL 8
@@ -14,8 +15,7 @@ static inline __attribute__((always_inline)) void conv1_body(const int nv, size_
 {
     __m256 acc[8];
     const __m256i full = _mm256_set1_epi32(-1);
-    const __m256i last = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(nr - (size_t)(nv - 1) * VL)),
-                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i last = avx2_lane_mask(nr - (size_t)(nv - 1) * VL);
 #pragma GCC unroll 8
     for (int v = 0; v < nv; ++v)
         acc[v] = accumulate ? _mm256_maskload_ps(y + v * VL, v == nv - 1 ? last : full) : _mm256_setzero_ps();

@@ -8,6 +8,7 @@
  * spatial-vector 'conv' kernel. */
 #include <immintrin.h>
 
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/avx2/transpose8__avx2.h"
 #include "kernels/conv_ukernels.h"
 
@@ -15,18 +16,12 @@
 #define NR 6
 #define VL 8
 
-static inline __m256i lane_mask(int n)
-{
-    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), idx);
-}
-
 /* y[m*ldy + j*ystep] for m < rows, j < n into r, transposed: r[j] holds
  * position j of 8 channels (rows m >= rows are 0) */
 static inline __attribute__((always_inline)) void
 load_block(__m256 r[VL], int n, size_t rows, const float *y, size_t ldy, size_t ystep)
 {
-    const __m256i cols = lane_mask(n);
+    const __m256i cols = avx2_lane_mask(n);
 #pragma GCC unroll 8
     for (int m = 0; m < VL; ++m) {
         r[m] = _mm256_setzero_ps();
@@ -46,7 +41,7 @@ load_block(__m256 r[VL], int n, size_t rows, const float *y, size_t ldy, size_t 
 static inline __attribute__((always_inline)) void store_block(__m256 r[VL], int n, size_t rows,
                                                               float *y, size_t ldy, size_t ystep)
 {
-    const __m256i cols = lane_mask(n);
+    const __m256i cols = avx2_lane_mask(n);
 #pragma GCC unroll 8
     for (int j = n; j < VL; ++j)
         r[j] = _mm256_setzero_ps();

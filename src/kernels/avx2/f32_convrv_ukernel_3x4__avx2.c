@@ -2,6 +2,7 @@
  * (12 ymm accumulators, 3 vectors of a, 1 of b), reduced at the end. */
 #include <immintrin.h>
 
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/conv_ukernels.h"
 
 #define MR 3
@@ -25,8 +26,7 @@ void f32_convrv_ukernel_3x4__avx2(size_t mr, size_t nr, size_t nrows, size_t len
 #pragma GCC unroll 8
         for (int n = 0; n < NR; ++n) acc[m][n] = _mm256_setzero_ps();
     const size_t full = len / VL * VL;
-    const __m256i tail = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(len - full)),
-                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i tail = avx2_lane_mask(len - full);
     for (size_t r = 0; r < nrows; ++r) {
         const float *ap[MR], *bp[NR];
 #pragma GCC unroll 8

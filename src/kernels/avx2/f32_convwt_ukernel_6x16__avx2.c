@@ -2,16 +2,11 @@
  * (12 ymm accumulators, 2 vectors of b, 1 broadcast of a). */
 #include <immintrin.h>
 
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/conv_ukernels.h"
 
 #define MR 6
 #define VL 8
-
-static inline __m256i lane_mask(size_t n)
-{
-    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), idx);
-}
 
 static inline __attribute__((always_inline)) void convwt_body(const int nv, size_t mr, size_t nr,
                                                               size_t nrows, size_t len,
@@ -21,7 +16,7 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
 {
     __m256 acc[MR][2];
     const __m256i full = _mm256_set1_epi32(-1);
-    const __m256i last = lane_mask(nr - (size_t)(nv - 1) * VL);
+    const __m256i last = avx2_lane_mask(nr - (size_t)(nv - 1) * VL);
 #pragma GCC unroll 8
     for (int m = 0; m < MR; ++m)
 #pragma GCC unroll 8

@@ -3,6 +3,7 @@
  * vector. */
 #include <immintrin.h>
 
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/dw_ukernels.h"
 
 #define VL 8
@@ -46,8 +47,7 @@ void f32_dwconv_ukernel_64__avx2(size_t len, size_t nt, const float *w, const fl
         _mm256_storeu_ps(y + j, a);
     }
     if (j < len) {
-        const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(len - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i m = avx2_lane_mask(len - j);
         __m256 a = _mm256_setzero_ps();
         for (size_t t = 0; t < nt; ++t) {
             const __m256 v = _mm256_maskload_ps(x + toff[t] + j, m);

@@ -4,6 +4,7 @@
  * of 4 taps. Then groups of 2 and 1. */
 #include <immintrin.h>
 
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/dw_ukernels.h"
 
 #define VL 8
@@ -21,8 +22,7 @@ static inline __attribute__((always_inline)) void sweep(const int nb, size_t row
         xp[t] = x + toff[t];
     }
     const size_t tail = len % VL, pairs = len / (2 * VL) * (2 * VL);
-    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)tail),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i m = avx2_lane_mask(tail);
     for (size_t r = 0; r < rows; ++r) {
         const float *dr = dy + r * dyps;
         const size_t xo = r * xps;

@@ -1,14 +1,14 @@
 /* AVX2 row copy: 8 floats a step, the last vector of a row masked. */
 #include <immintrin.h>
 
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/grp_ukernels.h"
 
 void f32_grpcopy_ukernel__avx2(size_t rows, size_t len, const float *src, size_t sps, float *dst,
                                size_t dps)
 {
     const size_t full = len / 8 * 8;
-    const __m256i tm = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(len % 8)),
-                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i tm = avx2_lane_mask(len % 8);
     for (size_t r = 0; r < rows; ++r) {
         const float *s = src + r * sps;
         float *d = dst + r * dps;

@@ -2,6 +2,7 @@
  * 12 ymm of partial sums kept over the call; the remainder is masked loads. */
 #include <immintrin.h>
 
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/grp_ukernels.h"
 
 #define VL 8
@@ -29,8 +30,7 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
         }
     }
     if (len > full) {
-        const __m256i tm = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(len - full)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tm = avx2_lane_mask(len - full);
         __m256 av[3];
         _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) av[m] = _mm256_maskload_ps(a[m] + full, tm);
         _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {

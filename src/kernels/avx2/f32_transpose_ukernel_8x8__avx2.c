@@ -3,26 +3,21 @@
  * elements named are read and written. */
 #include <immintrin.h>
 
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/avx2/transpose8__avx2.h"
 #include "kernels/conv_ukernels.h"
 
 #define VL 8
-
-static inline __m256i lane_mask(size_t k)
-{
-    static const int32_t ones[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-    return _mm256_loadu_si256((const __m256i *)(ones + 8 - k));
-}
 
 void f32_transpose_ukernel_8x8__avx2(size_t m, size_t n, const float *src, size_t lds, float *dst,
                                      size_t ldd)
 {
     for (size_t i0 = 0; i0 < m; i0 += VL) {
         const size_t mi = m - i0 < VL ? m - i0 : VL;
-        const __m256i rows = lane_mask(mi);
+        const __m256i rows = avx2_lane_mask(mi);
         for (size_t j0 = 0; j0 < n; j0 += VL) {
             const size_t nj = n - j0 < VL ? n - j0 : VL;
-            const __m256i cols = lane_mask(nj);
+            const __m256i cols = avx2_lane_mask(nj);
             __m256 r[8];
             for (int i = 0; i < VL; ++i)
                 r[i] = (size_t)i < mi ? _mm256_maskload_ps(src + (i0 + (size_t)i) * lds + j0, cols)
