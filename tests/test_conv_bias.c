@@ -6,7 +6,7 @@
  * BF16 gradOutput, dense and strided (gapped) layouts, gradBias alone (its own
  * pass) and with gradWeight (block sums inside the weights pass where it
  * streams gradOutput: 2-D images with rows not a multiple of 16, 1-D rows
- * split into column blocks), every result must equal a plain loop written
+ * split into column blocks; also with gradInput, the streamed pass), every result must equal a plain loop written
  * from that description, bit for bit, with every ISA's row kernel.
  */
 #include <stdlib.h>
@@ -24,19 +24,25 @@ typedef struct shape {
     int64_t n, c, o, h, w; /* 1-D when h == 0 */
     int64_t k;             /* kernel side (stride 1, padding k / 2) */
     bool weight;           /* gradWeight requested too */
+    bool data;             /* gradInput requested too */
 } shape;
 
 /* The weights pass sums the blocks in its reduction-vector path (few
  * channels), its GEMM path (k3, many channels) and its flat path (1x1, many
  * channels); bias alone has its own pass. */
 static const shape k_shapes[] = {
-    {"2-D, bias alone", 3, 5, 5, 7, 9, 1, false},
-    {"2-D, with gradWeight", 3, 5, 5, 7, 9, 1, true},
-    {"2-D, 40 channels, with gradWeight", 2, 2, 40, 5, 13, 1, true},
-    {"1-D long rows, with gradWeight", 2, 2, 40, 0, 7001, 1, true},
-    {"1-D long rows, bias alone", 2, 2, 40, 0, 7001, 1, false},
-    {"2-D k3, 40 x 30 channels, with gradWeight", 2, 30, 40, 6, 11, 3, true},
-    {"2-D 1x1, 40 x 30 channels, with gradWeight", 5, 30, 40, 6, 11, 1, true},
+    {"2-D, bias alone", 3, 5, 5, 7, 9, 1, false, false},
+    {"2-D, with gradWeight", 3, 5, 5, 7, 9, 1, true, false},
+    {"2-D, 40 channels, with gradWeight", 2, 2, 40, 5, 13, 1, true, false},
+    {"1-D long rows, with gradWeight", 2, 2, 40, 0, 7001, 1, true, false},
+    {"1-D long rows, bias alone", 2, 2, 40, 0, 7001, 1, false, false},
+    {"2-D k3, 40 x 30 channels, with gradWeight", 2, 30, 40, 6, 11, 3, true, false},
+    {"2-D 1x1, 40 x 30 channels, with gradWeight", 5, 30, 40, 6, 11, 1, true, false},
+    /* the streamed weights pass (few input channels, four images or more):
+     * gradOutput read once for all three gradients, blocks of the data pass */
+    {"1-D long rows, streamed, all three", 4, 1, 40, 0, 7001, 3, true, true},
+    {"2-D, streamed, all three", 5, 2, 20, 7, 9, 3, true, true},
+    {"2-D, streamed, with gradWeight", 5, 2, 20, 7, 9, 3, true, false},
 };
 
 /* The documented order, from the fp32 values of gradOutput. */
@@ -72,6 +78,7 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     float *x = calloc((size_t)(s->n * s->c * hh * s->w), sizeof(float));
     float *wt = calloc((size_t)wnum, sizeof(float));
     float *gw = calloc((size_t)wnum, sizeof(float));
+    float *gi = calloc((size_t)(s->n * s->c * hh * s->w), sizeof(float));
     for (int64_t i = 0; i < s->n * s->c * hh * s->w; ++i) x[i] = (float)(i % 7) - 3.0f;
     for (int64_t n = 0; n < s->n; ++n)
         for (int64_t c = 0; c < s->o; ++c)
@@ -80,7 +87,7 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
                     store_from_f32(y, dt, ((n * s->o + c) * hh + h) * row + w,
                                    v[((n * s->o + c) * hh + h) * s->w + w]);
     const int64_t bd[1] = {s->o}, one[2] = {1, 1}, zero[2] = {0, 0}, pad[2] = {s->k / 2, s->k / 2};
-    const bool mask[3] = {false, s->weight, true};
+    const bool mask[3] = {s->data, s->weight, true};
     const aclFormat fmt = nd == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCL;
     const int64_t *yd = nd == 4 ? yd4 : yd3, *ys = nd == 4 ? ys4 : ys3;
     const int64_t *xd = nd == 4 ? xd4 : xd3, *wd = nd == 4 ? wd4 : wd3;
@@ -88,6 +95,7 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     aclTensor *tx = aclCreateTensor(xd, nd, ACL_FLOAT, NULL, 0, fmt, xd, nd, x);
     aclTensor *tw = aclCreateTensor(wd, nd, ACL_FLOAT, NULL, 0, fmt, wd, nd, wt);
     aclTensor *tgw = aclCreateTensor(wd, nd, ACL_FLOAT, NULL, 0, fmt, wd, nd, gw);
+    aclTensor *tgi = aclCreateTensor(xd, nd, ACL_FLOAT, NULL, 0, fmt, xd, nd, gi);
     aclTensor *tb = aclCreateTensor(bd, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, bd, 1, out);
     aclIntArray *sa = aclCreateIntArray(one, nd - 2), *pd = aclCreateIntArray(pad, nd - 2);
     aclIntArray *dl = aclCreateIntArray(one, nd - 2), *op = aclCreateIntArray(zero, nd - 2);
@@ -95,7 +103,7 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     uint64_t wsize = 0;
     aclOpExecutor *e = NULL;
     CHECK_ST(aclnnConvolutionBackwardGetWorkspaceSize(ty, tx, tw, NULL, sa, pd, dl, false, op, 1, mk, 0,
-                                                      NULL, s->weight ? tgw : NULL, tb, &wsize, &e),
+                                                      s->data ? tgi : NULL, s->weight ? tgw : NULL, tb, &wsize, &e),
              ACLNN_SUCCESS);
     void *ws = NULL;
     if (wsize > 0) CHECK_ST(aclrtMalloc(&ws, wsize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
@@ -103,10 +111,10 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     CHECK_ST(aclrtSynchronizeStream(st), ACL_SUCCESS);
     if (ws) aclrtFree(ws);
     aclDestroyTensor(ty), aclDestroyTensor(tx), aclDestroyTensor(tw), aclDestroyTensor(tgw);
-    aclDestroyTensor(tb);
+    aclDestroyTensor(tb), aclDestroyTensor(tgi);
     aclDestroyIntArray(sa), aclDestroyIntArray(pd), aclDestroyIntArray(dl), aclDestroyIntArray(op);
     aclDestroyBoolArray(mk);
-    free(y), free(x), free(wt), free(gw);
+    free(y), free(x), free(wt), free(gw), free(gi);
 }
 
 int main(void)

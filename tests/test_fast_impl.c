@@ -15,7 +15,9 @@
  *   the exact sum by at most about n * 2^-24 * sum|terms| (n = terms per
  *   output). We allow 2 * (n + 2) * 2^-24 * sum|terms| with sum|terms|
  *   computed by the direct implementation on |operands|.
- * - The fast results must be bitwise equal for 1, 2 and 3 threads.
+ * - The fast results must be bitwise equal for 1, 2 and 3 threads, and
+ *   gradWeight must have the same bits when gradInput is not requested (the
+ *   streamed weights pass computes both in one sweep when both are).
  * - Elements of the output buffer outside the view keep their sentinel.
  * - On an ISA with a channel-vector data kernel, every case runs with each
  *   data kernel family (ACLCONV_FAST_CV=0 / 1).
@@ -46,6 +48,8 @@ typedef struct gen_opts {
     int pointwise; /* 1x1, stride 1, no padding, planes of a few hundred positions:
                       whole images per weights-pass call, several of them per unit,
                       slabs read in place (whole rows) */
+    int stream;    /* D of 1-D / 2-D layers with few channels and images enough for
+                      the streamed weights pass (gradOutput read once for both) */
 } gen_opts;
 
 static void one_case(uint64_t seed, const gen_opts *go)
@@ -54,11 +58,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
     rng_seed(&r, seed);
     conv_problem p;
     memset(&p, 0, sizeof p);
-    p.rank = go->long1d      ? 1
-             : go->wide      ? 2
-             : go->pointwise ? (int)rng_range(&r, 2, 3)
-                             : (int)rng_range(&r, 1, 3);
-    p.n = go->pointwise ? rng_range(&r, 1, 5) : rng_range(&r, 1, 3);
+    p.rank = go->long1d                   ? 1
+             : go->wide                   ? 2
+             : go->pointwise              ? (int)rng_range(&r, 2, 3)
+             : go->stream                 ? (int)rng_range(&r, 1, 2)
+                                          : (int)rng_range(&r, 1, 3);
+    p.n = go->pointwise ? rng_range(&r, 1, 5) : go->stream ? rng_range(&r, 4, 6) : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 3) ? rng_range(&r, 2, 3) : 1;
     const int64_t cmax = p.rank == 3 ? 6 : go->long1d ? 24 : 11;
     p.cg = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, cmax);
@@ -75,7 +80,11 @@ static void one_case(uint64_t seed, const gen_opts *go)
         p.cg = rng_range(&r, 20, 90);
         p.og = rng_range(&r, 28, 90);
     }
-    p.data_dir = rng_chance(&r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
+    if (go->stream) {
+        p.cg = rng_range(&r, 1, 4);
+        p.og = rng_range(&r, 1, 64);
+    }
+    p.data_dir = go->stream || rng_chance(&r, 1, 2) ? CONV_DIR_BWD_DATA : CONV_DIR_FWD;
     p.transposed = p.data_dir == CONV_DIR_FWD;
     for (int i = 0; i < 3; ++i) {
         const bool used = i >= 3 - p.rank;
@@ -84,7 +93,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
             p.pad[i] = 0;
             continue;
         }
-        const int64_t maxs = go->long1d    ? 12000
+        /* streamed 1-D: rows long enough for several data column blocks */
+        const bool long_row = go->stream && p.rank == 1 && rng_chance(&r, 1, 2);
+        const int64_t maxs = long_row      ? 9000
+                             : go->long1d  ? 12000
                              : go->wide    ? 6
                              : p.rank == 1 ? 70
                              : p.rank == 2 ? 17
@@ -92,7 +104,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
         p.ks[i] = rng_range(&r, 1, p.rank == 3 || go->wide ? 3 : 5);
         p.dil[i] = rng_chance(&r, 1, 4) ? 2 : 1;
         p.stride[i] = rng_chance(&r, 1, 3) ? rng_range(&r, 1, go->stride_max) : 1;
-        it_draw_extent(&p, i, go->long1d ? 6000 : 0, maxs, &r);
+        it_draw_extent(&p, i, go->long1d ? 6000 : long_row ? 2000 : 0, maxs, &r);
         if (go->pointwise) {
             /* after the draws above, so the pointwise seeds keep drawing the
              * rest of their problem from the same random numbers */
@@ -100,6 +112,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
             p.pad[i] = 0;
             p.xs[i] = p.ys[i] = i == 0 ? rng_range(&r, 1, 3) : rng_range(&r, 8, 24);
         }
+    }
+    /* the streamed pass wants few (c, tap) rows: C * taps < 24 */
+    while (go->stream && p.cg * p.ks[1] * p.ks[2] >= 24) {
+        const int i = p.ks[1] >= p.ks[2] ? 1 : 2;
+        p.ks[i] -= 1;
+        it_draw_extent(&p, i, 0, p.rank == 1 ? 70 : 17, &r);
     }
     p.mode = go->dtypes ? (conv_mode)rng_range(&r, 0, 3)
                         : (go->int_data ? (conv_mode)rng_range(&r, 0, 1) : CONV_MODE_F32);
@@ -154,6 +172,19 @@ static void one_case(uint64_t seed, const gen_opts *go)
         it_check_outputs(&o, ref, tol, names, seed, isa, threads, desc);
         it_check_threads(first, &o, threads, seed, isa, desc);
     }
+    /* gradWeight alone: the same bits as with gradInput */
+    if (p.grad_input.data != NULL && p.grad_weight.data != NULL) {
+        conv_problem q = p;
+        q.grad_input.data = NULL;
+        aclconvSetNumThreads(2);
+        it_reset_sentinel(&o.gw);
+        it_run_plan(&q, "fast", names);
+        if (!it_same_bits(&first[1], &o.gw)) {
+            printf("FAIL seed %" PRIu64 " isa %s: gradWeight alone differs from gradWeight with gradInput: %s\n",
+                   seed, isa, desc);
+            it_fail();
+        }
+    }
     aclconvSetNumThreads(2);
     for (int k = 0; k < 2; ++k) {
         it_tensor_free(&first[k]);
@@ -199,6 +230,18 @@ int main(int argc, char **argv)
             gen_opts go = {.stride_max = 5, .int_data = 1, .dtypes = 0, .isa = isa, .long1d = 1};
             for (int i = 0; i < count / 30 + 1; ++i)
                 one_case(seed + 99991u * (uint64_t)(i + 1) + (uint64_t)isa, &go);
+            /* the streamed weights pass, with and without gradInput, every
+             * dtype and mode */
+            for (int kind = 0; kind < 3; ++kind) {
+                gen_opts gs = {.stride_max = 5,
+                               .int_data = kind != 2,
+                               .dtypes = kind == 1,
+                               .isa = isa,
+                               .stream = 1};
+                for (int i = 0; i < count / 20 + 1; ++i)
+                    one_case(seed + 524287u * (uint64_t)(i + 1) + (uint64_t)isa + (uint64_t)kind * 11u,
+                             &gs);
+            }
             /* many channels: several sweeps of the weights, many o / (c, tap) tiles */
             gen_opts gw = {.stride_max = 3, .int_data = 1, .dtypes = 0, .isa = isa, .wide = 1};
             for (int i = 0; i < count / 60 + 1; ++i)

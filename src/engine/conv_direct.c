@@ -233,4 +233,4 @@ static void direct_run_pass(const conv_problem *p, conv_pass pass, const void *s
     pool_parallel_for(tasks, direct_compute_task, &r);
 }
 
-const conv_impl conv_impl_direct = {"direct", direct_why_not, direct_plan, direct_run_pass, NULL};
+const conv_impl conv_impl_direct = {"direct", direct_why_not, direct_plan, direct_run_pass, NULL, NULL};

@@ -906,4 +906,4 @@ static bool dw_fuses_bias(const void *state)
     return ((const dw_state *)state)->bias;
 }
 
-const conv_impl conv_impl_dw = {"dw", dw_why_not, dw_plan, dw_run_pass, dw_fuses_bias};
+const conv_impl conv_impl_dw = {"dw", dw_why_not, dw_plan, dw_run_pass, dw_fuses_bias, NULL};

@@ -68,6 +68,11 @@
 #define FAST_PHASE_ROWS_MAX_WASTE 3
 /* Chunks of the n-reduction of the weights pass (fixed; partial buffers). */
 #define FAST_WT_CHUNKS 4
+/* The streamed weights pass (wt_streams): its chunks are runs of whole
+ * images, at most this many, and it needs this many images at least (fewer
+ * would leave threads idle). */
+#define FAST_STREAM_CHUNKS 16
+#define FAST_STREAM_MIN_IMAGES 4
 /* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
 #define FAST_MAX_FLOATS ((int64_t)1 << 34)
 
@@ -956,20 +961,124 @@ static void round_in_place(const data_run *r, float *y, int64_t rows, int64_t ld
     }
 }
 
+/* The input slab of sub-problem g's block (n, grp, od, oh0, ow0): read in
+ * place or packed into slot's buffer; *cs: floats per channel. */
+static const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, int64_t grp, int64_t od,
+                              int64_t oh0, int64_t ow0, int slot, int64_t *cs)
+{
+    float *slab = r->slabs + (int64_t)slot * r->st->slab_floats;
+    const float *xs = slab;
+    *cs = g->cs;
+    if (!slab_in_place(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, true, &xs, cs))
+        pack_slab(g, r->in, r->p->mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
+    return xs;
+}
+
+/* The kernel calls and stores of sub-problem g's block (n, grp, od, rbi,
+ * cbi) over its slab xs. touch: the block's first output phase (its stores
+ * miss: prefetched first). */
+static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t od, int64_t rbi,
+                       int64_t cbi, int slot, bool touch, const float *xs, int64_t cs)
+{
+    const data_state *st = r->st;
+    const fast_geom *g = &r->subs[sub];
+    float *tile = r->tiles + (int64_t)slot * st->tile_floats;
+    const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
+    const int64_t ow0 = cbi * g->wb, cols = min64(g->wb, g->os[2] - ow0);
+    const int64_t jn = (rows - 1) * g->wp + cols;
+    const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
+    /* fp32 results: the kernel stores in place when its tiles have no
+     * junk columns. Tiles are runs of the padded
+     * grid [j0, j0 + nr): the spatial-vector kernel runs over the whole
+     * grid; the channel-vector kernel takes one output row at a time (no
+     * junk columns, any output phase's row and column steps), or the
+     * whole grid when it has no junk and the output rows follow each
+     * other (or go through the tile anyway) */
+    const conv_view *out = r->out;
+    const int64_t ystep = out->stride[4] * g->ostep[2];
+    /* the FLOAT16 / BF16 modes round fp32 results: in place, after the
+     * kernel calls of a tile group, while its lines are in L1 */
+    const bool rounds = r->p->mode == CONV_MODE_F16 || r->p->mode == CONV_MODE_BF16;
+    const bool f32_out = !st->phase_rows && out->dtype == ACL_FLOAT;
+    /* (cols == wp: a column block narrower than the plane would write its
+     * junk lanes into the next block's columns) */
+    const bool flat_in_place = f32_out && ystep == 1 && g->ostep[1] == 1 && g->wp == cols &&
+                               g->wp == g->os[2] && out->stride[3] == g->wp;
+    const bool per_row = st->cv && (g->wp != cols || (f32_out && !flat_in_place));
+    const bool in_place = per_row ? f32_out && ystep >= 1 : flat_in_place;
+    const int64_t trows = per_row ? rows : 1, span = per_row ? cols : jn;
+    const int64_t ntiles = ceil_div(span, st->nr);
+    float *out0 = in_place
+                      ? (float *)out->data + conv_view_index(out, n, grp * g->cout,
+                                                             od * g->ostep[0] + g->ooff[0],
+                                                             oh0 * g->ostep[1] + g->ooff[1],
+                                                             ow0 * g->ostep[2] + g->ooff[2])
+                      : NULL;
+    const int64_t ldrow = out->stride[3] * g->ostep[1];
+    const float *wpk = r->wpk + r->wpk_at[sub];
+    const ptrdiff_t *toff = r->toff + r->toff_at[sub];
+    for (int64_t cb0 = 0; cb0 < ncb; cb0 += cbb) {
+        const int64_t cb1 = min64(ncb, cb0 + cbb);
+        for (int64_t row = 0; row < trows; ++row)
+            for (int64_t t0 = 0; t0 < ntiles; t0 += st->store_tiles) {
+                /* kernel tiles [t0, t1) go to the tile buffer side by
+                 * side and are stored with one data_store_tile */
+                const int64_t t1 = min64(ntiles, t0 + st->store_tiles);
+                const int64_t g0 = tile_start(st, t0, span, ntiles),
+                              gn = tile_start(st, t1, span, ntiles) - g0;
+                for (int64_t mb = cb0; mb < cb1; ++mb) {
+                    const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
+                    const float *w = wpk + (grp * ncb + mb) * panel;
+                    const int64_t co0 = grp * g->cout + mb * st->mr;
+                    if (!in_place && touch)
+                        data_store_tile(r, g, NULL, 0, mr, gn, n, co0, od, oh0, ow0, rows, cols,
+                                        row * g->wp + g0);
+                    float *dst0 =
+                        in_place ? out0 + mb * st->mr * out->stride[1] + row * ldrow : NULL;
+                    for (int64_t t = t0; t < t1; ++t) {
+                        const int64_t c0 = tile_start(st, t, span, ntiles);
+                        const int64_t nr = tile_start(st, t + 1, span, ntiles) - c0,
+                                      j0 = row * g->wp + c0;
+                        if (in_place) {
+                            float *dst = dst0 + c0 * ystep;
+                            prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
+                            data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, dst, out->stride[1],
+                                        ystep);
+                        } else {
+                            data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, tile + (c0 - g0),
+                                        st->tile_ld, 1);
+                        }
+                    }
+                    if (in_place && rounds)
+                        round_in_place(r, dst0 + g0 * ystep, mr, out->stride[1], gn, ystep);
+                    if (!in_place)
+                        data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0,
+                                        rows, cols, row * g->wp + g0);
+                }
+            }
+    }
+}
+
+/* Splits a data task index into (n, grp, od, rbi, cbi). */
+static void data_task_coords(const data_run *r, int64_t i, int64_t c[5])
+{
+    const data_state *st = r->st;
+    c[4] = i % st->tasks_wb;
+    i /= st->tasks_wb;
+    c[3] = i % st->tasks_rb;
+    i /= st->tasks_rb;
+    c[2] = i % st->tasks_d;
+    i /= st->tasks_d;
+    c[1] = i % r->p->g;
+    c[0] = i / r->p->g;
+}
+
 static void data_task(void *ctx, size_t index, int slot)
 {
     const data_run *r = ctx;
-    const data_state *st = r->st;
-    int64_t i = (int64_t)index;
-    const int64_t cbi = i % st->tasks_wb;
-    i /= st->tasks_wb;
-    const int64_t rbi = i % st->tasks_rb;
-    i /= st->tasks_rb;
-    const int64_t od = i % st->tasks_d;
-    i /= st->tasks_d;
-    const int64_t ngroups = r->p->g, grp = i % ngroups, n = i / ngroups;
-    float *slab = r->slabs + (int64_t)slot * st->slab_floats;
-    float *tile = r->tiles + (int64_t)slot * st->tile_floats;
+    int64_t c[5];
+    data_task_coords(r, (int64_t)index, c);
+    const int64_t n = c[0], grp = c[1], od = c[2], rbi = c[3], cbi = c[4];
     /* the first output phase's stores miss (prefetched); the others' hit the
      * lines it brought (FAST_OUT_BLOCK_FLOATS) */
     bool first = true;
@@ -977,86 +1086,10 @@ static void data_task(void *ctx, size_t index, int slot)
         if (r->empty[sub]) continue;
         const fast_geom *g = &r->subs[sub];
         if (od >= g->os[0] || rbi >= g->nrb || cbi >= g->nwb) continue;
-        const bool touch = first;
+        int64_t cs;
+        const float *xs = data_slab(r, g, n, grp, od, rbi * g->rb, cbi * g->wb, slot, &cs);
+        data_block(r, sub, n, grp, od, rbi, cbi, slot, first, xs, cs);
         first = false;
-        const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
-        const int64_t ow0 = cbi * g->wb, cols = min64(g->wb, g->os[2] - ow0);
-        const float *xs = slab;
-        int64_t cs = g->cs;
-        if (!slab_in_place(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, true, &xs, &cs))
-            pack_slab(g, r->in, r->p->mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
-        const int64_t jn = (rows - 1) * g->wp + cols;
-        const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
-        /* fp32 results: the kernel stores in place when its tiles have no
-         * junk columns. Tiles are runs of the padded
-         * grid [j0, j0 + nr): the spatial-vector kernel runs over the whole
-         * grid; the channel-vector kernel takes one output row at a time (no
-         * junk columns, any output phase's row and column steps), or the
-         * whole grid when it has no junk and the output rows follow each
-         * other (or go through the tile anyway) */
-        const conv_view *out = r->out;
-        const int64_t ystep = out->stride[4] * g->ostep[2];
-        /* the FLOAT16 / BF16 modes round fp32 results: in place, after the
-         * kernel calls of a tile group, while its lines are in L1 */
-        const bool rounds = r->p->mode == CONV_MODE_F16 || r->p->mode == CONV_MODE_BF16;
-        const bool f32_out = !st->phase_rows && out->dtype == ACL_FLOAT;
-        /* (cols == wp: a column block narrower than the plane would write its
-         * junk lanes into the next block's columns) */
-        const bool flat_in_place = f32_out && ystep == 1 && g->ostep[1] == 1 && g->wp == cols &&
-                                   g->wp == g->os[2] && out->stride[3] == g->wp;
-        const bool per_row = st->cv && (g->wp != cols || (f32_out && !flat_in_place));
-        const bool in_place = per_row ? f32_out && ystep >= 1 : flat_in_place;
-        const int64_t trows = per_row ? rows : 1, span = per_row ? cols : jn;
-        const int64_t ntiles = ceil_div(span, st->nr);
-        float *out0 = in_place
-                          ? (float *)out->data + conv_view_index(out, n, grp * g->cout,
-                                                                 od * g->ostep[0] + g->ooff[0],
-                                                                 oh0 * g->ostep[1] + g->ooff[1],
-                                                                 ow0 * g->ostep[2] + g->ooff[2])
-                          : NULL;
-        const int64_t ldrow = out->stride[3] * g->ostep[1];
-        const float *wpk = r->wpk + r->wpk_at[sub];
-        const ptrdiff_t *toff = r->toff + r->toff_at[sub];
-        for (int64_t cb0 = 0; cb0 < ncb; cb0 += cbb) {
-            const int64_t cb1 = min64(ncb, cb0 + cbb);
-            for (int64_t row = 0; row < trows; ++row)
-                for (int64_t t0 = 0; t0 < ntiles; t0 += st->store_tiles) {
-                    /* kernel tiles [t0, t1) go to the tile buffer side by
-                     * side and are stored with one data_store_tile */
-                    const int64_t t1 = min64(ntiles, t0 + st->store_tiles);
-                    const int64_t g0 = tile_start(st, t0, span, ntiles),
-                                  gn = tile_start(st, t1, span, ntiles) - g0;
-                    for (int64_t mb = cb0; mb < cb1; ++mb) {
-                        const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
-                        const float *w = wpk + (grp * ncb + mb) * panel;
-                        const int64_t co0 = grp * g->cout + mb * st->mr;
-                        if (!in_place && touch)
-                            data_store_tile(r, g, NULL, 0, mr, gn, n, co0, od, oh0, ow0, rows, cols,
-                                            row * g->wp + g0);
-                        float *dst0 =
-                            in_place ? out0 + mb * st->mr * out->stride[1] + row * ldrow : NULL;
-                        for (int64_t t = t0; t < t1; ++t) {
-                            const int64_t c0 = tile_start(st, t, span, ntiles);
-                            const int64_t nr = tile_start(st, t + 1, span, ntiles) - c0,
-                                          j0 = row * g->wp + c0;
-                            if (in_place) {
-                                float *dst = dst0 + c0 * ystep;
-                                prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
-                                data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, dst, out->stride[1],
-                                            ystep);
-                            } else {
-                                data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, tile + (c0 - g0),
-                                            st->tile_ld, 1);
-                            }
-                        }
-                        if (in_place && rounds)
-                            round_in_place(r, dst0 + g0 * ystep, mr, out->stride[1], gn, ystep);
-                        if (!in_place)
-                            data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0,
-                                            rows, cols, row * g->wp + g0);
-                    }
-                }
-        }
     }
 }
 
@@ -1077,46 +1110,59 @@ static void data_zero_task(void *ctx, size_t i)
                                0.0f);
 }
 
+/* Sets r up for the data pass planned in st. compute: gradInput is computed
+ * (weights packed, phases without taps zeroed); else only the slabs are used
+ * (data_slab: the streamed weights pass alone). */
+static void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, void *workspace,
+                             bool compute)
+{
+    r->p = p;
+    r->st = st;
+    const conv_ukernels *k = conv_ukernels_for(st->isa);
+    r->conv = st->one_row ? k->conv1 : k->conv;
+    r->convcv = k->convcv;
+    r->k = k;
+    r->in = st->bwd ? &p->y : &p->x;
+    r->out = &p->grad_input;
+    char *ws = workspace;
+    r->wpk = (float *)(ws + st->wpk_off);
+    r->slabs = (float *)(ws + st->slab_off);
+    r->tiles = (float *)(ws + st->tile_off);
+    data_subs(p, r->subs, r->empty, &r->nsub); /* accepted at plan time */
+    int64_t wat = 0, tat = 0;
+    for (int64_t sub = 0; sub < r->nsub; ++sub) {
+        const fast_geom *g = &r->subs[sub];
+        r->g = g;
+        if (r->empty[sub]) {
+            bool no_positions = false;
+            for (int i = 0; i < 3; ++i) no_positions |= g->os[i] < 1;
+            if (!no_positions && compute)
+                pool_parallel_for((size_t)(r->out->dim[0] * r->out->dim[1]), data_zero_task, r);
+            continue;
+        }
+        r->ncb[sub] = ceil_div(g->cout, st->mr);
+        r->cbb[sub] = max64(1, FAST_WBLOCK_FLOATS / (g->cin * g->nt * st->mr));
+        r->wpk_at[sub] = wat;
+        r->toff_at[sub] = tat;
+        tap_offsets(g, r->toff + tat);
+        r->wpk_sub = r->wpk + wat;
+        r->ncb_sub = r->ncb[sub];
+        if (compute) pool_parallel_for((size_t)(g->g * r->ncb[sub]), data_pack_weights, r);
+        wat += g->g * r->ncb[sub] * g->cin * g->nt * st->mr;
+        tat += g->nt;
+    }
+}
+
+static int64_t data_tasks(const conv_problem *p, const data_state *st)
+{
+    return p->n * p->g * st->tasks_d * st->tasks_rb * st->tasks_wb;
+}
+
 static void data_run_pass(const conv_problem *p, const data_state *st, void *workspace)
 {
     data_run r; /* on the caller's stack: about FAST_MAX_SUBS geometries */
-    r.p = p;
-    r.st = st;
-    const conv_ukernels *k = conv_ukernels_for(st->isa);
-    r.conv = st->one_row ? k->conv1 : k->conv;
-    r.convcv = k->convcv;
-    r.k = k;
-    r.in = st->bwd ? &p->y : &p->x;
-    r.out = &p->grad_input;
-    char *ws = workspace;
-    r.wpk = (float *)(ws + st->wpk_off);
-    r.slabs = (float *)(ws + st->slab_off);
-    r.tiles = (float *)(ws + st->tile_off);
-    data_subs(p, r.subs, r.empty, &r.nsub); /* accepted at plan time */
-    int64_t wat = 0, tat = 0;
-    for (int64_t sub = 0; sub < r.nsub; ++sub) {
-        const fast_geom *g = &r.subs[sub];
-        r.g = g;
-        if (r.empty[sub]) {
-            bool no_positions = false;
-            for (int i = 0; i < 3; ++i) no_positions |= g->os[i] < 1;
-            if (!no_positions)
-                pool_parallel_for((size_t)(r.out->dim[0] * r.out->dim[1]), data_zero_task, &r);
-            continue;
-        }
-        r.ncb[sub] = ceil_div(g->cout, st->mr);
-        r.cbb[sub] = max64(1, FAST_WBLOCK_FLOATS / (g->cin * g->nt * st->mr));
-        r.wpk_at[sub] = wat;
-        r.toff_at[sub] = tat;
-        tap_offsets(g, r.toff + tat);
-        r.wpk_sub = r.wpk + wat;
-        r.ncb_sub = r.ncb[sub];
-        pool_parallel_for((size_t)(g->g * r.ncb[sub]), data_pack_weights, &r);
-        wat += g->g * r.ncb[sub] * g->cin * g->nt * st->mr;
-        tat += g->nt;
-    }
-    pool_parallel_for_slots((size_t)(p->n * p->g * st->tasks_d * st->tasks_rb * st->tasks_wb),
-                            st->slots, data_task, &r);
+    data_run_prepare(&r, p, st, workspace, true);
+    pool_parallel_for_slots((size_t)data_tasks(p, st), st->slots, data_task, &r);
 }
 
 /* ===========================================================================
@@ -1143,13 +1189,23 @@ typedef struct wt_state {
     bool bias;
     int64_t lane_floats;         /* per slot: OG x CONV_BIAS_LANES */
     uint64_t lanes_off, sums_off; /* lanes per slot; N x C block sums */
+    /* streamed (wt_streams): dy comes from the slabs of the data pass planned
+     * in ds, block after block of its task grid, a chunk being whole images;
+     * g is then x's geometry with slabs as large as a data slab. with_data
+     * (fast_fuse_data): the run computes gradInput from the same slabs. */
+    bool streamed, with_data;
+    data_state ds;
 } wt_state;
 
 _Static_assert(sizeof(wt_state) <= CONV_IMPL_STATE_BYTES, "state too large");
 
-static const char *wt_geom(const conv_problem *p, fast_geom *g)
+/* The weights pass's geometry of x; force_rb / force_wb > 0 impose the
+ * blocks of output rows and columns (the streamed pass). */
+static const char *wt_geom(const conv_problem *p, fast_geom *g, int64_t force_rb, int64_t force_wb)
 {
     memset(g, 0, sizeof *g);
+    g->force_rb = force_rb;
+    g->force_wb = force_wb;
     if (!shifts_fit(p)) return "dilation or padding too large for the fast engine";
     g->n = p->n;
     g->g = p->g;
@@ -1178,7 +1234,7 @@ static const char *wt_geom(const conv_problem *p, fast_geom *g)
 static const char *wt_why_not(const conv_problem *p, aclconvIsa isa)
 {
     fast_geom g;
-    return wt_geom(p, &g);
+    return wt_geom(p, &g, 0, 0);
 }
 
 /* Images per unit of the flat path (0: not flat): one tap at shift 0, stride
@@ -1201,9 +1257,76 @@ static int64_t wt_flat_images(const conv_problem *p, const fast_geom *g, bool rv
     return nb < 1 ? 0 : min64(nb, ceil_div(g->n, 2 * FAST_WT_CHUNKS));
 }
 
+/* Whether the weights pass streams gradOutput through the data pass's slabs,
+ * so that a call computing both gradients reads it once (wt_run_streamed):
+ * where the work per element of gradOutput is small next to reading it, i.e.
+ * few (c, tap) rows for the weights (the reduction-vector kernel) and few
+ * gradInput channels (the data pass's one-row or phase-rows kernels).
+ * conv1d_wav_k10s5's gradOutput is 52 MB, and each pass did about ten
+ * multiply-adds per element it read from memory. Layout conditions: D
+ * without depth (one data sub-problem, whose slab rows are dy rows), chunks
+ * of whole images, and data blocks that meet an image's positions in
+ * flattened order (gradBias lanes): full-width blocks or single rows. The
+ * choice depends on the problem only, not on whether gradInput is wanted:
+ * gradWeight has the same bits either way. ACLCONV_FAST_STREAM=0 turns it
+ * off (tests, benchmarks). */
+static bool wt_streams(const conv_problem *p, aclconvIsa isa)
+{
+    const char *e = getenv("ACLCONV_FAST_STREAM");
+    if (e && e[0] == '0') return false;
+    if (p->data_dir != CONV_DIR_BWD_DATA || p->n < FAST_STREAM_MIN_IMAGES) return false;
+    if (p->xs[0] != 1 || p->ys[0] != 1 || p->ks[0] != 1) return false;
+    if (p->cg > FAST_ONE_ROW_MAX_OUT || smul(p->cg, p->ks[1] * p->ks[2]) >= FAST_RV_MAX_KROWS) return false;
+    fast_geom subs[FAST_MAX_SUBS];
+    bool empty[FAST_MAX_SUBS];
+    int64_t nsub;
+    if (data_why_not(p, isa) != NULL || data_subs(p, subs, empty, &nsub) != NULL) return false;
+    if (nsub != 1 || empty[0]) return false;
+    const fast_geom *gd = &subs[0];
+    if (gd->nwb != 1 && gd->os[1] != 1) return false;
+    fast_geom gx;
+    return wt_geom(p, &gx, gd->hp, gd->wp) == NULL;
+}
+
+static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes)
+{
+    uint64_t size = 0;
+    if (!data_plan(p, isa, &st->ds, &size)) return false;
+    fast_geom subs[FAST_MAX_SUBS];
+    bool empty[FAST_MAX_SUBS];
+    int64_t nsub;
+    data_subs(p, subs, empty, &nsub); /* accepted by wt_streams */
+    if (wt_geom(p, &st->g, subs[0].hp, subs[0].wp) != NULL) return false;
+    const fast_geom *g = &st->g;
+    st->streamed = true;
+    st->rv = true;
+    st->isa = isa;
+    st->ldb = st->ldo = round_up64(g->cout, 16);
+    st->nchunks = min64(p->n, FAST_STREAM_CHUNKS);
+    st->slots = plan_slots();
+    st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
+    if (st->part_floats > FAST_MAX_FLOATS) return false;
+    int64_t parts, slabs;
+    if (!checked_mul_i64(st->part_floats, st->nchunks, &parts) ||
+        !checked_mul_i64(g->slab_floats, st->slots, &slabs))
+        return false;
+    /* after the data pass's buffers: x slabs per slot, partials per chunk */
+    if (!ws_take(&size, parts, &st->part_off) || !ws_take(&size, slabs, &st->slab_off)) return false;
+    st->bias = conv_bias_fusable(p);
+    if (st->bias) {
+        st->lane_floats = smul(st->ldb, CONV_BIAS_LANES);
+        if (!ws_take(&size, st->lane_floats * st->slots, &st->lanes_off) ||
+            !ws_take(&size, p->n * p->g * g->cout, &st->sums_off))
+            return false;
+    }
+    *bytes = size;
+    return true;
+}
+
 static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes)
 {
-    if (wt_geom(p, &st->g) != NULL) return false;
+    if (wt_streams(p, isa)) return wt_plan_streamed(p, isa, st, bytes);
+    if (wt_geom(p, &st->g, 0, 0) != NULL) return false;
     const fast_geom *g = &st->g;
     const conv_ukernels *k = conv_ukernels_for(isa);
     st->isa = isa;
@@ -1258,6 +1381,13 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     *bytes = size;
     return true;
 }
+
+/* Rows of dy at hand (the streamed pass: a data slab): channel o's first
+ * element of the block at at[o*cs], rows ld apart. */
+typedef struct wt_dy_rows {
+    const float *at;
+    int64_t cs, ld;
+} wt_dy_rows;
 
 typedef struct wt_run {
     const conv_problem *p;
@@ -1344,19 +1474,22 @@ static void bias_block_sums(const wt_run *r, float *lanes, int64_t n, int64_t o0
  * at a time, converted into dyr[m][rr*ncol + j] (small: in L1 when the
  * kernel reads it; converting every row of the block first left 512 KB to
  * be read back from L2 / L3: conv1d_wav_k10s5's bf16 weights pass). */
-static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, float *dyr, float *pg,
-                        float *lanes, int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t r0,
+static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, const wt_dy_rows *dys, float *dyr,
+                        float *pg, float *lanes, int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t r0,
                         int64_t nrow, int64_t ow0, int64_t c0, int64_t ncol)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
     const conv_view *y = &r->p->y;
     const int64_t krows = g->cin * g->nt;
-    /* dy rows: read in place (the kernel reads exactly len elements), or copied */
-    const bool in_place = y->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32 && y->stride[4] == 1;
-    const float *dy0 = in_place ? (const float *)y->data + conv_view_index(y, n, grp * g->cout, od, oh0 + r0, ow0 + c0)
+    /* dy rows: given (rounded already), read in place (the kernel reads
+     * exactly len elements), or copied */
+    const bool in_place = dys || (y->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32 && y->stride[4] == 1);
+    const float *dy0 = dys    ? dys->at
+                       : in_place ? (const float *)y->data + conv_view_index(y, n, grp * g->cout, od, oh0 + r0, ow0 + c0)
                                 : dyr;
-    const int64_t blk = in_place ? y->stride[1] : nrow * ncol, ars = in_place ? y->stride[3] : ncol;
+    const int64_t blk = dys ? dys->cs : in_place ? y->stride[1] : nrow * ncol;
+    const int64_t ars = dys ? dys->ld : in_place ? y->stride[3] : ncol;
     const bool one = g->cout == 1;
     const f32_convrv_ukernel_fn kern = one ? r->k->convrv1 : r->k->convrv;
     const int rmr = one ? 1 : r->k->convrv_mr, rnr = one ? r->k->convrv1_nr : r->k->convrv_nr;
@@ -1509,7 +1642,7 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
                 if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
                 for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
                     for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols)
-                        wt_block_rv(r, xs, cs, dyt, pg, lanes, n, grp, od, oh0, r0,
+                        wt_block_rv(r, xs, cs, NULL, dyt, pg, lanes, n, grp, od, oh0, r0,
                                     min64(st->brows, rows - r0), ow0, c0, min64(st->bcols, ow_n - c0));
                 if (lanes) /* the unit was image n: its blocks are complete */
                     bias_block_sums(r, lanes, n, grp * g->cout, g->cout);
@@ -1579,8 +1712,94 @@ static void wt_finish_task(void *ctx, size_t i)
     }
 }
 
+/* The positions of gradOutput along dim i that data block bi (of nb blocks
+ * of b output rows or columns) contributes to gradWeight in the streamed
+ * pass: from its slab's first row up to where the next block's slab starts
+ * (the last block: its slab's end), inside gradOutput's extent len. The
+ * ranges tile every position a real tap of gradInput reads; the others meet
+ * only x's padding and add nothing. */
+static void stream_owned(const fast_geom *gd, int i, int64_t bi, int64_t nb, int64_t b, int64_t span,
+                         int64_t len, int64_t *lo, int64_t *hi)
+{
+    const int64_t first = bi * b + gd->qmin[i];
+    *lo = max64(0, first);
+    *hi = min64(len, bi + 1 < nb ? first + b : first + span);
+}
+
+typedef struct stream_run {
+    wt_run w;
+    data_run d;
+} stream_run;
+
+/* Chunk c of the streamed pass: images [n0, n1), every data block of each
+ * (image, group) in the data pass's order: its dy slab (read or packed once),
+ * gradInput from it when asked, then the block's own positions into the
+ * chunk's partial sums (and the gradBias lanes). */
+static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
+{
+    const stream_run *sr = ctx;
+    const wt_run *r = &sr->w;
+    const data_run *dr = &sr->d;
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g, *gd = &dr->subs[0];
+    const conv_problem *p = r->p;
+    float *part = r->parts + (int64_t)chunk * st->part_floats;
+    float *xslab = r->slabs + (int64_t)slot * g->slab_floats;
+    float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
+    memset(part, 0, (size_t)st->part_floats * sizeof(float)); /* the rv kernel adds */
+    const int64_t n0 = (int64_t)chunk * p->n / st->nchunks, n1 = ((int64_t)chunk + 1) * p->n / st->nchunks;
+    for (int64_t n = n0; n < n1; ++n)
+        for (int64_t grp = 0; grp < p->g; ++grp) {
+            if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
+            for (int64_t rbi = 0; rbi < gd->nrb; ++rbi)
+                for (int64_t cbi = 0; cbi < gd->nwb; ++cbi) {
+                    const int64_t oh0 = rbi * gd->rb, ow0 = cbi * gd->wb;
+                    int64_t dcs;
+                    const float *ys = data_slab(dr, gd, n, grp, 0, oh0, ow0, slot, &dcs);
+                    if (st->with_data) data_block(dr, 0, n, grp, 0, rbi, cbi, slot, true, ys, dcs);
+                    int64_t h0, h1, w0, w1;
+                    stream_owned(gd, 1, rbi, gd->nrb, gd->rb, gd->hp, g->os[1], &h0, &h1);
+                    stream_owned(gd, 2, cbi, gd->nwb, gd->wb, gd->wp, g->os[2], &w0, &w1);
+                    if (h1 <= h0 || w1 <= w0) continue;
+                    const float *xs = xslab;
+                    int64_t xcs = g->cs;
+                    if (!slab_in_place(g, &p->x, p->mode, n, grp * g->cin, 0, h0, w0, false, &xs, &xcs))
+                        pack_slab(g, &p->x, p->mode, r->k, n, grp * g->cin, 0, h0, w0, xslab);
+                    const wt_dy_rows dys = {
+                        ys + (h0 - oh0 - gd->qmin[1]) * gd->wp + (w0 - ow0 - gd->qmin[2]), dcs, gd->wp};
+                    wt_block_rv(r, xs, xcs, &dys, NULL, part + grp * g->cin * g->nt * st->ldb, lanes, n,
+                                grp, 0, h0, 0, h1 - h0, w0, 0, w1 - w0);
+                }
+            if (lanes) bias_block_sums(r, lanes, n, grp * g->cout, g->cout);
+        }
+}
+
+static void wt_run_streamed(const conv_problem *p, const wt_state *st, void *workspace)
+{
+    stream_run sr; /* on the caller's stack: about FAST_MAX_SUBS geometries */
+    data_run_prepare(&sr.d, p, &st->ds, workspace, st->with_data);
+    wt_run *r = &sr.w;
+    r->p = p;
+    r->st = st;
+    r->k = conv_ukernels_for(st->isa);
+    char *ws = workspace;
+    r->parts = (float *)(ws + st->part_off);
+    r->slabs = (float *)(ws + st->slab_off);
+    r->dyts = NULL;
+    r->lanes = st->bias ? (float *)(ws + st->lanes_off) : NULL;
+    r->sums = st->bias ? (float *)(ws + st->sums_off) : NULL;
+    tap_offsets(&st->g, r->toff);
+    pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_stream_chunk, &sr);
+    pool_parallel_for((size_t)(st->g.g * ceil_div(st->g.cin, FAST_WT_FINISH_BLOCK)), wt_finish_task, r);
+    if (st->bias) conv_bias_store_sums(p, r->sums);
+}
+
 static void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspace)
 {
+    if (st->streamed) {
+        wt_run_streamed(p, st, workspace);
+        return;
+    }
     wt_run r;
     r.p = p;
     r.st = st;
@@ -1627,4 +1846,14 @@ static bool fast_fuses_bias(const void *state)
     return ((const wt_state *)state)->bias;
 }
 
-const conv_impl conv_impl_fast = {"fast", fast_why_not, fast_plan, fast_run, fast_fuses_bias};
+static bool fast_fuse_data(const conv_problem *p, const void *dstate, void *wstate)
+{
+    wt_state *st = wstate;
+    (void)p;
+    (void)dstate; /* st->ds is the same plan (data_plan of the same problem and ISA) */
+    st->with_data = st->streamed;
+    return st->with_data;
+}
+
+const conv_impl conv_impl_fast = {"fast", fast_why_not, fast_plan, fast_run, fast_fuses_bias,
+                                  fast_fuse_data};

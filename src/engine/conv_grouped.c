@@ -1012,7 +1012,7 @@ static bool grp_fuses_bias(const void *state)
     return ((const grp_state *)state)->bias;
 }
 
-const conv_impl conv_impl_grouped = {"grouped", grp_why_not, grp_plan, grp_run_pass, grp_fuses_bias};
+const conv_impl conv_impl_grouped = {"grouped", grp_why_not, grp_plan, grp_run_pass, grp_fuses_bias, NULL};
 
 const char *conv_grouped_layout(const conv_problem *p, int pass, aclconvIsa isa)
 {

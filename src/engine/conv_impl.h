@@ -37,6 +37,12 @@ typedef struct conv_impl {
      * writes gradBias (conv_bias.h: block sums while it streams gradOutput,
      * then conv_bias_store_sums); the plan then runs no separate bias pass. */
     bool (*fuses_bias)(const void *state);
+    /* Optional (NULL: never). Called when both passes are planned with this
+     * implementation: true when the run of the weights pass planned in
+     * wt_state also computes gradInput (one sweep of gradOutput for both);
+     * the plan then skips the data pass's run. The workspace the weights pass
+     * planned must cover it, and no result bit may change. */
+    bool (*fuse_data)(const conv_problem *p, const void *data_state, void *wt_state);
 } conv_impl;
 
 /* The ordered list, NULL-terminated; the direct implementation is last. */

@@ -18,6 +18,7 @@ typedef struct conv_plan {
     conv_problem p;
     const conv_impl *impl[CONV_PASS_COUNT]; /* NULL: pass not requested */
     bool want_bias; /* gradBias by its own pass (not fused into the weights pass) */
+    bool data_fused; /* gradInput computed by the weights pass's run */
     aclconvIsa isa;
     uint64_t workspace_size; /* passes run one after the other: the max */
 } conv_plan;
@@ -78,6 +79,10 @@ aclnnStatus conv_plan_create(const conv_problem *p, void **out, uint64_t *worksp
         if (bytes > pl->workspace_size) pl->workspace_size = bytes;
     }
     const conv_impl *wt = pl->impl[CONV_PASS_WEIGHTS];
+    if (wt != NULL && pl->impl[CONV_PASS_DATA] == wt && wt->fuse_data != NULL)
+        pl->data_fused = wt->fuse_data(p, pl->state[CONV_PASS_DATA], pl->state[CONV_PASS_WEIGHTS]);
+    if (getenv("ACLCONV_VERBOSE") != NULL && pl->data_fused)
+        fprintf(stderr, "[aclconv] gradInput: computed by the weights pass\n");
     if (pl->want_bias && wt != NULL && wt->fuses_bias != NULL && wt->fuses_bias(pl->state[CONV_PASS_WEIGHTS]))
         pl->want_bias = false;
     if (getenv("ACLCONV_VERBOSE") != NULL && conv_bias_wanted(p) && !p->empty)
@@ -111,7 +116,7 @@ static aclnnStatus conv_plan_run(void *plan, void *workspace)
     uintptr_t base = (uintptr_t)workspace;
     workspace = (void *)((base + ACLCONV_ALIGN - 1) / ACLCONV_ALIGN * ACLCONV_ALIGN);
     for (int pass = 0; pass < CONV_PASS_COUNT; ++pass)
-        if (pl->impl[pass] != NULL)
+        if (pl->impl[pass] != NULL && !(pass == CONV_PASS_DATA && pl->data_fused))
             pl->impl[pass]->run(p, (conv_pass)pass, pl->state[pass], workspace);
     if (pl->want_bias) conv_bias_run(p, pl->isa);
     return ACLNN_SUCCESS;
