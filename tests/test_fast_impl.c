@@ -48,8 +48,9 @@ typedef struct gen_opts {
     int pointwise; /* 1x1, stride 1, no padding, planes of a few hundred positions:
                       whole images per weights-pass call, several of them per unit,
                       slabs read in place (whole rows) */
-    int stream;    /* D of 1-D / 2-D layers with few channels and images enough for
-                      the streamed weights pass (gradOutput read once for both) */
+    int stream;    /* the streamed weights pass (the big operand read once for both
+                      passes): D of 1-D / 2-D layers with few channels, or transposed
+                      layers with strides (k = s, or s + 1 in W), N >= 4 */
 } gen_opts;
 
 static void one_case(uint64_t seed, const gen_opts *go)
@@ -58,7 +59,9 @@ static void one_case(uint64_t seed, const gen_opts *go)
     rng_seed(&r, seed);
     conv_problem p;
     memset(&p, 0, sizeof p);
-    p.rank = go->long1d                   ? 1
+    const bool sfwd = go->stream && rng_chance(&r, 1, 2); /* the streamed pass's F form */
+    p.rank = sfwd                         ? (int)rng_range(&r, 1, 3)
+             : go->long1d                   ? 1
              : go->wide                   ? 2
              : go->pointwise              ? (int)rng_range(&r, 2, 3)
              : go->stream                 ? (int)rng_range(&r, 1, 2)
@@ -81,10 +84,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
         p.og = rng_range(&r, 28, 90);
     }
     if (go->stream) {
-        p.cg = rng_range(&r, 1, 4);
-        p.og = rng_range(&r, 1, 64);
+        p.cg = sfwd ? rng_range(&r, 12, 24) : rng_range(&r, 1, 4);
+        p.og = sfwd ? rng_range(&r, 32, 64) : rng_range(&r, 1, 64);
     }
-    p.data_dir = go->stream || rng_chance(&r, 1, 2) ? CONV_DIR_BWD_DATA : CONV_DIR_FWD;
+    p.data_dir = go->stream ? (sfwd ? CONV_DIR_FWD : CONV_DIR_BWD_DATA)
+                 : rng_chance(&r, 1, 2) ? CONV_DIR_FWD
+                                        : CONV_DIR_BWD_DATA;
     p.transposed = p.data_dir == CONV_DIR_FWD;
     for (int i = 0; i < 3; ++i) {
         const bool used = i >= 3 - p.rank;
@@ -94,7 +99,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
             continue;
         }
         /* streamed 1-D: rows long enough for several data column blocks */
-        const bool long_row = go->stream && p.rank == 1 && rng_chance(&r, 1, 2);
+        const bool long_row = go->stream && !sfwd && p.rank == 1 && rng_chance(&r, 1, 2);
         const int64_t maxs = long_row      ? 9000
                              : go->long1d  ? 12000
                              : go->wide    ? 6
@@ -104,6 +109,11 @@ static void one_case(uint64_t seed, const gen_opts *go)
         p.ks[i] = rng_range(&r, 1, p.rank == 3 || go->wide ? 3 : 5);
         p.dil[i] = rng_chance(&r, 1, 4) ? 2 : 1;
         p.stride[i] = rng_chance(&r, 1, 3) ? rng_range(&r, 1, go->stride_max) : 1;
+        if (sfwd) { /* strided, each x element read by one tap (two in W at times) */
+            p.stride[i] = rng_range(&r, 2, 3);
+            p.ks[i] = p.stride[i] + (i == 2 && rng_chance(&r, 1, 3));
+            p.dil[i] = 1;
+        }
         it_draw_extent(&p, i, go->long1d ? 6000 : long_row ? 2000 : 0, maxs, &r);
         if (go->pointwise) {
             /* after the draws above, so the pointwise seeds keep drawing the
@@ -114,7 +124,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
         }
     }
     /* the streamed pass wants few (c, tap) rows: C * taps < 24 */
-    while (go->stream && p.cg * p.ks[1] * p.ks[2] >= 24) {
+    while (go->stream && !sfwd && p.cg * p.ks[1] * p.ks[2] >= 24) {
         const int i = p.ks[1] >= p.ks[2] ? 1 : 2;
         p.ks[i] -= 1;
         it_draw_extent(&p, i, 0, p.rank == 1 ? 70 : 17, &r);

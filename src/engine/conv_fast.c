@@ -73,6 +73,9 @@
  * would leave threads idle). */
 #define FAST_STREAM_CHUNKS 16
 #define FAST_STREAM_MIN_IMAGES 4
+/* The F form streams when x's elements each take at most this many
+ * multiply-adds per pass (output channels x taps reading the element). */
+#define FAST_STREAM_MAX_WORK 128
 /* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
 #define FAST_MAX_FLOATS ((int64_t)1 << 34)
 
@@ -1257,35 +1260,59 @@ static int64_t wt_flat_images(const conv_problem *p, const fast_geom *g, bool rv
     return nb < 1 ? 0 : min64(nb, ceil_div(g->n, 2 * FAST_WT_CHUNKS));
 }
 
-/* Whether the weights pass streams gradOutput through the data pass's slabs,
- * so that a call computing both gradients reads it once (wt_run_streamed):
- * where the work per element of gradOutput is small next to reading it, i.e.
- * few (c, tap) rows for the weights (the reduction-vector kernel) and few
- * gradInput channels (the data pass's one-row or phase-rows kernels).
- * conv1d_wav_k10s5's gradOutput is 52 MB, and each pass did about ten
- * multiply-adds per element it read from memory. Layout conditions: D
- * without depth (one data sub-problem, whose slab rows are dy rows), chunks
- * of whole images, and data blocks that meet an image's positions in
- * flattened order (gradBias lanes): full-width blocks or single rows. The
- * choice depends on the problem only, not on whether gradInput is wanted:
- * gradWeight has the same bits either way. ACLCONV_FAST_STREAM=0 turns it
- * off (tests, benchmarks). */
+/* Whether the weights pass walks the data pass's blocks and shares its slabs
+ * (wt_run_streamed), so that a call computing both gradients reads and packs
+ * the big operand once. The choice depends on the problem only, not on
+ * whether gradInput is wanted: gradWeight has the same bits either way.
+ * ACLCONV_FAST_STREAM=0 turns it off (tests, benchmarks). Both forms need one
+ * data sub-problem and chunks of whole images (N >= FAST_STREAM_MIN_IMAGES).
+ *
+ * D (stream_bwd): the data slabs hold dy. Where the work per element of dy is
+ * small next to reading it: few (c, tap) rows for the weights (the
+ * reduction-vector kernel) and few gradInput channels (the one-row or
+ * phase-rows data kernels). conv1d_wav_k10s5's dy is 52 MB, and each pass
+ * did about ten multiply-adds per element it read from memory. Layout: no
+ * depth (the slab rows are dy rows), and blocks that meet an image's
+ * positions in flattened order (gradBias lanes): full-width blocks or single
+ * rows.
+ *
+ * F (stream_fwd, transposed calls): the data slabs hold x, packed (phase
+ * split, widened, rounded) exactly as the weights pass packs it once its
+ * blocks are the data pass's. Where x is strided and each of its elements
+ * does little work: deconv3d_k2s2 (k = s) packed its 33.5 MB x in both
+ * passes, a quarter of its time. */
+static bool stream_bwd(const conv_problem *p, const fast_geom *gd)
+{
+    if (p->xs[0] != 1 || p->ys[0] != 1 || p->ks[0] != 1) return false;
+    if (p->cg > FAST_ONE_ROW_MAX_OUT || smul(p->cg, p->ks[1] * p->ks[2]) >= FAST_RV_MAX_KROWS) return false;
+    if (gd->nwb != 1 && gd->os[1] != 1) return false;
+    fast_geom gx;
+    return wt_geom(p, &gx, gd->hp, gd->wp) == NULL;
+}
+
+static bool stream_fwd(const conv_problem *p, const fast_geom *gd)
+{
+    /* the GEMM weights path (not reduction-vector), x strided */
+    if (p->og < FAST_RV_MAX_OG || smul(p->cg, gd->nt) < FAST_RV_MAX_KROWS) return false;
+    int64_t uses = 1; /* taps that read each element of x, at most */
+    for (int i = 0; i < 3; ++i) uses *= ceil_div(p->ks[i], p->stride[i]);
+    if (gd->nph[1] * gd->nph[2] * gd->st[0] == 1 || smul(p->og, uses) > FAST_STREAM_MAX_WORK) return false;
+    fast_geom gw;
+    if (wt_geom(p, &gw, gd->rb, gd->wb) != NULL) return false;
+    /* the same slab layout: the weights pass reads the data slab */
+    return gw.hp == gd->hp && gw.wp == gd->wp && gw.cs == gd->cs && gw.nt == gd->nt;
+}
+
 static bool wt_streams(const conv_problem *p, aclconvIsa isa)
 {
     const char *e = getenv("ACLCONV_FAST_STREAM");
     if (e && e[0] == '0') return false;
-    if (p->data_dir != CONV_DIR_BWD_DATA || p->n < FAST_STREAM_MIN_IMAGES) return false;
-    if (p->xs[0] != 1 || p->ys[0] != 1 || p->ks[0] != 1) return false;
-    if (p->cg > FAST_ONE_ROW_MAX_OUT || smul(p->cg, p->ks[1] * p->ks[2]) >= FAST_RV_MAX_KROWS) return false;
+    if (p->n < FAST_STREAM_MIN_IMAGES || data_why_not(p, isa) != NULL) return false;
     fast_geom subs[FAST_MAX_SUBS];
     bool empty[FAST_MAX_SUBS];
     int64_t nsub;
-    if (data_why_not(p, isa) != NULL || data_subs(p, subs, empty, &nsub) != NULL) return false;
-    if (nsub != 1 || empty[0]) return false;
-    const fast_geom *gd = &subs[0];
-    if (gd->nwb != 1 && gd->os[1] != 1) return false;
-    fast_geom gx;
-    return wt_geom(p, &gx, gd->hp, gd->wp) == NULL;
+    if (data_subs(p, subs, empty, &nsub) != NULL || nsub != 1 || empty[0]) return false;
+    return p->data_dir == CONV_DIR_BWD_DATA ? stream_bwd(p, &subs[0]) : stream_fwd(p, &subs[0]);
 }
 
 static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes)
@@ -1296,23 +1323,42 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, wt_state *st
     bool empty[FAST_MAX_SUBS];
     int64_t nsub;
     data_subs(p, subs, empty, &nsub); /* accepted by wt_streams */
-    if (wt_geom(p, &st->g, subs[0].hp, subs[0].wp) != NULL) return false;
+    const fast_geom *gd = &subs[0];
+    const bool bwd = p->data_dir == CONV_DIR_BWD_DATA;
+    /* D: x slabs as large as a data slab's positions; F: the data blocks */
+    if (wt_geom(p, &st->g, bwd ? gd->hp : gd->rb, bwd ? gd->wp : gd->wb) != NULL) return false;
     const fast_geom *g = &st->g;
+    const conv_ukernels *k = conv_ukernels_for(isa);
     st->streamed = true;
-    st->rv = true;
+    st->rv = bwd;
     st->isa = isa;
-    st->ldb = st->ldo = round_up64(g->cout, 16);
+    st->mr = k->convwt_mr;
+    st->nr = k->convwt_nr;
+    st->ldb = round_up64(g->cout, 16);
+    st->ldo = bwd ? st->ldb : min64(st->ldb, FAST_WT_OBLOCK);
+    if (!bwd) { /* dy^T blocks of the GEMM path, as wt_plan */
+        const int64_t positions = max64(16, FAST_WT_DYT_FLOATS / st->ldo);
+        st->bcols = min64(g->wb, positions);
+        st->brows = st->bcols == g->wb ? max64(1, positions / g->wb) : 1;
+        st->dyt_floats = round_up64(st->brows * st->bcols * st->ldo + CONV_UKERNEL_SLACK, 16);
+    }
     st->nchunks = min64(p->n, FAST_STREAM_CHUNKS);
     st->slots = plan_slots();
     st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
-    if (st->part_floats > FAST_MAX_FLOATS) return false;
-    int64_t parts, slabs;
+    if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
+    int64_t parts, slabs, dyts;
     if (!checked_mul_i64(st->part_floats, st->nchunks, &parts) ||
-        !checked_mul_i64(g->slab_floats, st->slots, &slabs))
+        !checked_mul_i64(bwd ? g->slab_floats : 0, st->slots, &slabs) ||
+        !checked_mul_i64(st->dyt_floats, st->slots, &dyts))
         return false;
-    /* after the data pass's buffers: x slabs per slot, partials per chunk */
-    if (!ws_take(&size, parts, &st->part_off) || !ws_take(&size, slabs, &st->slab_off)) return false;
-    st->bias = conv_bias_fusable(p);
+    /* after the data pass's buffers: partials per chunk; per slot x slabs
+     * (D) or dy^T blocks (F) */
+    if (!ws_take(&size, parts, &st->part_off) || !ws_take(&size, slabs, &st->slab_off) ||
+        !ws_take(&size, dyts, &st->dyt_off))
+        return false;
+    /* gradBias of a transposed call sums x, which the F form does not take
+     * in flattened order: its own pass */
+    st->bias = bwd && conv_bias_fusable(p);
     if (st->bias) {
         st->lane_floats = smul(st->ldb, CONV_BIAS_LANES);
         if (!ws_take(&size, st->lane_floats * st->slots, &st->lanes_off) ||
@@ -1732,9 +1778,11 @@ typedef struct stream_run {
 } stream_run;
 
 /* Chunk c of the streamed pass: images [n0, n1), every data block of each
- * (image, group) in the data pass's order: its dy slab (read or packed once),
- * gradInput from it when asked, then the block's own positions into the
- * chunk's partial sums (and the gradBias lanes). */
+ * (image, group) in the data pass's order: its slab (read or packed once),
+ * gradInput from it when asked, then the block's share of gradWeight into
+ * the chunk's partial sums. D: the dy positions the block owns
+ * (stream_owned), reduction-vector kernel, gradBias lanes. F: the block's
+ * output positions, the GEMM path over the same slab. */
 static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
 {
     const stream_run *sr = ctx;
@@ -1744,32 +1792,44 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
     const fast_geom *g = &st->g, *gd = &dr->subs[0];
     const conv_problem *p = r->p;
     float *part = r->parts + (int64_t)chunk * st->part_floats;
-    float *xslab = r->slabs + (int64_t)slot * g->slab_floats;
+    float *xslab = st->rv ? r->slabs + (int64_t)slot * g->slab_floats : NULL;
+    float *dyt = st->rv ? NULL : r->dyts + (int64_t)slot * st->dyt_floats;
     float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
-    memset(part, 0, (size_t)st->part_floats * sizeof(float)); /* the rv kernel adds */
+    /* the reduction-vector kernel adds; the GEMM path's first calls write */
+    if (st->rv) memset(part, 0, (size_t)st->part_floats * sizeof(float));
     const int64_t n0 = (int64_t)chunk * p->n / st->nchunks, n1 = ((int64_t)chunk + 1) * p->n / st->nchunks;
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t grp = 0; grp < p->g; ++grp) {
+            float *pg = part + grp * g->cin * g->nt * st->ldb;
+            bool fresh = n == n0;
             if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
-            for (int64_t rbi = 0; rbi < gd->nrb; ++rbi)
-                for (int64_t cbi = 0; cbi < gd->nwb; ++cbi) {
-                    const int64_t oh0 = rbi * gd->rb, ow0 = cbi * gd->wb;
-                    int64_t dcs;
-                    const float *ys = data_slab(dr, gd, n, grp, 0, oh0, ow0, slot, &dcs);
-                    if (st->with_data) data_block(dr, 0, n, grp, 0, rbi, cbi, slot, true, ys, dcs);
-                    int64_t h0, h1, w0, w1;
-                    stream_owned(gd, 1, rbi, gd->nrb, gd->rb, gd->hp, g->os[1], &h0, &h1);
-                    stream_owned(gd, 2, cbi, gd->nwb, gd->wb, gd->wp, g->os[2], &w0, &w1);
-                    if (h1 <= h0 || w1 <= w0) continue;
-                    const float *xs = xslab;
-                    int64_t xcs = g->cs;
-                    if (!slab_in_place(g, &p->x, p->mode, n, grp * g->cin, 0, h0, w0, false, &xs, &xcs))
-                        pack_slab(g, &p->x, p->mode, r->k, n, grp * g->cin, 0, h0, w0, xslab);
-                    const wt_dy_rows dys = {
-                        ys + (h0 - oh0 - gd->qmin[1]) * gd->wp + (w0 - ow0 - gd->qmin[2]), dcs, gd->wp};
-                    wt_block_rv(r, xs, xcs, &dys, NULL, part + grp * g->cin * g->nt * st->ldb, lanes, n,
-                                grp, 0, h0, 0, h1 - h0, w0, 0, w1 - w0);
-                }
+            for (int64_t od = 0; od < gd->os[0]; ++od)
+                for (int64_t rbi = 0; rbi < gd->nrb; ++rbi)
+                    for (int64_t cbi = 0; cbi < gd->nwb; ++cbi) {
+                        const int64_t oh0 = rbi * gd->rb, ow0 = cbi * gd->wb;
+                        int64_t dcs;
+                        const float *ds = data_slab(dr, gd, n, grp, od, oh0, ow0, slot, &dcs);
+                        if (st->with_data) data_block(dr, 0, n, grp, od, rbi, cbi, slot, true, ds, dcs);
+                        if (!st->rv) { /* F: ds is x's slab of the weights geometry */
+                            const int64_t rows = min64(gd->rb, gd->os[1] - oh0), cols = min64(gd->wb, gd->os[2] - ow0);
+                            for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
+                                wt_oblock_gemm(r, ds, dcs, dyt, pg, NULL, n, grp, od, oh0, rows, ow0, cols, ob, fresh);
+                            fresh = false;
+                            continue;
+                        }
+                        int64_t h0, h1, w0, w1;
+                        stream_owned(gd, 1, rbi, gd->nrb, gd->rb, gd->hp, g->os[1], &h0, &h1);
+                        stream_owned(gd, 2, cbi, gd->nwb, gd->wb, gd->wp, g->os[2], &w0, &w1);
+                        if (h1 <= h0 || w1 <= w0) continue;
+                        const float *xs = xslab;
+                        int64_t xcs = g->cs;
+                        if (!slab_in_place(g, &p->x, p->mode, n, grp * g->cin, 0, h0, w0, false, &xs, &xcs))
+                            pack_slab(g, &p->x, p->mode, r->k, n, grp * g->cin, 0, h0, w0, xslab);
+                        const wt_dy_rows dys = {
+                            ds + (h0 - oh0 - gd->qmin[1]) * gd->wp + (w0 - ow0 - gd->qmin[2]), dcs, gd->wp};
+                        wt_block_rv(r, xs, xcs, &dys, NULL, pg, lanes, n, grp, 0, h0, 0, h1 - h0, w0, 0,
+                                    w1 - w0);
+                    }
             if (lanes) bias_block_sums(r, lanes, n, grp * g->cout, g->cout);
         }
 }
@@ -1785,7 +1845,7 @@ static void wt_run_streamed(const conv_problem *p, const wt_state *st, void *wor
     char *ws = workspace;
     r->parts = (float *)(ws + st->part_off);
     r->slabs = (float *)(ws + st->slab_off);
-    r->dyts = NULL;
+    r->dyts = (float *)(ws + st->dyt_off);
     r->lanes = st->bias ? (float *)(ws + st->lanes_off) : NULL;
     r->sums = st->bias ? (float *)(ws + st->sums_off) : NULL;
     tap_offsets(&st->g, r->toff);
