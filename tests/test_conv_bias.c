@@ -25,24 +25,32 @@ typedef struct shape {
     int64_t k;             /* kernel side (stride 1, padding k / 2) */
     bool weight;           /* gradWeight requested too */
     bool data;             /* gradInput requested too */
+    int64_t ts;            /* > 0: transposed, kernel = stride = ts, no padding
+                              (h, w: gradOutput's; the input is h / ts x w / ts) */
 } shape;
 
 /* The weights pass sums the blocks in its reduction-vector path (few
  * channels), its GEMM path (k3, many channels) and its flat path (1x1, many
  * channels); bias alone has its own pass. */
 static const shape k_shapes[] = {
-    {"2-D, bias alone", 3, 5, 5, 7, 9, 1, false, false},
-    {"2-D, with gradWeight", 3, 5, 5, 7, 9, 1, true, false},
-    {"2-D, 40 channels, with gradWeight", 2, 2, 40, 5, 13, 1, true, false},
-    {"1-D long rows, with gradWeight", 2, 2, 40, 0, 7001, 1, true, false},
-    {"1-D long rows, bias alone", 2, 2, 40, 0, 7001, 1, false, false},
-    {"2-D k3, 40 x 30 channels, with gradWeight", 2, 30, 40, 6, 11, 3, true, false},
-    {"2-D 1x1, 40 x 30 channels, with gradWeight", 5, 30, 40, 6, 11, 1, true, false},
+    {"2-D, bias alone", 3, 5, 5, 7, 9, 1, false, false, 0},
+    {"2-D, with gradWeight", 3, 5, 5, 7, 9, 1, true, false, 0},
+    {"2-D, 40 channels, with gradWeight", 2, 2, 40, 5, 13, 1, true, false, 0},
+    {"1-D long rows, with gradWeight", 2, 2, 40, 0, 7001, 1, true, false, 0},
+    {"1-D long rows, bias alone", 2, 2, 40, 0, 7001, 1, false, false, 0},
+    {"2-D k3, 40 x 30 channels, with gradWeight", 2, 30, 40, 6, 11, 3, true, false, 0},
+    {"2-D 1x1, 40 x 30 channels, with gradWeight", 5, 30, 40, 6, 11, 1, true, false, 0},
     /* the streamed weights pass (few input channels, four images or more):
      * gradOutput read once for all three gradients, blocks of the data pass */
-    {"1-D long rows, streamed, all three", 4, 1, 40, 0, 7001, 3, true, true},
-    {"2-D, streamed, all three", 5, 2, 20, 7, 9, 3, true, true},
-    {"2-D, streamed, with gradWeight", 5, 2, 20, 7, 9, 3, true, false},
+    {"1-D long rows, streamed, all three", 4, 1, 40, 0, 7001, 3, true, true, 0},
+    {"2-D, streamed, all three", 5, 2, 20, 7, 9, 3, true, true, 0},
+    {"2-D, streamed, with gradWeight", 5, 2, 20, 7, 9, 3, true, false, 0},
+    /* transposed, k = s: gradBias sums x, which the streamed pass's F form
+     * packs (block sums while it reads x once, in flattened order) */
+    {"2-D transposed k2 s2, streamed, all three", 4, 40, 24, 8, 12, 0, true, true, 2},
+    {"2-D transposed k2 s2, streamed, with gradWeight", 4, 40, 24, 8, 12, 0, true, false, 2},
+    {"1-D transposed k3 s3 long rows, streamed, all three", 4, 40, 12, 0, 12000, 0, true, true, 3},
+    {"2-D transposed k2 s2, bias alone", 4, 40, 24, 8, 12, 0, false, false, 2},
 };
 
 /* The documented order, from the fp32 values of gradOutput. */
@@ -69,24 +77,29 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     const int nd = s->h ? 4 : 3;
     const int64_t yd4[4] = {s->n, s->o, hh, s->w}, ys4[4] = {s->o * hh * row, hh * row, row, 1};
     const int64_t yd3[3] = {s->n, s->o, s->w}, ys3[3] = {s->o * row, row, 1};
-    const int64_t xd4[4] = {s->n, s->c, hh, s->w}, xd3[3] = {s->n, s->c, s->w};
-    const int64_t wd4[4] = {s->o, s->c, s->k, s->k}, wd3[3] = {s->o, s->c, s->k};
-    const int64_t wnum = s->o * s->c * s->k * (s->h ? s->k : 1);
+    /* transposed: the input is the smaller tensor, weight [c][o][k...] */
+    const int64_t ts = s->ts > 0 ? s->ts : 1, xh = s->h ? hh / ts : 1, xw = s->w / ts;
+    const int64_t k = s->ts > 0 ? s->ts : s->k;
+    const int64_t xd4[4] = {s->n, s->c, xh, xw}, xd3[3] = {s->n, s->c, xw};
+    const int64_t wd4[4] = {s->ts ? s->c : s->o, s->ts ? s->o : s->c, k, k};
+    const int64_t wd3[3] = {s->ts ? s->c : s->o, s->ts ? s->o : s->c, k};
+    const int64_t wnum = s->o * s->c * k * (s->h ? k : 1);
     const int64_t storage[1] = {s->n * s->o * hh * row};
     const size_t es = aclDataTypeSize(dt);
     unsigned char *y = calloc((size_t)storage[0], es);
-    float *x = calloc((size_t)(s->n * s->c * hh * s->w), sizeof(float));
+    float *x = calloc((size_t)(s->n * s->c * xh * xw), sizeof(float));
     float *wt = calloc((size_t)wnum, sizeof(float));
     float *gw = calloc((size_t)wnum, sizeof(float));
-    float *gi = calloc((size_t)(s->n * s->c * hh * s->w), sizeof(float));
-    for (int64_t i = 0; i < s->n * s->c * hh * s->w; ++i) x[i] = (float)(i % 7) - 3.0f;
+    float *gi = calloc((size_t)(s->n * s->c * xh * xw), sizeof(float));
+    for (int64_t i = 0; i < s->n * s->c * xh * xw; ++i) x[i] = (float)(i % 7) - 3.0f;
     for (int64_t n = 0; n < s->n; ++n)
         for (int64_t c = 0; c < s->o; ++c)
             for (int64_t h = 0; h < hh; ++h)
                 for (int64_t w = 0; w < s->w; ++w)
                     store_from_f32(y, dt, ((n * s->o + c) * hh + h) * row + w,
                                    v[((n * s->o + c) * hh + h) * s->w + w]);
-    const int64_t bd[1] = {s->o}, one[2] = {1, 1}, zero[2] = {0, 0}, pad[2] = {s->k / 2, s->k / 2};
+    const int64_t bd[1] = {s->o}, one[2] = {1, 1}, zero[2] = {0, 0};
+    const int64_t pad[2] = {s->ts ? 0 : s->k / 2, s->ts ? 0 : s->k / 2}, strides[2] = {ts, ts};
     const bool mask[3] = {s->data, s->weight, true};
     const aclFormat fmt = nd == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCL;
     const int64_t *yd = nd == 4 ? yd4 : yd3, *ys = nd == 4 ? ys4 : ys3;
@@ -97,12 +110,12 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     aclTensor *tgw = aclCreateTensor(wd, nd, ACL_FLOAT, NULL, 0, fmt, wd, nd, gw);
     aclTensor *tgi = aclCreateTensor(xd, nd, ACL_FLOAT, NULL, 0, fmt, xd, nd, gi);
     aclTensor *tb = aclCreateTensor(bd, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, bd, 1, out);
-    aclIntArray *sa = aclCreateIntArray(one, nd - 2), *pd = aclCreateIntArray(pad, nd - 2);
+    aclIntArray *sa = aclCreateIntArray(strides, nd - 2), *pd = aclCreateIntArray(pad, nd - 2);
     aclIntArray *dl = aclCreateIntArray(one, nd - 2), *op = aclCreateIntArray(zero, nd - 2);
     aclBoolArray *mk = aclCreateBoolArray(mask, 3);
     uint64_t wsize = 0;
     aclOpExecutor *e = NULL;
-    CHECK_ST(aclnnConvolutionBackwardGetWorkspaceSize(ty, tx, tw, NULL, sa, pd, dl, false, op, 1, mk, 0,
+    CHECK_ST(aclnnConvolutionBackwardGetWorkspaceSize(ty, tx, tw, NULL, sa, pd, dl, s->ts > 0, op, 1, mk, 0,
                                                       s->data ? tgi : NULL, s->weight ? tgw : NULL, tb, &wsize, &e),
              ACLNN_SUCCESS);
     void *ws = NULL;

@@ -16,10 +16,15 @@ bool conv_bias_wanted(const conv_problem *p)
     return p->grad_bias.data != NULL && conv_view_numel(&p->grad_bias) > 0;
 }
 
-bool conv_bias_fusable(const conv_problem *p)
+bool conv_bias_sums_fit(const conv_problem *p)
 {
     const int64_t n = p->bias_src.dim[0], c = p->bias_src.dim[1];
-    return conv_bias_wanted(p) && !p->transposed && n > 0 && c > 0 && n <= CONV_BIAS_MAX_SUMS / c;
+    return conv_bias_wanted(p) && n > 0 && c > 0 && n <= CONV_BIAS_MAX_SUMS / c;
+}
+
+bool conv_bias_fusable(const conv_problem *p)
+{
+    return conv_bias_sums_fit(p) && !p->transposed;
 }
 
 void conv_bias_add_row(float lanes[LANES], int64_t lane0, const conv_view *src, int64_t n, int64_t c,

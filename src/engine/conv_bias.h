@@ -26,9 +26,12 @@
 /* gradBias is requested and has elements. */
 bool conv_bias_wanted(const conv_problem *p);
 
+/* gradBias is wanted and its block sums fit CONV_BIAS_MAX_SUMS. */
+bool conv_bias_sums_fit(const conv_problem *p);
+
 /* Whether a weights implementation reading gradOutput as its y operand may
- * compute the block sums (gradBias wanted, not transposed, sums within
- * CONV_BIAS_MAX_SUMS). */
+ * compute the block sums (conv_bias_sums_fit, not transposed: a transposed
+ * call's gradOutput is its x). */
 bool conv_bias_fusable(const conv_problem *p);
 
 /* acc[(lane0 + k) % CONV_BIAS_LANES] += bias_src[n, c, d, h, w0 + k], k < len,

@@ -1303,6 +1303,21 @@ static bool stream_fwd(const conv_problem *p, const fast_geom *gd)
     return gw.hp == gd->hp && gw.wp == gd->wp && gw.cs == gd->cs && gw.nt == gd->nt;
 }
 
+/* The F form's gradBias (a transposed call: the sum of x) as block sums: x
+ * is read exactly once, in flattened order, when every dim has k = s, no
+ * padding or dilation and x = y * s (the taps tile x), and a block spans
+ * whole rows of its planes (one column block, or a single row per image)
+ * and, with a depth stride, whole planes (one row block). */
+static bool stream_fwd_bias(const conv_problem *p, const fast_geom *gd)
+{
+    if (!p->transposed || !conv_bias_sums_fit(p)) return false;
+    for (int i = 0; i < 3; ++i)
+        if (p->ks[i] != p->stride[i] || p->pad[i] != 0 || p->dil[i] != 1 || p->xs[i] != p->ys[i] * p->stride[i])
+            return false;
+    if (gd->nwb != 1 && (gd->os[0] != 1 || gd->os[1] != 1)) return false;
+    return gd->nrb == 1 || p->stride[0] == 1;
+}
+
 static bool wt_streams(const conv_problem *p, aclconvIsa isa)
 {
     const char *e = getenv("ACLCONV_FAST_STREAM");
@@ -1356,11 +1371,10 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, wt_state *st
     if (!ws_take(&size, parts, &st->part_off) || !ws_take(&size, slabs, &st->slab_off) ||
         !ws_take(&size, dyts, &st->dyt_off))
         return false;
-    /* gradBias of a transposed call sums x, which the F form does not take
-     * in flattened order: its own pass */
-    st->bias = bwd && conv_bias_fusable(p);
+    /* gradBias lanes: of dy's channels (D), of x's (F, a transposed call) */
+    st->bias = bwd ? conv_bias_fusable(p) : stream_fwd_bias(p, gd);
     if (st->bias) {
-        st->lane_floats = smul(st->ldb, CONV_BIAS_LANES);
+        st->lane_floats = smul(bwd ? st->ldb : g->cin, CONV_BIAS_LANES);
         if (!ws_take(&size, st->lane_floats * st->slots, &st->lanes_off) ||
             !ws_take(&size, p->n * p->g * g->cout, &st->sums_off))
             return false;
@@ -1772,6 +1786,30 @@ static void stream_owned(const fast_geom *gd, int i, int64_t bi, int64_t nb, int
     *hi = min64(len, bi + 1 < nb ? first + b : first + span);
 }
 
+/* gradBias lanes of the F form (stream_fwd_bias): the x elements under
+ * output block [od] x [oh0, +rows) x [ow0, +cols) of image n, channels
+ * [c0, c0 + cin) (lanes[c*16 ...]): planes od*s .. od*s + s - 1, rows and
+ * columns times the strides; one call per plane when its rows are one run. */
+static void bias_block_x(const wt_run *r, float *lanes, int64_t n, int64_t c0, int64_t od, int64_t oh0,
+                         int64_t rows, int64_t ow0, int64_t cols)
+{
+    const conv_problem *p = r->p;
+    const conv_view *src = &p->bias_src;
+    const int64_t hh = p->xs[1], ww = p->xs[2], *s = p->stride;
+    const int64_t h0 = oh0 * s[1], nh = rows * s[1], w0 = ow0 * s[2], nw = cols * s[2];
+    const bool run = nw == ww && src->stride[4] == 1 && (nh == 1 || src->stride[3] == ww);
+    for (int64_t c = 0; c < r->st->g.cin; ++c)
+        for (int64_t d = od * s[0]; d < (od + 1) * s[0]; ++d) {
+            float *l = lanes + c * CONV_BIAS_LANES;
+            if (run) {
+                conv_bias_add_row(l, (d * hh + h0) * ww, src, n, c0 + c, d, h0, 0, nh * ww, r->k);
+                continue;
+            }
+            for (int64_t h = h0; h < h0 + nh; ++h)
+                conv_bias_add_row(l, (d * hh + h) * ww + w0, src, n, c0 + c, d, h, w0, nw, r->k);
+        }
+}
+
 typedef struct stream_run {
     wt_run w;
     data_run d;
@@ -1815,6 +1853,7 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
                             for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
                                 wt_oblock_gemm(r, ds, dcs, dyt, pg, NULL, n, grp, od, oh0, rows, ow0, cols, ob, fresh);
                             fresh = false;
+                            if (lanes) bias_block_x(r, lanes, n, grp * g->cin, od, oh0, rows, ow0, cols);
                             continue;
                         }
                         int64_t h0, h1, w0, w1;
@@ -1830,7 +1869,7 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
                         wt_block_rv(r, xs, xcs, &dys, NULL, pg, lanes, n, grp, 0, h0, 0, h1 - h0, w0, 0,
                                     w1 - w0);
                     }
-            if (lanes) bias_block_sums(r, lanes, n, grp * g->cout, g->cout);
+            if (lanes) bias_block_sums(r, lanes, n, grp * (st->rv ? g->cout : g->cin), st->rv ? g->cout : g->cin);
         }
 }
 
