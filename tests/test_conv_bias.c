@@ -50,6 +50,7 @@ static const shape k_shapes[] = {
     {"2-D transposed k2 s2, streamed, all three", 4, 40, 24, 8, 12, 0, true, true, 2},
     {"2-D transposed k2 s2, streamed, with gradWeight", 4, 40, 24, 8, 12, 0, true, false, 2},
     {"1-D transposed k3 s3 long rows, streamed, all three", 4, 40, 12, 0, 12000, 0, true, true, 3},
+    {"2-D transposed k2 s2, 32 -> 48 channels, streamed, all three", 4, 32, 48, 8, 12, 0, true, true, 2},
     {"2-D transposed k2 s2, bias alone", 4, 40, 24, 8, 12, 0, false, false, 2},
 };
 

@@ -1232,9 +1232,10 @@ typedef struct wt_state {
     bool bias;
     int64_t lane_floats;         /* per slot: OG x CONV_BIAS_LANES */
     uint64_t lanes_off, sums_off; /* lanes per slot; N x C block sums */
-    /* streamed (wt_streams): dy comes from the slabs of the data pass planned
-     * in ds, block after block of its task grid, a chunk being whole images;
-     * g is then x's geometry with slabs as large as a data slab. with_data
+    /* streamed (wt_streams): the pass walks the task grid of the data pass
+     * planned in ds, a chunk being whole images, and takes dy (D) or x (F)
+     * from its slabs; g is then x's geometry with slabs covering a data
+     * slab's positions (D) or with the data blocks (F). with_data
      * (fast_fuse_data): the run computes gradInput from the same slabs. */
     bool streamed, with_data;
     data_state ds;
@@ -1411,12 +1412,13 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, wt_state *st
     if (!ws_take(&size, parts, &st->part_off) || !ws_take(&size, slabs, &st->slab_off) ||
         !ws_take(&size, dyts, &st->dyt_off))
         return false;
-    /* gradBias lanes: of dy's channels (D), of x's (F, a transposed call) */
+    /* gradBias lanes: of dy's channels (D), of x's (F, a transposed call);
+     * block sums of every channel of gradBias's source */
     st->bias = bwd ? conv_bias_fusable(p) : stream_fwd_bias(p, gd);
     if (st->bias) {
         st->lane_floats = smul(bwd ? st->ldb : g->cin, CONV_BIAS_LANES);
         if (!ws_take(&size, st->lane_floats * st->slots, &st->lanes_off) ||
-            !ws_take(&size, p->n * p->g * g->cout, &st->sums_off))
+            !ws_take(&size, p->n * p->bias_src.dim[1], &st->sums_off))
             return false;
     }
     *bytes = size;
