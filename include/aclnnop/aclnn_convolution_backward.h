@@ -64,7 +64,9 @@ extern "C" {
  *              are validated but never written. Outputs may be strided views.
  * workspaceSize receives the bytes of workspace phase 2 needs (may be 0):
  *              packed weights (about the weight tensor; gradWeight adds at
- *              most 4 fp32 partial copies of it) plus, per compute thread,
+ *              most 4 fp32 partial copies of it, 16 where it shares the
+ *              gradInput pass's reads: few input channels, or strided
+ *              transposed layers) plus, per compute thread,
  *              tiles of about 0.5-3 MiB, and N x C floats (at most 4 MiB)
  *              when gradBias is summed inside the weights pass. Apart from
  *              those sums it does not grow with N (no im2col).
