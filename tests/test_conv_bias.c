@@ -6,8 +6,8 @@
  * BF16 gradOutput, dense and strided (gapped) layouts, gradBias alone (its own
  * pass) and with gradWeight (block sums inside the weights pass where it
  * streams gradOutput: 2-D images with rows not a multiple of 16, 1-D rows
- * split into column blocks; also with gradInput, the streamed pass), every result must equal a plain loop written
- * from that description, bit for bit, with every ISA's row kernel.
+ * split into column blocks; also with gradInput, the streamed pass), every result must equal a
+ * plain loop written from that description, bit for bit, with every ISA's row kernel.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +50,8 @@ static const shape k_shapes[] = {
     {"2-D transposed k2 s2, streamed, all three", 4, 40, 24, 8, 12, 0, true, true, 2},
     {"2-D transposed k2 s2, streamed, with gradWeight", 4, 40, 24, 8, 12, 0, true, false, 2},
     {"1-D transposed k3 s3 long rows, streamed, all three", 4, 40, 12, 0, 12000, 0, true, true, 3},
-    {"2-D transposed k2 s2, 32 -> 48 channels, streamed, all three", 4, 32, 48, 8, 12, 0, true, true, 2},
+    {"2-D transposed k2 s2, 32 -> 48 channels, streamed, all three", 4, 32, 48, 8, 12, 0, true,
+     true, 2},
     {"2-D transposed k2 s2, bias alone", 4, 40, 24, 8, 12, 0, false, false, 2},
 };
 
@@ -92,7 +93,8 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     float *wt = calloc((size_t)wnum, sizeof(float));
     float *gw = calloc((size_t)wnum, sizeof(float));
     float *gi = calloc((size_t)(s->n * s->c * xh * xw), sizeof(float));
-    for (int64_t i = 0; i < s->n * s->c * xh * xw; ++i) x[i] = (float)(i % 7) - 3.0f;
+    for (int64_t i = 0; i < s->n * s->c * xh * xw; ++i)
+        x[i] = (float)(i % 7) - 3.0f;
     for (int64_t n = 0; n < s->n; ++n)
         for (int64_t c = 0; c < s->o; ++c)
             for (int64_t h = 0; h < hh; ++h)
@@ -116,8 +118,9 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     aclBoolArray *mk = aclCreateBoolArray(mask, 3);
     uint64_t wsize = 0;
     aclOpExecutor *e = NULL;
-    CHECK_ST(aclnnConvolutionBackwardGetWorkspaceSize(ty, tx, tw, NULL, sa, pd, dl, s->ts > 0, op, 1, mk, 0,
-                                                      s->data ? tgi : NULL, s->weight ? tgw : NULL, tb, &wsize, &e),
+    CHECK_ST(aclnnConvolutionBackwardGetWorkspaceSize(ty, tx, tw, NULL, sa, pd, dl, s->ts > 0, op,
+                                                      1, mk, 0, s->data ? tgi : NULL,
+                                                      s->weight ? tgw : NULL, tb, &wsize, &e),
              ACLNN_SUCCESS);
     void *ws = NULL;
     if (wsize > 0) CHECK_ST(aclrtMalloc(&ws, wsize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);

@@ -60,13 +60,15 @@ static void one_case(uint64_t seed, const gen_opts *go)
     conv_problem p;
     memset(&p, 0, sizeof p);
     const bool sfwd = go->stream && rng_chance(&r, 1, 2); /* the streamed pass's F form */
-    p.rank = sfwd                         ? (int)rng_range(&r, 1, 3)
-             : go->long1d                   ? 1
-             : go->wide                   ? 2
-             : go->pointwise              ? (int)rng_range(&r, 2, 3)
-             : go->stream                 ? (int)rng_range(&r, 1, 2)
-                                          : (int)rng_range(&r, 1, 3);
-    p.n = go->pointwise ? rng_range(&r, 1, 5) : go->stream ? rng_range(&r, 4, 6) : rng_range(&r, 1, 3);
+    p.rank = sfwd            ? (int)rng_range(&r, 1, 3)
+             : go->long1d    ? 1
+             : go->wide      ? 2
+             : go->pointwise ? (int)rng_range(&r, 2, 3)
+             : go->stream    ? (int)rng_range(&r, 1, 2)
+                             : (int)rng_range(&r, 1, 3);
+    p.n = go->pointwise ? rng_range(&r, 1, 5)
+          : go->stream  ? rng_range(&r, 4, 6)
+                        : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 3) ? rng_range(&r, 2, 3) : 1;
     const int64_t cmax = p.rank == 3 ? 6 : go->long1d ? 24 : 11;
     p.cg = go->wide ? rng_range(&r, 60, 160) : rng_range(&r, 1, cmax);
@@ -87,7 +89,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
         p.cg = sfwd ? rng_range(&r, 12, 24) : rng_range(&r, 1, 4);
         p.og = sfwd ? rng_range(&r, 32, 64) : rng_range(&r, 1, 64);
     }
-    p.data_dir = go->stream ? (sfwd ? CONV_DIR_FWD : CONV_DIR_BWD_DATA)
+    p.data_dir = go->stream             ? (sfwd ? CONV_DIR_FWD : CONV_DIR_BWD_DATA)
                  : rng_chance(&r, 1, 2) ? CONV_DIR_FWD
                                         : CONV_DIR_BWD_DATA;
     p.transposed = p.data_dir == CONV_DIR_FWD;
@@ -190,7 +192,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
         it_reset_sentinel(&o.gw);
         it_run_plan(&q, "fast", names);
         if (!it_same_bits(&first[1], &o.gw)) {
-            printf("FAIL seed %" PRIu64 " isa %s: gradWeight alone differs from gradWeight with gradInput: %s\n",
+            printf("FAIL seed %" PRIu64
+                   " isa %s: gradWeight alone differs from gradWeight with gradInput: %s\n",
                    seed, isa, desc);
             it_fail();
         }
@@ -249,7 +252,8 @@ int main(int argc, char **argv)
                                .isa = isa,
                                .stream = 1};
                 for (int i = 0; i < count / 20 + 1; ++i)
-                    one_case(seed + 524287u * (uint64_t)(i + 1) + (uint64_t)isa + (uint64_t)kind * 11u,
+                    one_case(seed + 524287u * (uint64_t)(i + 1) + (uint64_t)isa +
+                                 (uint64_t)kind * 11u,
                              &gs);
             }
             /* many channels: several sweeps of the weights, many o / (c, tap) tiles */

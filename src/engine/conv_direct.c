@@ -233,4 +233,9 @@ static void direct_run_pass(const conv_problem *p, conv_pass pass, const void *s
     pool_parallel_for(tasks, direct_compute_task, &r);
 }
 
-const conv_impl conv_impl_direct = {"direct", direct_why_not, direct_plan, direct_run_pass, NULL, NULL};
+const conv_impl conv_impl_direct = {
+    .name = "direct",
+    .why_not = direct_why_not,
+    .plan = direct_plan,
+    .run = direct_run_pass,
+};

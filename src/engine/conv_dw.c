@@ -906,4 +906,10 @@ static bool dw_fuses_bias(const void *state)
     return ((const dw_state *)state)->bias;
 }
 
-const conv_impl conv_impl_dw = {"dw", dw_why_not, dw_plan, dw_run_pass, dw_fuses_bias, NULL};
+const conv_impl conv_impl_dw = {
+    .name = "dw",
+    .why_not = dw_why_not,
+    .plan = dw_plan,
+    .run = dw_run_pass,
+    .fuses_bias = dw_fuses_bias,
+};

@@ -974,14 +974,15 @@ static void round_in_place(const data_run *r, float *y, int64_t rows, int64_t ld
 static bool data_rounds_block(const data_run *r)
 {
     const conv_view *out = r->out;
-    return r->st->cv && !r->st->phase_rows && (r->p->mode == CONV_MODE_F16 || r->p->mode == CONV_MODE_BF16) &&
+    return r->st->cv && !r->st->phase_rows &&
+           (r->p->mode == CONV_MODE_F16 || r->p->mode == CONV_MODE_BF16) &&
            out->dtype == ACL_FLOAT && out->stride[4] == 1 && r->p->stride[2] > 1 && r->st->bwd;
 }
 
 /* The input slab of sub-problem g's block (n, grp, od, oh0, ow0): read in
  * place or packed into slot's buffer; *cs: floats per channel. */
-static const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, int64_t grp, int64_t od,
-                              int64_t oh0, int64_t ow0, int slot, int64_t *cs)
+static const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, int64_t grp,
+                              int64_t od, int64_t oh0, int64_t ow0, int slot, int64_t *cs)
 {
     float *slab = r->slabs + (int64_t)slot * r->st->slab_floats;
     const float *xs = slab;
@@ -994,8 +995,8 @@ static const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, 
 /* The kernel calls and stores of sub-problem g's block (n, grp, od, rbi,
  * cbi) over its slab xs. touch: the block's first output phase (its stores
  * miss: prefetched first). */
-static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t od, int64_t rbi,
-                       int64_t cbi, int slot, bool touch, const float *xs, int64_t cs)
+static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t od,
+                       int64_t rbi, int64_t cbi, int slot, bool touch, const float *xs, int64_t cs)
 {
     const data_state *st = r->st;
     const fast_geom *g = &r->subs[sub];
@@ -1025,12 +1026,11 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
     const bool in_place = per_row ? f32_out && ystep >= 1 : flat_in_place;
     const int64_t trows = per_row ? rows : 1, span = per_row ? cols : jn;
     const int64_t ntiles = ceil_div(span, st->nr);
-    float *out0 = in_place
-                      ? (float *)out->data + conv_view_index(out, n, grp * g->cout,
-                                                             od * g->ostep[0] + g->ooff[0],
-                                                             oh0 * g->ostep[1] + g->ooff[1],
-                                                             ow0 * g->ostep[2] + g->ooff[2])
-                      : NULL;
+    float *out0 = in_place ? (float *)out->data + conv_view_index(out, n, grp * g->cout,
+                                                                  od * g->ostep[0] + g->ooff[0],
+                                                                  oh0 * g->ostep[1] + g->ooff[1],
+                                                                  ow0 * g->ostep[2] + g->ooff[2])
+                           : NULL;
     const int64_t ldrow = out->stride[3] * g->ostep[1];
     const float *wpk = r->wpk + r->wpk_at[sub];
     const ptrdiff_t *toff = r->toff + r->toff_at[sub];
@@ -1069,8 +1069,8 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
                     if (in_place && rounds && !data_rounds_block(r))
                         round_in_place(r, dst0 + g0 * ystep, mr, out->stride[1], gn, ystep);
                     if (!in_place)
-                        data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0,
-                                        rows, cols, row * g->wp + g0);
+                        data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0, rows,
+                                        cols, row * g->wp + g0);
                 }
             }
     }
@@ -1094,7 +1094,8 @@ static void data_task_coords(const data_run *r, int64_t i, int64_t c[5])
  * the gradInput region its output phases cover, row by row. Every element is
  * final (this task wrote every phase of the region; phases without taps were
  * zeroed before the tasks). */
-static void round_block(const data_run *r, int64_t n, int64_t grp, int64_t od, int64_t rbi, int64_t cbi)
+static void round_block(const data_run *r, int64_t n, int64_t grp, int64_t od, int64_t rbi,
+                        int64_t cbi)
 {
     const conv_problem *p = r->p;
     const conv_view *out = r->out;
@@ -1156,8 +1157,8 @@ static void data_zero_task(void *ctx, size_t i)
 /* Sets r up for the data pass planned in st. compute: gradInput is computed
  * (weights packed, phases without taps zeroed); else only the slabs are used
  * (data_slab: the streamed weights pass alone). */
-static void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, void *workspace,
-                             bool compute)
+static void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st,
+                             void *workspace, bool compute)
 {
     r->p = p;
     r->st = st;
@@ -1325,7 +1326,8 @@ static int64_t wt_flat_images(const conv_problem *p, const fast_geom *g, bool rv
 static bool stream_bwd(const conv_problem *p, const fast_geom *gd)
 {
     if (p->xs[0] != 1 || p->ys[0] != 1 || p->ks[0] != 1) return false;
-    if (p->cg > FAST_ONE_ROW_MAX_OUT || smul(p->cg, p->ks[1] * p->ks[2]) >= FAST_RV_MAX_KROWS) return false;
+    if (p->cg > FAST_ONE_ROW_MAX_OUT || smul(p->cg, p->ks[1] * p->ks[2]) >= FAST_RV_MAX_KROWS)
+        return false;
     if (gd->nwb != 1 && gd->os[1] != 1) return false;
     fast_geom gx;
     return wt_geom(p, &gx, gd->hp, gd->wp) == NULL;
@@ -1336,8 +1338,10 @@ static bool stream_fwd(const conv_problem *p, const fast_geom *gd)
     /* the GEMM weights path (not reduction-vector), x strided */
     if (p->og < FAST_RV_MAX_OG || smul(p->cg, gd->nt) < FAST_RV_MAX_KROWS) return false;
     int64_t uses = 1; /* taps that read each element of x, at most */
-    for (int i = 0; i < 3; ++i) uses *= ceil_div(p->ks[i], p->stride[i]);
-    if (gd->nph[1] * gd->nph[2] * gd->st[0] == 1 || smul(p->og, uses) > FAST_STREAM_MAX_WORK) return false;
+    for (int i = 0; i < 3; ++i)
+        uses *= ceil_div(p->ks[i], p->stride[i]);
+    if (gd->nph[1] * gd->nph[2] * gd->st[0] == 1 || smul(p->og, uses) > FAST_STREAM_MAX_WORK)
+        return false;
     fast_geom gw;
     if (wt_geom(p, &gw, gd->rb, gd->wb) != NULL) return false;
     /* the same slab layout: the weights pass reads the data slab */
@@ -1353,7 +1357,8 @@ static bool stream_fwd_bias(const conv_problem *p, const fast_geom *gd)
 {
     if (!p->transposed || !conv_bias_sums_fit(p)) return false;
     for (int i = 0; i < 3; ++i)
-        if (p->ks[i] != p->stride[i] || p->pad[i] != 0 || p->dil[i] != 1 || p->xs[i] != p->ys[i] * p->stride[i])
+        if (p->ks[i] != p->stride[i] || p->pad[i] != 0 || p->dil[i] != 1 ||
+            p->xs[i] != p->ys[i] * p->stride[i])
             return false;
     if (gd->nwb != 1 && (gd->os[0] != 1 || gd->os[1] != 1)) return false;
     return gd->nrb == 1 || p->stride[0] == 1;
@@ -1576,9 +1581,10 @@ static void bias_block_sums(const wt_run *r, float *lanes, int64_t n, int64_t o0
  * at a time, converted into dyr[m][rr*ncol + j] (small: in L1 when the
  * kernel reads it; converting every row of the block first left 512 KB to
  * be read back from L2 / L3: conv1d_wav_k10s5's bf16 weights pass). */
-static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, const wt_dy_rows *dys, float *dyr,
-                        float *pg, float *lanes, int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t r0,
-                        int64_t nrow, int64_t ow0, int64_t c0, int64_t ncol)
+static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, const wt_dy_rows *dys,
+                        float *dyr, float *pg, float *lanes, int64_t n, int64_t grp, int64_t od,
+                        int64_t oh0, int64_t r0, int64_t nrow, int64_t ow0, int64_t c0,
+                        int64_t ncol)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
@@ -1586,10 +1592,12 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, const wt
     const int64_t krows = g->cin * g->nt;
     /* dy rows: given (rounded already), read in place (the kernel reads
      * exactly len elements), or copied */
-    const bool in_place = dys || (y->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32 && y->stride[4] == 1);
-    const float *dy0 = dys    ? dys->at
-                       : in_place ? (const float *)y->data + conv_view_index(y, n, grp * g->cout, od, oh0 + r0, ow0 + c0)
-                                : dyr;
+    const bool in_place =
+        dys || (y->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32 && y->stride[4] == 1);
+    const float *dy0 = dys        ? dys->at
+                       : in_place ? (const float *)y->data +
+                                        conv_view_index(y, n, grp * g->cout, od, oh0 + r0, ow0 + c0)
+                                  : dyr;
     const int64_t blk = dys ? dys->cs : in_place ? y->stride[1] : nrow * ncol;
     const int64_t ars = dys ? dys->ld : in_place ? y->stride[3] : ncol;
     const bool one = g->cout == 1;
@@ -1745,7 +1753,8 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
                 for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
                     for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols)
                         wt_block_rv(r, xs, cs, NULL, dyt, pg, lanes, n, grp, od, oh0, r0,
-                                    min64(st->brows, rows - r0), ow0, c0, min64(st->bcols, ow_n - c0));
+                                    min64(st->brows, rows - r0), ow0, c0,
+                                    min64(st->bcols, ow_n - c0));
                 if (lanes) /* the unit was image n: its blocks are complete */
                     bias_block_sums(r, lanes, n, grp * g->cout, g->cout);
                 continue;
@@ -1820,8 +1829,8 @@ static void wt_finish_task(void *ctx, size_t i)
  * (the last block: its slab's end), inside gradOutput's extent len. The
  * ranges tile every position a real tap of gradInput reads; the others meet
  * only x's padding and add nothing. */
-static void stream_owned(const fast_geom *gd, int i, int64_t bi, int64_t nb, int64_t b, int64_t span,
-                         int64_t len, int64_t *lo, int64_t *hi)
+static void stream_owned(const fast_geom *gd, int i, int64_t bi, int64_t nb, int64_t b,
+                         int64_t span, int64_t len, int64_t *lo, int64_t *hi)
 {
     const int64_t first = bi * b + gd->qmin[i];
     *lo = max64(0, first);
@@ -1832,8 +1841,8 @@ static void stream_owned(const fast_geom *gd, int i, int64_t bi, int64_t nb, int
  * output block [od] x [oh0, +rows) x [ow0, +cols) of image n, channels
  * [c0, c0 + cin) (lanes[c*16 ...]): planes od*s .. od*s + s - 1, rows and
  * columns times the strides; one call per plane when its rows are one run. */
-static void bias_block_x(const wt_run *r, float *lanes, int64_t n, int64_t c0, int64_t od, int64_t oh0,
-                         int64_t rows, int64_t ow0, int64_t cols)
+static void bias_block_x(const wt_run *r, float *lanes, int64_t n, int64_t c0, int64_t od,
+                         int64_t oh0, int64_t rows, int64_t ow0, int64_t cols)
 {
     const conv_problem *p = r->p;
     const conv_view *src = &p->bias_src;
@@ -1877,7 +1886,8 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
     float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
     /* the reduction-vector kernel adds; the GEMM path's first calls write */
     if (st->rv) memset(part, 0, (size_t)st->part_floats * sizeof(float));
-    const int64_t n0 = (int64_t)chunk * p->n / st->nchunks, n1 = ((int64_t)chunk + 1) * p->n / st->nchunks;
+    const int64_t n0 = (int64_t)chunk * p->n / st->nchunks,
+                  n1 = ((int64_t)chunk + 1) * p->n / st->nchunks;
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t grp = 0; grp < p->g; ++grp) {
             float *pg = part + grp * g->cin * g->nt * st->ldb;
@@ -1894,11 +1904,14 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
                             if (data_rounds_block(dr)) round_block(dr, n, grp, od, rbi, cbi);
                         }
                         if (!st->rv) { /* F: ds is x's slab of the weights geometry */
-                            const int64_t rows = min64(gd->rb, gd->os[1] - oh0), cols = min64(gd->wb, gd->os[2] - ow0);
+                            const int64_t rows = min64(gd->rb, gd->os[1] - oh0),
+                                          cols = min64(gd->wb, gd->os[2] - ow0);
                             for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
-                                wt_oblock_gemm(r, ds, dcs, dyt, pg, NULL, n, grp, od, oh0, rows, ow0, cols, ob, fresh);
+                                wt_oblock_gemm(r, ds, dcs, dyt, pg, NULL, n, grp, od, oh0, rows,
+                                               ow0, cols, ob, fresh);
                             fresh = false;
-                            if (lanes) bias_block_x(r, lanes, n, grp * g->cin, od, oh0, rows, ow0, cols);
+                            if (lanes)
+                                bias_block_x(r, lanes, n, grp * g->cin, od, oh0, rows, ow0, cols);
                             continue;
                         }
                         int64_t h0, h1, w0, w1;
@@ -1907,14 +1920,18 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
                         if (h1 <= h0 || w1 <= w0) continue;
                         const float *xs = xslab;
                         int64_t xcs = g->cs;
-                        if (!slab_in_place(g, &p->x, p->mode, n, grp * g->cin, 0, h0, w0, false, &xs, &xcs))
+                        if (!slab_in_place(g, &p->x, p->mode, n, grp * g->cin, 0, h0, w0, false,
+                                           &xs, &xcs))
                             pack_slab(g, &p->x, p->mode, r->k, n, grp * g->cin, 0, h0, w0, xslab);
-                        const wt_dy_rows dys = {
-                            ds + (h0 - oh0 - gd->qmin[1]) * gd->wp + (w0 - ow0 - gd->qmin[2]), dcs, gd->wp};
-                        wt_block_rv(r, xs, xcs, &dys, NULL, pg, lanes, n, grp, 0, h0, 0, h1 - h0, w0, 0,
-                                    w1 - w0);
+                        const wt_dy_rows dys = {ds + (h0 - oh0 - gd->qmin[1]) * gd->wp +
+                                                    (w0 - ow0 - gd->qmin[2]),
+                                                dcs, gd->wp};
+                        wt_block_rv(r, xs, xcs, &dys, NULL, pg, lanes, n, grp, 0, h0, 0, h1 - h0,
+                                    w0, 0, w1 - w0);
                     }
-            if (lanes) bias_block_sums(r, lanes, n, grp * (st->rv ? g->cout : g->cin), st->rv ? g->cout : g->cin);
+            if (lanes)
+                bias_block_sums(r, lanes, n, grp * (st->rv ? g->cout : g->cin),
+                                st->rv ? g->cout : g->cin);
         }
 }
 
@@ -1934,7 +1951,8 @@ static void wt_run_streamed(const conv_problem *p, const wt_state *st, void *wor
     r->sums = st->bias ? (float *)(ws + st->sums_off) : NULL;
     tap_offsets(&st->g, r->toff);
     pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_stream_chunk, &sr);
-    pool_parallel_for((size_t)(st->g.g * ceil_div(st->g.cin, FAST_WT_FINISH_BLOCK)), wt_finish_task, r);
+    pool_parallel_for((size_t)(st->g.g * ceil_div(st->g.cin, FAST_WT_FINISH_BLOCK)), wt_finish_task,
+                      r);
     if (st->bias) conv_bias_store_sums(p, r->sums);
 }
 
@@ -1999,5 +2017,11 @@ static bool fast_fuse_data(const conv_problem *p, const void *dstate, void *wsta
     return st->with_data;
 }
 
-const conv_impl conv_impl_fast = {"fast", fast_why_not, fast_plan, fast_run, fast_fuses_bias,
-                                  fast_fuse_data};
+const conv_impl conv_impl_fast = {
+    .name = "fast",
+    .why_not = fast_why_not,
+    .plan = fast_plan,
+    .run = fast_run,
+    .fuses_bias = fast_fuses_bias,
+    .fuse_data = fast_fuse_data,
+};

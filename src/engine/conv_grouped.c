@@ -1012,7 +1012,13 @@ static bool grp_fuses_bias(const void *state)
     return ((const grp_state *)state)->bias;
 }
 
-const conv_impl conv_impl_grouped = {"grouped", grp_why_not, grp_plan, grp_run_pass, grp_fuses_bias, NULL};
+const conv_impl conv_impl_grouped = {
+    .name = "grouped",
+    .why_not = grp_why_not,
+    .plan = grp_plan,
+    .run = grp_run_pass,
+    .fuses_bias = grp_fuses_bias,
+};
 
 const char *conv_grouped_layout(const conv_problem *p, int pass, aclconvIsa isa)
 {

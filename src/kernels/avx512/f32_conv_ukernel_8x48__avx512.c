@@ -31,7 +31,8 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
          * peak without it) */
         if (rows <= 5) {
             const char *pf = (const char *)(xc + 4 * cs + toff[0]);
-            for (int v = 0; v <= nv; ++v) _mm_prefetch(pf + 64 * v, _MM_HINT_T0);
+            for (int v = 0; v <= nv; ++v)
+                _mm_prefetch(pf + 64 * v, _MM_HINT_T0);
         }
         for (size_t t = 0; t < nt; ++t) {
             const float *xt = xc + toff[t];
