@@ -1,6 +1,7 @@
 /* AVX2+FMA spatial-vector convolution kernel: 4 channels x 24 lanes
  * (12 ymm accumulators, 3 input vectors, 1 broadcast). */
 #include <immintrin.h>
+#include <stdint.h>
 
 #include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/conv_ukernels.h"
@@ -35,8 +36,11 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
          * rows: dx -11% CPU time with ACLCONV_ISA=avx2; r50_c2_3x3's dx with
          * this kernel unchanged) */
         {
-            const char *pf = (const char *)(xc + 4 * cs + toff[0]);
-            for (int v = 0; v <= (nv * VL + 15) / 16; ++v) _mm_prefetch(pf + 64 * v, _MM_HINT_T0);
+            /* integer arithmetic: the address may lie past the slab (a prefetch
+             * does not fault, a pointer past the object is undefined) */
+            const uintptr_t pf = (uintptr_t)(xc + toff[0]) + 4 * cs * sizeof(float);
+            for (int v = 0; v <= (nv * VL + 15) / 16; ++v)
+                _mm_prefetch((const char *)(pf + 64 * (uintptr_t)v), _MM_HINT_T0);
         }
         for (size_t t = 0; t < nt; ++t) {
             const float *xt = xc + toff[t];

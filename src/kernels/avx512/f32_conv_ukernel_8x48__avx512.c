@@ -1,6 +1,7 @@
 /* AVX-512 spatial-vector convolution kernel: 8 channels x 48 lanes
  * (24 zmm accumulators, 3 input vectors, 1 broadcast). */
 #include <immintrin.h>
+#include <stdint.h>
 
 #include "kernels/conv_ukernels.h"
 
@@ -30,9 +31,11 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
          * -20% CPU time; full tiles of dense layers reach 85-95% of the
          * peak without it) */
         if (rows <= 5) {
-            const char *pf = (const char *)(xc + 4 * cs + toff[0]);
+            /* integer arithmetic: the address may lie past the slab (a prefetch
+             * does not fault, a pointer past the object is undefined) */
+            const uintptr_t pf = (uintptr_t)(xc + toff[0]) + 4 * cs * sizeof(float);
             for (int v = 0; v <= nv; ++v)
-                _mm_prefetch(pf + 64 * v, _MM_HINT_T0);
+                _mm_prefetch((const char *)(pf + 64 * (uintptr_t)v), _MM_HINT_T0);
         }
         for (size_t t = 0; t < nt; ++t) {
             const float *xt = xc + toff[t];
