@@ -490,6 +490,7 @@ typedef struct data_state {
     bool one_row; /* few output channels per group: the MR = 1 kernel */
     bool phase_rows; /* D: output phases as kernel rows (see data_geom_phase_rows) */
     bool cv;         /* the channel-vector kernel (convcv): tiles are runs of one output row */
+    bool round_blocks; /* result rounding per task over whole rows (data_rounds_block) */
     aclconvIsa isa;
     int mr, nr;
     /* results not stored in place: kernel tiles side by side in the tile
@@ -725,6 +726,20 @@ static bool data_use_cv(const conv_problem *p, const data_state *st, const conv_
     return out % k->convcv_mr == 0 || out >= 4 * k->convcv_mr;
 }
 
+/* Whether the FLOAT16 / BF16 modes' result rounding of a task waits until
+ * every output phase of its block is stored, and then runs over whole rows
+ * (round_block): the channel-vector kernel's in-place results when the W
+ * output phases interleave in a dense row. Rounded phase by phase, each
+ * phase's results are strided: conv_round_result element by element made
+ * r50_c3_3x3s2's FLOAT16-mode dx 1.71-1.76x mode 0's CPU time, a gather into
+ * the rounding kernel still 1.2x. */
+static bool data_rounds_block(const conv_problem *p, const data_state *st)
+{
+    const conv_view *out = &p->grad_input;
+    return st->cv && !st->phase_rows && (p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16) &&
+           out->dtype == ACL_FLOAT && out->stride[4] == 1 && p->stride[2] > 1 && st->bwd;
+}
+
 static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *bytes)
 {
     const conv_ukernels *k = conv_ukernels_for(isa);
@@ -733,6 +748,7 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
     st->phase_rows = data_use_phase_rows(p);
     st->one_row = !st->phase_rows && (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
     st->cv = data_use_cv(p, st, k);
+    st->round_blocks = data_rounds_block(p, st);
     st->mr = st->cv ? k->convcv_mr : st->one_row ? 1 : k->conv_mr;
     st->nr = st->cv ? k->convcv_nr : st->one_row ? k->conv1_nr : k->conv_nr;
     st->slots = plan_slots();
@@ -964,21 +980,6 @@ static void round_in_place(const data_run *r, float *y, int64_t rows, int64_t ld
     }
 }
 
-/* Whether the FLOAT16 / BF16 modes' result rounding of a task waits until
- * every output phase of its block is stored, and then runs over whole rows
- * (round_block): the channel-vector kernel's in-place results when the W
- * output phases interleave in a dense row. Rounded phase by phase, each
- * phase's results are strided: conv_round_result element by element made
- * r50_c3_3x3s2's FLOAT16-mode dx 1.76x mode 0's CPU time, a gather into the
- * rounding kernel still 1.2x. */
-static bool data_rounds_block(const data_run *r)
-{
-    const conv_view *out = r->out;
-    return r->st->cv && !r->st->phase_rows &&
-           (r->p->mode == CONV_MODE_F16 || r->p->mode == CONV_MODE_BF16) &&
-           out->dtype == ACL_FLOAT && out->stride[4] == 1 && r->p->stride[2] > 1 && r->st->bwd;
-}
-
 /* The input slab of sub-problem g's block (n, grp, od, oh0, ow0): read in
  * place or packed into slot's buffer; *cs: floats per channel. */
 static const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, int64_t grp,
@@ -1066,7 +1067,7 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
                                         st->tile_ld, 1);
                         }
                     }
-                    if (in_place && rounds && !data_rounds_block(r))
+                    if (in_place && rounds && !st->round_blocks)
                         round_in_place(r, dst0 + g0 * ystep, mr, out->stride[1], gn, ystep);
                     if (!in_place)
                         data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0, rows,
@@ -1076,21 +1077,7 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
     }
 }
 
-/* Splits a data task index into (n, grp, od, rbi, cbi). */
-static void data_task_coords(const data_run *r, int64_t i, int64_t c[5])
-{
-    const data_state *st = r->st;
-    c[4] = i % st->tasks_wb;
-    i /= st->tasks_wb;
-    c[3] = i % st->tasks_rb;
-    i /= st->tasks_rb;
-    c[2] = i % st->tasks_d;
-    i /= st->tasks_d;
-    c[1] = i % r->p->g;
-    c[0] = i / r->p->g;
-}
-
-/* The result rounding of task block (n, grp, od, rbi, cbi) (data_rounds_block):
+/* The result rounding of task block (n, grp, od, rbi, cbi) (st->round_blocks):
  * the gradInput region its output phases cover, row by row. Every element is
  * final (this task wrote every phase of the region; phases without taps were
  * zeroed before the tasks). */
@@ -1119,9 +1106,15 @@ static void round_block(const data_run *r, int64_t n, int64_t grp, int64_t od, i
 static void data_task(void *ctx, size_t index, int slot)
 {
     const data_run *r = ctx;
-    int64_t c[5];
-    data_task_coords(r, (int64_t)index, c);
-    const int64_t n = c[0], grp = c[1], od = c[2], rbi = c[3], cbi = c[4];
+    const data_state *st = r->st;
+    int64_t i = (int64_t)index;
+    const int64_t cbi = i % st->tasks_wb;
+    i /= st->tasks_wb;
+    const int64_t rbi = i % st->tasks_rb;
+    i /= st->tasks_rb;
+    const int64_t od = i % st->tasks_d;
+    i /= st->tasks_d;
+    const int64_t grp = i % r->p->g, n = i / r->p->g;
     /* the first output phase's stores miss (prefetched); the others' hit the
      * lines it brought (FAST_OUT_BLOCK_FLOATS) */
     bool first = true;
@@ -1134,7 +1127,7 @@ static void data_task(void *ctx, size_t index, int slot)
         data_block(r, sub, n, grp, od, rbi, cbi, slot, first, xs, cs);
         first = false;
     }
-    if (data_rounds_block(r)) round_block(r, n, grp, od, rbi, cbi);
+    if (st->round_blocks) round_block(r, n, grp, od, rbi, cbi);
 }
 
 /* Zeros gradInput[n, c] at the positions of an output phase without taps. */
@@ -1355,7 +1348,7 @@ static bool stream_fwd(const conv_problem *p, const fast_geom *gd)
  * and, with a depth stride, whole planes (one row block). */
 static bool stream_fwd_bias(const conv_problem *p, const fast_geom *gd)
 {
-    if (!p->transposed || !conv_bias_sums_fit(p)) return false;
+    if (!conv_bias_sums_fit(p)) return false;
     for (int i = 0; i < 3; ++i)
         if (p->ks[i] != p->stride[i] || p->pad[i] != 0 || p->dil[i] != 1 ||
             p->xs[i] != p->ys[i] * p->stride[i])
@@ -1374,6 +1367,15 @@ static bool wt_streams(const conv_problem *p, aclconvIsa isa)
     int64_t nsub;
     if (data_subs(p, subs, empty, &nsub) != NULL || nsub != 1 || empty[0]) return false;
     return p->data_dir == CONV_DIR_BWD_DATA ? stream_bwd(p, &subs[0]) : stream_fwd(p, &subs[0]);
+}
+
+/* The workspace of the gradBias block sums (st->bias): per slot the lanes of
+ * `channels` channels, and N x (channels of gradBias) sums. */
+static bool wt_take_bias(const conv_problem *p, wt_state *st, int64_t channels, uint64_t *size)
+{
+    st->lane_floats = smul(channels, CONV_BIAS_LANES);
+    return ws_take(size, st->lane_floats * st->slots, &st->lanes_off) &&
+           ws_take(size, p->n * p->bias_src.dim[1], &st->sums_off);
 }
 
 static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes)
@@ -1420,12 +1422,7 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, wt_state *st
     /* gradBias lanes: of dy's channels (D), of x's (F, a transposed call);
      * block sums of every channel of gradBias's source */
     st->bias = bwd ? conv_bias_fusable(p) : stream_fwd_bias(p, gd);
-    if (st->bias) {
-        st->lane_floats = smul(bwd ? st->ldb : g->cin, CONV_BIAS_LANES);
-        if (!ws_take(&size, st->lane_floats * st->slots, &st->lanes_off) ||
-            !ws_take(&size, p->n * p->bias_src.dim[1], &st->sums_off))
-            return false;
-    }
+    if (st->bias && !wt_take_bias(p, st, bwd ? st->ldb : g->cin, &size)) return false;
     *bytes = size;
     return true;
 }
@@ -1479,12 +1476,7 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     /* whole images per unit (flat units always are): the lanes of each
      * (n, o) block fill in order */
     st->bias = conv_bias_fusable(p) && (st->fnb > 0 || (g->os[0] == 1 && g->nrb == 1 && g->nwb == 1));
-    if (st->bias) {
-        st->lane_floats = smul(st->ldb, CONV_BIAS_LANES);
-        if (!ws_take(&size, st->lane_floats * st->slots, &st->lanes_off) ||
-            !ws_take(&size, p->n * p->g * g->cout, &st->sums_off))
-            return false;
-    }
+    if (st->bias && !wt_take_bias(p, st, st->ldb, &size)) return false;
     *bytes = size;
     return true;
 }
@@ -1901,7 +1893,7 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
                         const float *ds = data_slab(dr, gd, n, grp, od, oh0, ow0, slot, &dcs);
                         if (st->with_data) {
                             data_block(dr, 0, n, grp, od, rbi, cbi, slot, true, ds, dcs);
-                            if (data_rounds_block(dr)) round_block(dr, n, grp, od, rbi, cbi);
+                            if (st->ds.round_blocks) round_block(dr, n, grp, od, rbi, cbi);
                         }
                         if (!st->rv) { /* F: ds is x's slab of the weights geometry */
                             const int64_t rows = min64(gd->rb, gd->os[1] - oh0),
