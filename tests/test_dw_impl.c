@@ -110,16 +110,15 @@ static bool inplace_expected(const conv_problem *p)
 }
 
 /* Whether an in-place pass reads or writes a view through a plane in the
- * workspace: anything but fp32 with unit W stride in mode FLOAT (HF32 too
- * for gradInput, which it does not round). */
+ * workspace: anything but fp32 with unit W stride in mode FLOAT (any mode
+ * for gradInput, whose rows are rounded in place). */
 static bool widened_expected(const conv_problem *p, int pass)
 {
     const bool f32 = p->mode == CONV_MODE_F32;
     const conv_view *src = pass == 0 && p->data_dir == CONV_DIR_BWD_DATA ? &p->y : &p->x;
     const conv_view *other = pass == 0 ? &p->grad_input : &p->y;
     const bool other_direct =
-        other->dtype == ACL_FLOAT && other->stride[4] == 1 &&
-        (f32 || (pass == 0 && p->mode == CONV_MODE_HF32));
+        other->dtype == ACL_FLOAT && other->stride[4] == 1 && (f32 || pass == 0);
     return !(src->dtype == ACL_FLOAT && src->stride[4] == 1 && f32) || !other_direct;
 }
 

@@ -44,6 +44,7 @@ typedef struct dw_state {
     bool inplace;       /* the dwrow kernels read the source plane as it lies (no pack) */
     bool src_direct;    /* in place: the source (D: dy, F and W: x) is the view, not a widened copy */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
+    bool out_rounds;    /* out_direct, and the mode rounds results: in place, after the kernel */
     bool bias;          /* weights pass: also writes gradBias (block sums, conv_bias.h) */
     uint64_t sums_off;  /* the N x C block sums of gradBias */
     int slots;
@@ -231,12 +232,14 @@ static bool f32_rows(const conv_view *v, conv_mode mode)
            v->stride[3] >= 0 && v->stride[2] >= 0;
 }
 
-/* A dense-row fp32 gradInput the kernels may write as it is: no result
- * rounding (FLOAT, HF32), the same bits as store_row's copy. */
-static bool f32_out_rows(const conv_view *v, conv_mode mode)
+/* A dense-row fp32 gradInput the kernels may write as it is. In the modes
+ * that round results (FLOAT16, BF16) the rows are rounded in place after the
+ * kernel (out_rounds): the same bits as store_row's rounding copy, and the
+ * same memory traffic as mode FLOAT (the rounding reads lines just written,
+ * in L1), where the copy from the slot missed on every store. */
+static bool f32_out_rows(const conv_view *v)
 {
-    return v->dtype == ACL_FLOAT && (mode == CONV_MODE_F32 || mode == CONV_MODE_HF32) &&
-           v->stride[4] == 1 && v->stride[3] >= 0 && v->stride[2] >= 0;
+    return v->dtype == ACL_FLOAT && v->stride[4] == 1 && v->stride[3] >= 0 && v->stride[2] >= 0;
 }
 
 /* Elements of one (n, c) plane of v (a validated tensor: no overflow). */
@@ -337,7 +340,8 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
         st->src_direct = f32_rows(v, p->mode);
         src = st->src_direct ? 0 : view_plane(v);
         if (pass == CONV_PASS_DATA) {
-            st->out_direct = f32_out_rows(&p->grad_input, p->mode);
+            st->out_direct = f32_out_rows(&p->grad_input);
+            st->out_rounds = st->out_direct && (p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16);
             aux = st->out_direct ? 0 : view_plane(&p->grad_input);
         }
     }
@@ -688,11 +692,18 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
     channel_weights(r, c, wk);
     for (int64_t t = 0; t < tp->n; ++t) wv[t] = wk[tp->k[t]];
     float *y = (float *)out->data;
+    const int64_t oh = st->dim[1].out_n, ow = st->dim[2].out_n;
     for (int64_t od = 0; od < st->dim[0].out_n; ++od) {
         f32_dwrow_src s;
+        float *yp = y + conv_view_index(out, n, c, od, 0, 0);
         taps_at_depth(src, n, c, od, tp, &s);
-        r->k.row((size_t)st->dim[1].out_n, (size_t)st->dim[2].out_n, &s, wv,
-                 y + conv_view_index(out, n, c, od, 0, 0), (size_t)out->stride[3]);
+        r->k.row((size_t)oh, (size_t)ow, &s, wv, yp, (size_t)out->stride[3]);
+        if (st->out_rounds && out->stride[3] == ow)
+            r->ck->f32_round((size_t)(oh * ow), yp, yp, conv_round_kind(p->mode));
+        else if (st->out_rounds)
+            for (int64_t h = 0; h < oh; ++h)
+                r->ck->f32_round((size_t)ow, yp + h * out->stride[3], yp + h * out->stride[3],
+                                 conv_round_kind(p->mode));
     }
     if (!st->out_direct) store_plane(r, n, c, y);
 }
