@@ -740,7 +740,9 @@ static bool data_rounds_block(const conv_problem *p, const data_state *st)
            out->dtype == ACL_FLOAT && out->stride[4] == 1 && p->stride[2] > 1 && st->bwd;
 }
 
-static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *bytes)
+/* The data pass's plan over its sub-problems (data_subs' results). */
+static bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs,
+                           const bool *empty, int64_t nsub, data_state *st, uint64_t *bytes)
 {
     const conv_ukernels *k = conv_ukernels_for(isa);
     st->bwd = p->data_dir == CONV_DIR_BWD_DATA;
@@ -758,9 +760,7 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
     st->store_tiles = st->cv ? 4 : 1;
     st->tile_ld = st->store_tiles * st->nr;
     st->tile_floats = round_up64((int64_t)st->mr * st->tile_ld, 16);
-    fast_geom subs[FAST_MAX_SUBS];
-    bool empty[FAST_MAX_SUBS];
-    if (data_subs(p, subs, empty, &st->nsub) != NULL) return false;
+    st->nsub = nsub;
     for (int64_t sub = 0; sub < st->nsub; ++sub) {
         const fast_geom *g = &subs[sub];
         if (empty[sub]) continue;
@@ -780,6 +780,14 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
         return false;
     *bytes = size;
     return true;
+}
+
+static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *bytes)
+{
+    fast_geom subs[FAST_MAX_SUBS];
+    bool empty[FAST_MAX_SUBS];
+    int64_t nsub;
+    return data_subs(p, subs, empty, &nsub) == NULL && data_plan_subs(p, isa, subs, empty, nsub, st, bytes);
 }
 
 typedef struct data_run {
@@ -1357,16 +1365,19 @@ static bool stream_fwd_bias(const conv_problem *p, const fast_geom *gd)
     return gd->nrb == 1 || p->stride[0] == 1;
 }
 
-static bool wt_streams(const conv_problem *p, aclconvIsa isa)
+/* Whether the weights pass streams; then *gd is the data pass's one
+ * sub-problem. */
+static bool wt_streams(const conv_problem *p, fast_geom *gd)
 {
     const char *e = getenv("ACLCONV_FAST_STREAM");
     if (e && e[0] == '0') return false;
-    if (p->n < FAST_STREAM_MIN_IMAGES || data_why_not(p, isa) != NULL) return false;
+    if (p->n < FAST_STREAM_MIN_IMAGES) return false;
     fast_geom subs[FAST_MAX_SUBS];
     bool empty[FAST_MAX_SUBS];
     int64_t nsub;
     if (data_subs(p, subs, empty, &nsub) != NULL || nsub != 1 || empty[0]) return false;
-    return p->data_dir == CONV_DIR_BWD_DATA ? stream_bwd(p, &subs[0]) : stream_fwd(p, &subs[0]);
+    *gd = subs[0];
+    return p->data_dir == CONV_DIR_BWD_DATA ? stream_bwd(p, gd) : stream_fwd(p, gd);
 }
 
 /* The workspace of the gradBias block sums (st->bias): per slot the lanes of
@@ -1378,15 +1389,13 @@ static bool wt_take_bias(const conv_problem *p, wt_state *st, int64_t channels, 
            ws_take(size, p->n * p->bias_src.dim[1], &st->sums_off);
 }
 
-static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes)
+/* gd: the data pass's one sub-problem (wt_streams). */
+static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_geom *gd, wt_state *st,
+                             uint64_t *bytes)
 {
     uint64_t size = 0;
-    if (!data_plan(p, isa, &st->ds, &size)) return false;
-    fast_geom subs[FAST_MAX_SUBS];
-    bool empty[FAST_MAX_SUBS];
-    int64_t nsub;
-    data_subs(p, subs, empty, &nsub); /* accepted by wt_streams */
-    const fast_geom *gd = &subs[0];
+    const bool not_empty = false;
+    if (!data_plan_subs(p, isa, gd, &not_empty, 1, &st->ds, &size)) return false;
     const bool bwd = p->data_dir == CONV_DIR_BWD_DATA;
     /* D: x slabs as large as a data slab's positions; F: the data blocks */
     if (wt_geom(p, &st->g, bwd ? gd->hp : gd->rb, bwd ? gd->wp : gd->wb) != NULL) return false;
@@ -1429,7 +1438,8 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, wt_state *st
 
 static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes)
 {
-    if (wt_streams(p, isa)) return wt_plan_streamed(p, isa, st, bytes);
+    fast_geom gd;
+    if (wt_streams(p, &gd)) return wt_plan_streamed(p, isa, &gd, st, bytes);
     if (wt_geom(p, &st->g, 0, 0) != NULL) return false;
     const fast_geom *g = &st->g;
     const conv_ukernels *k = conv_ukernels_for(isa);
