@@ -9,7 +9,10 @@ A kernel's accumulators must stay in registers for the whole reduction. gcc
 the AVX2 conv 4x24 and convwt 6x16 kernels ran at half speed that way until
 `_Pragma("GCC unroll N")` and constant trip counts fixed them. An innermost
 loop (a backward branch containing no other) with FMAs and vector operands
-at (%rsp) / (%rbp) is reported with its (FMAs, stack operands). Masked tail
+at (%rsp) / (%rbp) is reported with its (FMAs, stack operands); so is, as
+"around inner loops", a loop right around an innermost FMA loop whose own
+instructions move vectors to or from the stack (the convrv kernels stored
+and reloaded every accumulator around each row that way). Masked tail
 blocks that run once per row show up too; read the object code to tell
 (objdump -d --no-show-raw-insn LIB, the function's loops).
 """
@@ -34,22 +37,38 @@ def functions(lib):
     return funcs
 
 
+def is_stack_vector(text):
+    return text.startswith("v") and ("(%rsp" in text or "(%rbp" in text)
+
+
 def stack_loops(ins):
+    """(FMAs, stack operands) of the innermost FMA loops that touch the
+    stack, and of the loops right around innermost FMA loops whose own
+    instructions (the inner loop left out) move vectors to or from the stack:
+    accumulators stored and reloaded around every inner loop."""
     loops = []
     for addr, text in ins:
         m = re.match(r"j\w+\s+([0-9a-f]+)", text)
         if m and int(m.group(1), 16) < addr:
             loops.append((int(m.group(1), 16), addr))
-    found = []
+    inner, around = [], []
     for s, e in loops:
         if any(s <= s2 and e2 <= e and (s2, e2) != (s, e) for s2, e2 in loops):
             continue  # not innermost
         body = [t for a, t in ins if s <= a <= e]
         fma = sum("vfmadd" in t for t in body)
-        stack = sum(t.startswith("v") and ("(%rsp" in t or "(%rbp" in t) for t in body)
-        if fma and stack:
-            found.append((fma, stack))
-    return sorted(found, reverse=True)
+        if not fma:
+            continue
+        stack = sum(is_stack_vector(t) for t in body)
+        if stack:
+            inner.append((fma, stack))
+        outer = [(s2, e2) for s2, e2 in loops if s2 <= s and e <= e2 and (s2, e2) != (s, e)]
+        if outer:
+            s2, e2 = min(outer, key=lambda r: r[1] - r[0])
+            ring = sum(is_stack_vector(t) for a, t in ins if s2 <= a <= e2 and not s <= a <= e)
+            if ring:
+                around.append((fma, ring))
+    return sorted(inner, reverse=True), sorted(set(around), reverse=True)
 
 
 def main():
@@ -57,10 +76,12 @@ def main():
         print(__doc__)
         return 2
     for name, ins in sorted(functions(sys.argv[1]).items()):
-        if re.match(r"f32_\w+_ukernel_", name):
-            found = stack_loops(ins)
-            if found:
-                print(f"{name}: {found[:6]}")
+        if re.match(r"f32_\w+_ukernel_", name) or any("vfmadd" in t for _, t in ins):
+            inner, around = stack_loops(ins)
+            if inner:
+                print(f"{name}: {inner[:6]}")
+            if around:
+                print(f"{name}: around inner loops {around[:6]}")
     return 0
 
 

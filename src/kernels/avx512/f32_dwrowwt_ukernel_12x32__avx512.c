@@ -121,34 +121,35 @@ g33_block(const int nr, const int nv, const bool edge, size_t r, const float *x,
           const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][2],
           const __mmask16 om[2], const float *dy, size_t dyrs, __m512 *a0, __m512 *a1)
 {
-    __m512 d[4][2];
+    /* one column block v at a time: its nr dy vectors, not both blocks', are
+     * live next to the 18 accumulators (with both, gcc spilled ~30 vectors
+     * per 72 FMAs); a tap's lanes of block v see the same rows in the same
+     * order either way */
+#pragma GCC unroll 2
+    for (int v = 0; v < nv; ++v) {
+        __m512 *a = v == 0 ? a0 : a1;
+        __m512 d[4];
 #pragma GCC unroll 16
-    for (int o = 0; o < nr; ++o)
+        for (int o = 0; o < nr; ++o)
+            d[o] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
 #pragma GCC unroll 16
-        for (int v = 0; v < nv; ++v)
-            d[o][v] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
+        for (int sr = 0; sr < nr + 2; ++sr) {
+            const ptrdiff_t i = (ptrdiff_t)r + dh0 + sr;
+            const bool in = !edge || (i >= 0 && (size_t)i < ih);
+            /* a row outside the source: every lane masked (zeros), nothing read */
+            const float *xr = in ? x + (size_t)i * rs : dy;
 #pragma GCC unroll 16
-    for (int sr = 0; sr < nr + 2; ++sr) {
-        const ptrdiff_t i = (ptrdiff_t)r + dh0 + sr;
-        const bool in = !edge || (i >= 0 && (size_t)i < ih);
-        /* a row outside the source: every lane masked (zeros), nothing read */
-        const float *xr = in ? x + (size_t)i * rs : dy;
-#pragma GCC unroll 16
-        for (int kw = 0; kw < 3; ++kw)
-#pragma GCC unroll 16
-            for (int v = 0; v < nv; ++v) {
+            for (int kw = 0; kw < 3; ++kw) {
                 const __mmask16 k = in ? mk[kw][v] : 0;
                 const __m512 xv = _mm512_maskz_loadu_ps(k, in ? xr + dws[kw] + v * VL : dy);
 #pragma GCC unroll 16
                 for (int kh = 0; kh < 3; ++kh) {
                     const int o = sr - kh;
                     if (o < 0 || o >= nr) continue;
-                    if (v == 0)
-                        a0[3 * kh + kw] = _mm512_fmadd_ps(xv, d[o][0], a0[3 * kh + kw]);
-                    else
-                        a1[3 * kh + kw] = _mm512_fmadd_ps(xv, d[o][1], a1[3 * kh + kw]);
+                    a[3 * kh + kw] = _mm512_fmadd_ps(xv, d[o], a[3 * kh + kw]);
                 }
             }
+        }
     }
 }
 
@@ -158,6 +159,7 @@ static inline __attribute__((always_inline)) void g33(const int nv, size_t rows,
                                                       float *acc)
 {
     __m512 a0[9], a1[9];
+#pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
         a0[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES);
         a1[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES + VL);
@@ -183,6 +185,7 @@ static inline __attribute__((always_inline)) void g33(const int nv, size_t rows,
     }
     for (; r < rows; ++r)
         g33_block(1, nv, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+#pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
         _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES, a0[t]);
         _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES + VL, a1[t]);
