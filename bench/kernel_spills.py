@@ -65,7 +65,8 @@ def stack_loops(ins):
         outer = [(s2, e2) for s2, e2 in loops if s2 <= s and e <= e2 and (s2, e2) != (s, e)]
         if outer:
             s2, e2 = min(outer, key=lambda r: r[1] - r[0])
-            ring = sum(is_stack_vector(t) for a, t in ins if s2 <= a <= e2 and not s <= a <= e)
+            ring = sum(is_stack_vector(t) and ("mm" in t and "%xmm" not in t)
+                       for a, t in ins if s2 <= a <= e2 and not s <= a <= e)  # ymm / zmm
             if ring:
                 around.append((fma, ring))
     return sorted(inner, reverse=True), sorted(set(around), reverse=True)
