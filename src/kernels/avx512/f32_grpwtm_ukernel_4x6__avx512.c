@@ -11,7 +11,7 @@
 #define VL 16
 #define NR 6
 
-static inline __attribute__((always_inline)) void body(const int M, size_t nr, size_t len,
+static inline __attribute__((always_inline)) void body(const int M, const int shared, size_t nr, size_t len,
                                                        const float *const *a,
                                                        const float *const *b,
                                                        const uint16_t *const *bm, float *acc,
@@ -24,6 +24,10 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
         bp[n] = b[(size_t)n < nr ? (size_t)n : nr - 1];
         mp[n] = bm[(size_t)n < nr ? (size_t)n : nr - 1];
     }
+    /* shared: rows n and n + 3 have one mask (a 3-wide kernel row's W taps
+     * repeat every 3 rows): 3 mask words a step instead of 6, and 3 fewer
+     * pointers competing for the general registers */
+    const int nm = shared ? 3 : NR;
     _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m)
         _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n)
             c[m][n] = (size_t)n < nr ? _mm512_loadu_ps(acc + m * ldm + (size_t)n * GRP_ACC_LANES)
@@ -36,8 +40,10 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
         if (s < pn1) _mm_prefetch(pf1 + s * 64, _MM_HINT_T0);
         __m512 av[4];
         _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) av[m] = _mm512_loadu_ps(a[m] + s * VL);
+        __mmask16 k[NR];
+        _Pragma("GCC unroll 8") for (int n = 0; n < nm; ++n) k[n] = (__mmask16)mp[n][s];
         _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
-            const __m512 bv = _mm512_maskz_loadu_ps((__mmask16)mp[n][s], bp[n] + s * VL);
+            const __m512 bv = _mm512_maskz_loadu_ps(k[n % nm], bp[n] + s * VL);
             _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) c[m][n] = _mm512_fmadd_ps(av[m], bv, c[m][n]);
         }
     }
@@ -61,10 +67,15 @@ void f32_grpwtm_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const floa
                                     const float *const *b, const uint16_t *const *bm, float *acc,
                                     size_t ldm, const grp_prefetch *pf)
 {
-    switch (mr) {
-    case 1: body(1, nr, len, a, b, bm, acc, ldm, pf); break;
-    case 2: body(2, nr, len, a, b, bm, acc, ldm, pf); break;
-    case 3: body(3, nr, len, a, b, bm, acc, ldm, pf); break;
-    default: body(4, nr, len, a, b, bm, acc, ldm, pf); break;
+    const int shared = nr == NR && bm[3] == bm[0] && bm[4] == bm[1] && bm[5] == bm[2];
+    switch (mr * 2 + (size_t)shared) {
+    case 2: body(1, 0, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 3: body(1, 1, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 4: body(2, 0, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 5: body(2, 1, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 6: body(3, 0, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 7: body(3, 1, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 9: body(4, 1, nr, len, a, b, bm, acc, ldm, pf); break;
+    default: body(4, 0, nr, len, a, b, bm, acc, ldm, pf); break;
     }
 }
