@@ -5,10 +5,13 @@
  * comparison is bitwise. Guard values around the output tile must survive
  * (a kernel writes exactly mr x nr elements). ISAs the CPU lacks: SKIP.
  */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "common/cpu.h"
 #include "common/dtype.h"
@@ -435,6 +438,60 @@ static int check_f32_round(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* f32_load_step2 / f32_store_step2: every length 0..70 at offsets 0..3,
+ * against the strided loops; the load writes nothing past dst[n - 1], the
+ * store nothing but the even elements below 2n (guards checked). */
+static int check_f32_step2(const conv_ukernels *k)
+{
+    enum { MAXN = 70, PAD = 8 };
+    int bad = 0;
+    float *src = malloc((2 * MAXN + 3 + PAD) * sizeof(float)),
+          *dst = malloc((2 * MAXN + 3 + PAD) * sizeof(float));
+    for (size_t off = 0; off < 4; ++off)
+        for (size_t n = 0; n <= MAXN; ++n) {
+            for (size_t i = 0; i < 2 * MAXN + 3 + PAD; ++i)
+                src[i] = (float)i + 0.5f;
+            for (size_t i = 0; i < n + PAD; ++i)
+                dst[off + i] = GUARD;
+            k->f32_load_step2(n, src + off, dst + off);
+            for (size_t i = 0; i < n + PAD; ++i) {
+                const float want = i < n ? src[off + 2 * i] : GUARD;
+                if (f32_bits(dst[off + i]) != f32_bits(want) && bad++ < 6)
+                    printf("FAIL %s f32_load_step2 n=%zu off=%zu at %zu\n", cpu_isa_name(k->isa), n,
+                           off, i);
+            }
+            for (size_t i = 0; i < 2 * n + PAD; ++i)
+                dst[off + i] = GUARD;
+            k->f32_store_step2(n, src + off, dst + off);
+            for (size_t i = 0; i < 2 * n + PAD; ++i) {
+                const float want = i % 2 == 0 && i / 2 < n ? src[off + i / 2] : GUARD;
+                if (f32_bits(dst[off + i]) != f32_bits(want) && bad++ < 6)
+                    printf("FAIL %s f32_store_step2 n=%zu off=%zu at %zu\n", cpu_isa_name(k->isa),
+                           n, off, i);
+            }
+        }
+    /* the load never reads past src[2(n - 1)]: the row ends at a page that
+     * may not be read (a fault fails the test) */
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map != MAP_FAILED && mprotect(map + page, page, PROT_NONE) == 0) {
+        for (size_t n = 1; n <= MAXN; ++n) {
+            float *end = (float *)(map + page), *row = end - (2 * n - 1);
+            for (size_t i = 0; i < 2 * n - 1; ++i)
+                row[i] = (float)i;
+            k->f32_load_step2(n, row, dst);
+            for (size_t i = 0; i < n; ++i)
+                if (dst[i] != (float)(2 * i) && bad++ < 6)
+                    printf("FAIL %s f32_load_step2 at a page end n=%zu at %zu\n",
+                           cpu_isa_name(k->isa), n, i);
+        }
+    }
+    if (map != MAP_FAILED) munmap(map, 2 * page);
+    free(src);
+    free(dst);
+    return bad;
+}
+
 /* f32_narrow (and f32_narrow_nt, name "f32_narrow_nt"): fp16 and bf16 bits
  * against f32_to_f16 / f32_to_bf16 on random bits and every float near the
  * thresholds; every length 0..70 with guards, from a 64-byte boundary and
@@ -585,6 +642,10 @@ int main(void)
         const int bad_rd = check_f32_round(k, &r);
         printf("%s: f32_round %s\n", cpu_isa_name(k->isa), bad_rd ? "FAIL" : "ok");
         g_fail += bad_rd;
+        const int bad_s2 = check_f32_step2(k);
+        printf("%s: f32_load_step2 / f32_store_step2 %s\n", cpu_isa_name(k->isa),
+               bad_s2 ? "FAIL" : "ok");
+        g_fail += bad_s2;
         const int bad_nw = check_f32_narrow(k, &r, k->f32_narrow, "f32_narrow");
         printf("%s: f32_narrow %s\n", cpu_isa_name(k->isa), bad_nw ? "FAIL" : "ok");
         g_fail += bad_nw;

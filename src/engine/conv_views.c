@@ -38,6 +38,8 @@ void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernel
             memcpy(o, src, (size_t)count * sizeof(float));
         else if (src && sw == 1) /* short rows: a loop, no call */
             for (int64_t i = 0; i < count; ++i) o[i] = src[i];
+        else if (src && sw == 2) /* a stride-2 W phase */
+            k->f32_store_step2((size_t)count, src, o);
         else
             for (int64_t i = 0; i < count; ++i) o[i * sw] = src ? src[i] : 0.0f;
         return;

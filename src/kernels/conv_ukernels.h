@@ -105,6 +105,8 @@ typedef struct conv_ukernels {
     h16_f32_split2_ukernel_fn h16_f32_split2; /* stride-2 rows split into their W phases */
     /* fp32 rounded to the precision modes (operands, results) */
     f32_round_ukernel_fn f32_round;
+    /* fp32 rows read / written with a step of 2 (stride-2 W phases) */
+    f32_step2_ukernel_fn f32_load_step2, f32_store_step2;
     /* fp32 results stored as fp16 / bf16 */
     f32_narrow_ukernel_fn f32_narrow;
     /* gradBias rows */

@@ -64,6 +64,23 @@ void f32_round_ukernel__avx2(size_t n, const float *src, float *dst, int kind);
 void f32_round_ukernel__avx512(size_t n, const float *src, float *dst, int kind);
 
 /*
+ * Step-2 fp32 row copies ("f32_step2"), the W phases of a stride-2 layer:
+ *   load:  dst[i] = src[2*i],  i < n  (reads src[2*i] and the elements
+ *          between them, never past src[2*(n-1)]);
+ *   store: dst[2*i] = src[i],  i < n  (the elements between, another
+ *          phase's, are neither read nor written).
+ * Pure data movement: every ISA gives the same bits. Any n >= 0.
+ */
+typedef void (*f32_step2_ukernel_fn)(size_t n, const float *src, float *dst);
+
+void f32_load_step2_ukernel__scalar(size_t n, const float *src, float *dst);
+void f32_load_step2_ukernel__avx2(size_t n, const float *src, float *dst);
+void f32_load_step2_ukernel__avx512(size_t n, const float *src, float *dst);
+void f32_store_step2_ukernel__scalar(size_t n, const float *src, float *dst);
+void f32_store_step2_ukernel__avx2(size_t n, const float *src, float *dst);
+void f32_store_step2_ukernel__avx512(size_t n, const float *src, float *dst);
+
+/*
  * fp32 -> 16-bit narrowing ("f32_narrow"): dst[i] = f32_to_bf16(src[i]) when
  * bf16 != 0, else f32_to_f16(src[i]), bit for bit (ties to even, overflow to
  * infinity, NaNs quieted). Any n >= 0; reads and writes exactly the n
