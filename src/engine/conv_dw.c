@@ -393,14 +393,14 @@ void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t
     const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
     if (v->dtype == ACL_FLOAT && (sw == 1 || sw == 2)) {
         const float *s = (const float *)v->data + base;
-        if (sw == 1 && mode == CONV_MODE_F32)
+        if (sw == 1 && mode == CONV_MODE_F32) {
             copy_f32(dst, s, count);
-        else if (sw == 1) /* the modes' roundings: the ISA's kernel */
+        } else if (sw == 1) { /* the modes' roundings: the ISA's kernel */
             k->f32_round((size_t)count, s, dst, conv_round_kind(mode));
-        else /* a stride-2 W phase (was a scalar strided loop: a third of dw_s2's weights pass) */
+        } else { /* a stride-2 W phase: the ISA's step-2 load, then the mode's rounding */
             k->f32_load_step2((size_t)count, s, dst);
-        if (sw == 2 && mode != CONV_MODE_F32)
-            k->f32_round((size_t)count, dst, dst, conv_round_kind(mode));
+            if (mode != CONV_MODE_F32) k->f32_round((size_t)count, dst, dst, conv_round_kind(mode));
+        }
         return;
     }
     if (v->dtype == ACL_FLOAT && mode == CONV_MODE_F32) {

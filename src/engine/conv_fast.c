@@ -252,11 +252,12 @@ static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_
     const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
     if (v->dtype == ACL_FLOAT) {
         const float *s = (const float *)v->data + base;
-        if (mode == CONV_MODE_F32 && sw == 1)
+        if (mode == CONV_MODE_F32 && sw == 1) {
             memcpy(dst, s, (size_t)count * sizeof(float));
-        else if (mode == CONV_MODE_F32 && sw == 2) /* phase split by 2: a constant stride vectorizes */
-            for (int64_t i = 0; i < count; ++i) dst[i] = s[2 * i];
-        else if (mode == CONV_MODE_F32)
+        } else if (sw == 2) { /* phase split by 2: the ISA's step-2 load, then the mode's rounding */
+            k->f32_load_step2((size_t)count, s, dst);
+            if (mode != CONV_MODE_F32) k->f32_round((size_t)count, dst, dst, conv_round_kind(mode));
+        } else if (mode == CONV_MODE_F32)
             for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
         else if (sw == 1) /* unit stride: the ISA's rounding kernel */
             k->f32_round((size_t)count, s, dst, conv_round_kind(mode));
