@@ -17,6 +17,7 @@
 #include "common/dtype.h"
 #include "engine/conv_fast_convert.h"
 #include "kernels/conv_ukernels.h"
+#include "kernels/ukernel_prefetch.h"
 #include "test_rng.h"
 
 #define GUARD (-12345.0f)
@@ -562,6 +563,36 @@ static int check_lanes16(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* ukernel_prefetch_part: the parts of a stream, in order, are its lines,
+ * each once (an engine splits a plane's lines over its kernel calls). */
+static int check_prefetch_parts(void)
+{
+    static char buf[200 * UKERNEL_CACHE_LINE];
+    const size_t lines[] = {0, 1, 5, 49, 98, 200};
+    const size_t ks[] = {1, 2, 3, 7, 28, 300};
+    int bad = 0;
+    for (size_t a = 0; a < sizeof lines / sizeof *lines; ++a)
+        for (size_t b = 0; b < sizeof ks / sizeof *ks; ++b) {
+            const ukernel_prefetch pf = {{buf, buf + UKERNEL_CACHE_LINE}, {lines[a], lines[a] / 2}};
+            for (int s = 0; s < 2; ++s) {
+                const char *next = pf.at[s];
+                size_t seen = 0;
+                for (size_t i = 0; i < ks[b]; ++i) {
+                    const ukernel_prefetch q = ukernel_prefetch_part(&pf, i, ks[b]);
+                    if (q.lines[s] > 0 && q.at[s] != next) ++bad;
+                    next = q.at[s] + q.lines[s] * UKERNEL_CACHE_LINE;
+                    seen += q.lines[s];
+                }
+                if (seen != pf.lines[s]) ++bad;
+            }
+            if (bad) {
+                printf("FAIL ukernel_prefetch_part lines %zu parts %zu\n", lines[a], ks[b]);
+                return bad;
+            }
+        }
+    return 0;
+}
+
 static int check_conversions(void)
 {
     int bad = 0;
@@ -662,6 +693,9 @@ int main(void)
         printf("%s: lanes16 %s\n", cpu_isa_name(k->isa), bad_l16 ? "FAIL" : "ok");
         g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr + bad_cv + bad_l16;
     }
+    const int bad_pf = check_prefetch_parts();
+    printf("ukernel_prefetch_part: %s\n", bad_pf ? "FAIL" : "ok");
+    g_fail += bad_pf;
     const int bad_cvt = check_conversions();
     printf("inline fp16 conversions: %s\n", bad_cvt ? "FAIL" : "ok");
     g_fail += bad_cvt;

@@ -30,7 +30,6 @@
 #define DW_WT_MIN_TASKS 16 /* weights pass: split n into chunks below this many channels */
 #define DW_WT_MAX_BLOCK 16 /* weights pass: channels per task, consecutive in memory */
 #define DW_BLOCK 16        /* data pass: channels per task */
-#define DW_CACHE_LINE 64
 #define DW_FLOAT_ALIGN 16  /* floats: 64 bytes */
 #define DW_SUM_GROUP 4     /* in-place weights pass: channels whose gradBias lanes dwsum sums side by side */
 _Static_assert(CONV_BIAS_LANES == DW_SUM_LANES, "the dwsum kernels sum gradBias's lanes");
@@ -514,15 +513,24 @@ static float *slot_buf(const dw_run *r, int slot)
     return (float *)r->ws + (int64_t)slot * r->st->slot_floats;
 }
 
-/* Asks for plane (n, c) of v in the cache when it is one dense run. */
-void plane_prefetch(const conv_view *v, int64_t n, int64_t c)
+void plane_lines(const conv_view *v, int64_t n, int64_t c, int s, ukernel_prefetch *pf)
 {
+    pf->at[s] = NULL;
+    pf->lines[s] = 0;
     if (v->stride[4] != 1 || v->stride[3] != v->dim[4] || v->stride[2] != v->dim[3] * v->dim[4])
         return;
     const size_t es = v->dtype == ACL_FLOAT ? 4 : 2;
-    const char *b = v->data + conv_view_index(v, n, c, 0, 0, 0) * (int64_t)es;
     const size_t bytes = (size_t)(v->dim[2] * v->dim[3] * v->dim[4]) * es;
-    for (size_t o = 0; o < bytes; o += DW_CACHE_LINE) __builtin_prefetch(b + o, 0, 3);
+    pf->at[s] = v->data + conv_view_index(v, n, c, 0, 0, 0) * (int64_t)es;
+    pf->lines[s] = (bytes + UKERNEL_CACHE_LINE - 1) / UKERNEL_CACHE_LINE;
+}
+
+/* Asks for plane (n, c) of v in the cache when it is one dense run. */
+void plane_prefetch(const conv_view *v, int64_t n, int64_t c)
+{
+    ukernel_prefetch pf = {{NULL, NULL}, {0, 0}};
+    plane_lines(v, n, c, 0, &pf);
+    ukernel_prefetch_steps(&pf, 0, 1, 1);
 }
 
 /* Whether the slot's packed plane already holds its zero borders (the same
@@ -732,6 +740,8 @@ static void data_task(void *ctx, size_t index, int slot)
     dw_taps tp;
     if (st->inplace) data_taps(st, p->ks, &tp);
     for (int64_t c = c0; c < c1; ++c) {
+        /* a burst here: spread over the kernel's rows (as the weights pass
+         * does) it was slower, the requests meeting gradInput's stores */
         if (c + 1 < c1) plane_prefetch(v, n, c + 1);
         if (st->inplace)
             data_plane_inplace(r, n, c, &src, &out, &tp);
@@ -807,10 +817,12 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
     float *sums = st->bias ? (float *)(r->ws + st->sums_off) : NULL;
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t c = c0; c < c1; ++c) {
+            /* the next x and dy planes, asked for by the kernel calls */
             const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
+            ukernel_prefetch next = {{NULL, NULL}, {0, 0}};
             if (nn < n1) {
-                plane_prefetch(x, nn, nc);
-                plane_prefetch(y, nn, nc);
+                plane_lines(x, nn, nc, 0, &next);
+                plane_lines(y, nn, nc, 1, &next);
             }
             if (!st->src_direct) load_plane(x, n, c, p->mode, r->ck, xbuf);
             const int64_t g = (c - c0) % DW_SUM_GROUP; /* a bias group's dy planes: one each */
@@ -826,6 +838,7 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
             for (int64_t od = 0; od < p->ys[0]; ++od) {
                 f32_dwrow_src s;
                 taps_at_depth(&xv, n, c, od, &tp, &s);
+                s.pf = ukernel_prefetch_part(&next, (size_t)od, (size_t)p->ys[0]);
                 r->k.rowwt((size_t)p->ys[1], (size_t)p->ys[2], &s, dyp + od * yv.stride[2],
                            (size_t)yv.stride[3], acc);
             }

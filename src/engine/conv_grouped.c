@@ -622,7 +622,7 @@ static void wt_task(void *ctx, size_t index, int slot)
                         }
                         if (st->masked) {
                             /* the kernel spreads this call's slice of the next blocks over its steps */
-                            grp_prefetch pf = {{nx, ny}, {0, 0}};
+                            ukernel_prefetch pf = {{nx, ny}, {0, 0}};
                             const char *const blk[2] = {nx, ny};
                             const size_t bytes[2] = {nxb, nyb};
                             for (int i = 0; i < 2; ++i)

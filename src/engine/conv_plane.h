@@ -8,6 +8,7 @@
 
 #include "engine/conv_impl.h"
 #include "kernels/conv_ukernels.h"
+#include "kernels/ukernel_prefetch.h"
 
 #define DW_MAX_K 32       /* kernel side */
 #define DW_MAX_STRIDE 16  /* stride (source phases, output phases) */
@@ -50,5 +51,9 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
 
 /* Asks for plane (n, c) of v in the cache when it is one dense run. */
 void plane_prefetch(const conv_view *v, int64_t n, int64_t c);
+
+/* Sets stream s of pf to the lines of plane (n, c) of v when it is one dense
+ * run, else to none: for a kernel to ask for them while it computes. */
+void plane_lines(const conv_view *v, int64_t n, int64_t c, int s, ukernel_prefetch *pf);
 
 #endif /* ACLCONV_CONV_PLANE_H_ */

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernels/ukernel_prefetch.h"
+
 /* Floats of partial sums per tap in a weights-kernel accumulator: room for
  * two vectors of the widest ISA. A kernel leaves the lanes it does not use
  * untouched. */
@@ -63,6 +65,9 @@ void f32_dwwt_ukernel_4x32__avx512(size_t nt, size_t rows, size_t len, const flo
  * source element (masked loads) and write only y[r*yrs + j], j < ow.
  * Their results are bitwise those of the packed kernels on a packed plane
  * holding the same values (same terms, same order, same lanes).
+ * pf: the caller's next operands (a hint, never read): a call asks for part
+ * r of rows (ukernel_prefetch_steps) as it reaches output row r, so the
+ * lines arrive while it computes instead of in a burst between calls.
  */
 typedef struct f32_dwrow_src {
     const float *const *x; /* per tap: element (0, 0) of its source plane, or NULL */
@@ -71,6 +76,7 @@ typedef struct f32_dwrow_src {
     size_t nt;             /* taps, >= 1 */
     size_t ih, iw;         /* source plane rows and columns */
     size_t rs;             /* source row pitch, floats */
+    ukernel_prefetch pf;   /* lines to ask for, spread over the rows (zeros: none) */
 } f32_dwrow_src;
 
 /* Column masks a dwrow call keeps on its stack: the caller takes the

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/ukernel_prefetch.h"
+
 /* Floats of partial sums per (m, n) accumulator: one vector of the widest
  * ISA. A kernel leaves the lanes >= its vector length untouched. */
 #define GRP_ACC_LANES 16
@@ -63,24 +65,19 @@ void f32_grpwt_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float
  * image's blocks arrive without the bursts of prefetches between calls that
  * stalled the pass.
  */
-typedef struct grp_prefetch {
-    const char *at[2];
-    size_t lines[2];
-} grp_prefetch;
-
 typedef void (*f32_grpwtm_ukernel_fn)(size_t mr, size_t nr, size_t len, const float *const *a,
                                       const float *const *b, const uint16_t *const *bm, float *acc,
-                                      size_t ldm, const grp_prefetch *pf);
+                                      size_t ldm, const ukernel_prefetch *pf);
 
 void f32_grpwtm_ukernel_2x2__scalar(size_t mr, size_t nr, size_t len, const float *const *a,
                                     const float *const *b, const uint16_t *const *bm, float *acc,
-                                    size_t ldm, const grp_prefetch *pf);
+                                    size_t ldm, const ukernel_prefetch *pf);
 void f32_grpwtm_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *const *a,
                                   const float *const *b, const uint16_t *const *bm, float *acc,
-                                  size_t ldm, const grp_prefetch *pf);
+                                  size_t ldm, const ukernel_prefetch *pf);
 void f32_grpwtm_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float *const *a,
                                     const float *const *b, const uint16_t *const *bm, float *acc,
-                                    size_t ldm, const grp_prefetch *pf);
+                                    size_t ldm, const ukernel_prefetch *pf);
 
 /* W taps of a "grpconv" call at most (a kernel side) and the largest |wsh|:
  * the engine keeps GRP_CONV_GUARD readable floats before the source and

@@ -102,9 +102,11 @@ void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s
     size_t r = 0;
     while (r < rows) {
         if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + RB <= r1) {
+            ukernel_prefetch_steps(&s->pf, r, r + RB, rows);
             row_blocks(RB, r, nb, s, w, m, y, yrs, ow);
             r += RB;
         } else {
+            ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
             row_blocks(1, r, nb, s, w, m, y, yrs, ow);
             r += 1;
         }

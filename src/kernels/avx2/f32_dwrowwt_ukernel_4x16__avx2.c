@@ -37,6 +37,7 @@ sweep(const int ng, size_t t0, size_t rows, size_t ow, size_t nb, const f32_dwro
     }
     const unsigned char *mt = m + t0 * nb;
     for (size_t r = 0; r < rows; ++r) {
+        if (t0 == 0) ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
         const float *dr = dy + r * dyrs;
         const float *xp[TG];
         unsigned keep[TG]; /* all lanes, or none for a row outside the source */

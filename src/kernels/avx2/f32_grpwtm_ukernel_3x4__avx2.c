@@ -20,10 +20,9 @@ static inline __m256 lanes_of(unsigned bits)
 }
 
 static inline __attribute__((always_inline)) void body(const int M, size_t nr, size_t len,
-                                                       const float *const *a,
-                                                       const float *const *b,
+                                                       const float *const *a, const float *const *b,
                                                        const uint16_t *const *bm, float *acc,
-                                                       size_t ldm, const grp_prefetch *pf)
+                                                       size_t ldm, const ukernel_prefetch *pf)
 {
     __m256 c[3][NR];
     const float *bp[NR];
@@ -69,7 +68,7 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
 
 void f32_grpwtm_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *const *a,
                                   const float *const *b, const uint16_t *const *bm, float *acc,
-                                  size_t ldm, const grp_prefetch *pf)
+                                  size_t ldm, const ukernel_prefetch *pf)
 {
     switch (mr) {
     case 1: body(1, nr, len, a, b, bm, acc, ldm, pf); break;

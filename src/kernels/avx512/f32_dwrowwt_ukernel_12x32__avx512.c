@@ -96,12 +96,20 @@ static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0,
     if (r0 > (ptrdiff_t)rows) r0 = r1 = (ptrdiff_t)rows;
     const __mmask16 *mt = m + t0 * nb;
     size_t r = 0;
-    for (; r < (size_t)r0; ++r)
+    /* the first group's rows ask for the caller's next operands */
+    const ukernel_prefetch none = {{NULL, NULL}, {0, 0}}, *pf = t0 == 0 ? &s->pf : &none;
+    for (; r < (size_t)r0; ++r) {
+        ukernel_prefetch_steps(pf, r, r + 1, rows);
         row(ng, true, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
-    for (; r < (size_t)r1; ++r)
+    }
+    for (; r < (size_t)r1; ++r) {
+        ukernel_prefetch_steps(pf, r, r + 1, rows);
         row(ng, false, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
-    for (; r < rows; ++r)
+    }
+    for (; r < rows; ++r) {
+        ukernel_prefetch_steps(pf, r, r + 1, rows);
         row(ng, true, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
+    }
 #pragma GCC unroll 16
     for (int g = 0; g < ng; ++g) {
         _mm512_storeu_ps(acc + (t0 + (size_t)g) * DW_ACC_LANES, a0[g]);
@@ -177,14 +185,17 @@ static inline __attribute__((always_inline)) void g33(const int nv, size_t rows,
     const ptrdiff_t r0 = dh0 < 0 ? -dh0 : 0, r1 = (ptrdiff_t)s->ih - dh0 - 2;
     size_t r = 0;
     while (r + 4 <= rows) {
+        ukernel_prefetch_steps(&s->pf, r, r + 4, rows);
         if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + 4 <= r1)
             g33_block(4, nv, false, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
         else
             g33_block(4, nv, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
         r += 4;
     }
-    for (; r < rows; ++r)
+    for (; r < rows; ++r) {
+        ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
         g33_block(1, nv, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+    }
 #pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
         _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES, a0[t]);

@@ -11,11 +11,11 @@
 #define VL 16
 #define NR 6
 
-static inline __attribute__((always_inline)) void body(const int M, const int shared, size_t nr, size_t len,
-                                                       const float *const *a,
+static inline __attribute__((always_inline)) void body(const int M, const int shared, size_t nr,
+                                                       size_t len, const float *const *a,
                                                        const float *const *b,
                                                        const uint16_t *const *bm, float *acc,
-                                                       size_t ldm, const grp_prefetch *pf)
+                                                       size_t ldm, const ukernel_prefetch *pf)
 {
     __m512 c[4][NR];
     const float *bp[NR];
@@ -65,7 +65,7 @@ static inline __attribute__((always_inline)) void body(const int M, const int sh
 
 void f32_grpwtm_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const float *const *a,
                                     const float *const *b, const uint16_t *const *bm, float *acc,
-                                    size_t ldm, const grp_prefetch *pf)
+                                    size_t ldm, const ukernel_prefetch *pf)
 {
     const int shared = nr == NR && bm[3] == bm[0] && bm[4] == bm[1] && bm[5] == bm[2];
     switch (mr * 2 + (size_t)shared) {

@@ -12,7 +12,8 @@ static inline float src_at(const f32_dwrow_src *s, size_t t, ptrdiff_t i, ptrdif
 void f32_dwrow_ukernel_1x1__scalar(size_t rows, size_t ow, const f32_dwrow_src *s, const float *w,
                                    float *y, size_t yrs)
 {
-    for (size_t r = 0; r < rows; ++r)
+    for (size_t r = 0; r < rows; ++r) {
+        ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
         for (size_t j = 0; j < ow; ++j) {
             float acc = 0.0f;
             for (size_t t = 0; t < s->nt; ++t) {
@@ -22,4 +23,5 @@ void f32_dwrow_ukernel_1x1__scalar(size_t rows, size_t ow, const f32_dwrow_src *
             }
             y[r * yrs + j] = acc;
         }
+    }
 }

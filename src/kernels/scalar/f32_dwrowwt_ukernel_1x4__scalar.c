@@ -13,6 +13,7 @@ void f32_dwrowwt_ukernel_1x4__scalar(size_t rows, size_t ow, const f32_dwrow_src
         for (int l = 0; l < VL; ++l)
             a[l] = acc[t * DW_ACC_LANES + (size_t)l];
         for (size_t r = 0; r < rows; ++r) {
+            if (t == 0) ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
             const float *dr = dy + r * dyrs;
             const ptrdiff_t i = (ptrdiff_t)r + s->dh[t];
             const bool row_in = s->x[t] != NULL && i >= 0 && (size_t)i < s->ih;

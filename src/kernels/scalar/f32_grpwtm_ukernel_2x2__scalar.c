@@ -9,7 +9,7 @@
 
 void f32_grpwtm_ukernel_2x2__scalar(size_t mr, size_t nr, size_t len, const float *const *a,
                                     const float *const *b, const uint16_t *const *bm, float *acc,
-                                    size_t ldm, const grp_prefetch *pf)
+                                    size_t ldm, const ukernel_prefetch *pf)
 {
     (void)pf; /* a hint the portable kernel does without */
     for (size_t m = 0; m < mr; ++m)

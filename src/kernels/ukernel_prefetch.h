@@ -1,0 +1,47 @@
+/* Cache lines a kernel asks for while it computes: the operands of the
+ * caller's next call. A burst of prefetches between calls fills the miss
+ * buffers and the core waits on them as on loads; spread over a call's
+ * loop, the requests overlap with its arithmetic (grouped weights pass -7%,
+ * depthwise weights pass -25% CPU time). A hint: never read, never needed
+ * for a result. */
+#ifndef ACLCONV_UKERNEL_PREFETCH_H_
+#define ACLCONV_UKERNEL_PREFETCH_H_
+
+#include <stddef.h>
+
+#define UKERNEL_CACHE_LINE 64
+
+/* Lines at[i] + UKERNEL_CACHE_LINE * l, l < lines[i], of two streams (a
+ * stream with no lines is skipped; a zeroed struct asks for nothing). */
+typedef struct ukernel_prefetch {
+    const char *at[2];
+    size_t lines[2];
+} ukernel_prefetch;
+
+/* Part i of k of pf: each stream's lines [lines*i/k, lines*(i+1)/k). The
+ * parts of i = 0 .. k-1 cover every line once. */
+static inline ukernel_prefetch ukernel_prefetch_part(const ukernel_prefetch *pf, size_t i, size_t k)
+{
+    ukernel_prefetch q;
+    for (int s = 0; s < 2; ++s) {
+        const size_t lo = pf->lines[s] * i / k, hi = pf->lines[s] * (i + 1) / k;
+        q.at[s] = pf->at[s] + lo * UKERNEL_CACHE_LINE;
+        q.lines[s] = hi - lo;
+    }
+    return q;
+}
+
+/* Asks for parts i0 .. i1 - 1 of k of pf (into L1): a loop of k steps
+ * calls it for the steps it has done, so each line is asked for once. */
+static inline void ukernel_prefetch_steps(const ukernel_prefetch *pf, size_t i0, size_t i1,
+                                          size_t k)
+{
+    for (int s = 0; s < 2; ++s) {
+        if (pf->lines[s] == 0) continue;
+        const size_t lo = pf->lines[s] * i0 / k, hi = pf->lines[s] * i1 / k;
+        for (size_t l = lo; l < hi; ++l)
+            __builtin_prefetch(pf->at[s] + l * UKERNEL_CACHE_LINE, 0, 3);
+    }
+}
+
+#endif /* ACLCONV_UKERNEL_PREFETCH_H_ */
