@@ -395,6 +395,7 @@ static int check_bf16_cvt(const conv_ukernels *k)
  * inf, NaN), out of place and in place; every length 0..70 with guards. */
 static float round_ref(float f, int kind)
 {
+    if (kind == F32_ROUND_NONE) return f;
     return kind == F32_ROUND_HF32 ? f32_round_hf32(f) : kind == F32_ROUND_F16 ? f32_round_f16(f) : f32_round_bf16(f);
 }
 
@@ -436,6 +437,64 @@ static int check_f32_round(const conv_ukernels *k, test_rng *r)
         }
     free(src);
     free(dst);
+    return bad;
+}
+
+/* f32_split2: random bits and values near the roundings' thresholds
+ * (NaNs, infinities, ties) split and rounded for every kind, F32_ROUND_NONE
+ * included, against round_ref; then every length 0..70 at offsets 0..3 with
+ * guards after both phases. */
+static int check_f32_split2(const conv_ukernels *k, test_rng *r)
+{
+    enum { N = 1 << 14 };
+    static const uint32_t edges[] = {0x33000000u, 0x38800000u, 0x477fe000u,
+                                     0x7f7f8000u, 0x7f800000u, 0x7fc00000u};
+    int bad = 0;
+    float *src = malloc((2 * N + 8) * sizeof(float));
+    float *even = malloc((N + 40) * sizeof(float)), *odd = malloc((N + 40) * sizeof(float));
+    for (int kind = F32_ROUND_NONE; kind <= F32_ROUND_BF16; ++kind)
+        for (int round = 0; round < 12; ++round) {
+            for (size_t i = 0; i < 2 * N; ++i) {
+                uint32_t u = (uint32_t)rng_next(r);
+                if (round % 2 == 1)
+                    u = edges[round / 2 % (sizeof edges / sizeof edges[0])] +
+                        (uint32_t)rng_range(r, -4096, 4096);
+                if (i % 3 == 1) u |= 0x80000000u;
+                src[i] = f32_from_bits(u);
+            }
+            k->f32_split2(2 * N, src, even, odd, kind);
+            for (size_t i = 0; i < N; ++i) {
+                const float we = round_ref(src[2 * i], kind), wo = round_ref(src[2 * i + 1], kind);
+                if ((f32_bits(even[i]) != f32_bits(we) || f32_bits(odd[i]) != f32_bits(wo)) &&
+                    bad++ < 6)
+                    printf("FAIL %s f32_split2 kind %d pair %zu (0x%08x 0x%08x): 0x%08x 0x%08x, "
+                           "want 0x%08x 0x%08x\n",
+                           cpu_isa_name(k->isa), kind, i, (unsigned)f32_bits(src[2 * i]),
+                           (unsigned)f32_bits(src[2 * i + 1]), (unsigned)f32_bits(even[i]),
+                           (unsigned)f32_bits(odd[i]), (unsigned)f32_bits(we),
+                           (unsigned)f32_bits(wo));
+            }
+        }
+    for (int kind = F32_ROUND_NONE; kind <= F32_ROUND_BF16; ++kind)
+        for (size_t off = 0; off < 4; ++off)
+            for (size_t n = 0; n <= 70; ++n) {
+                for (size_t i = 0; i < n + 4; ++i)
+                    src[off + i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)(i + n));
+                for (size_t i = 0; i < n / 2 + 9; ++i)
+                    even[i] = odd[i] = GUARD;
+                k->f32_split2(n, src + off, even, odd, kind);
+                for (size_t i = 0; i < n / 2 + 9; ++i) {
+                    const float we = 2 * i < n ? round_ref(src[off + 2 * i], kind) : GUARD;
+                    const float wo = 2 * i + 1 < n ? round_ref(src[off + 2 * i + 1], kind) : GUARD;
+                    if ((f32_bits(even[i]) != f32_bits(we) || f32_bits(odd[i]) != f32_bits(wo)) &&
+                        bad++ < 6)
+                        printf("FAIL %s f32_split2 kind %d n=%zu off=%zu at %zu\n",
+                               cpu_isa_name(k->isa), kind, n, off, i);
+                }
+            }
+    free(src);
+    free(even);
+    free(odd);
     return bad;
 }
 
@@ -673,6 +732,9 @@ int main(void)
         const int bad_rd = check_f32_round(k, &r);
         printf("%s: f32_round %s\n", cpu_isa_name(k->isa), bad_rd ? "FAIL" : "ok");
         g_fail += bad_rd;
+        const int bad_sp2 = check_f32_split2(k, &r);
+        printf("%s: f32_split2 %s\n", cpu_isa_name(k->isa), bad_sp2 ? "FAIL" : "ok");
+        g_fail += bad_sp2;
         const int bad_s2 = check_f32_step2(k);
         printf("%s: f32_load_step2 / f32_store_step2 %s\n", cpu_isa_name(k->isa),
                bad_s2 ? "FAIL" : "ok");

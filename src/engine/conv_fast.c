@@ -303,9 +303,10 @@ static inline int dtype_bytes(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; 
 /* The two W phases (stride 2) of every H phase of channel c at depth d, for
  * pack_slab: plane (iph, pw) at dst + (iph*2 + pw)*hp*wp, element col of row
  * r = v[n, c, d, (oh0 + qmin_h + r)*sth + phase_h[iph], (ow0 + col + qmin_w)*2
- * + pw], or 0 outside. Unit W stride, values the mode keeps (fp32 in FLOAT,
- * fp16 / bf16 in the modes that keep them: widened exactly by k's kernels a
- * chunk at a time, NaNs quieted where the mode's rounding does). Input rows
+ * + pw], or 0 outside. Unit W stride; fp32 in every mode (split and rounded
+ * by k's f32_split2), fp16 / bf16 in the modes that keep them (widened
+ * exactly by k's h16_f32_split2, NaNs quieted where the mode's rounding
+ * does). Input rows
  * are read in ascending order (rows of all H phases interleaved), each once;
  * next: the same rows of the next channel are prefetched when next. */
 static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, const conv_ukernels *k,
@@ -338,13 +339,10 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
             }
             float *restrict e = r0 + lo, *restrict o = r1 + lo;
             const int64_t both = hi1 - lo, tail = hi0 > hi1;
-            if (v->dtype == ACL_FLOAT) {
-                const float *s = (const float *)v->data + at;
-                for (int64_t i = 0; i < both; ++i) {
-                    e[i] = s[2 * i];
-                    o[i] = s[2 * i + 1];
-                }
-                if (tail) r0[hi1] = s[2 * both];
+            if (v->dtype ==
+                ACL_FLOAT) { /* split and rounded in one pass (the tail: one even value) */
+                k->f32_split2((size_t)(2 * both + tail), (const float *)v->data + at, e, o,
+                              mode == CONV_MODE_F32 ? F32_ROUND_NONE : conv_round_kind(mode));
             } else { /* split and widened in one pass (the tail: one even value) */
                 const bool bf16 = v->dtype == ACL_BF16;
                 k->h16_f32_split2((size_t)(2 * both + tail), (const uint16_t *)v->data + at, e, o, bf16,
@@ -364,9 +362,10 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
 {
     const int64_t *is = g->is;
     const int64_t d0 = od * g->st[0];
-    /* stride 2 in W with both phases used, values the mode keeps: each input
-     * row is read once and split into the two phase planes */
-    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && conv_mode_keeps(v->dtype, mode) && v->stride[4] == 1;
+    /* stride 2 in W with both phases used, fp32 or values the mode keeps:
+     * each input row is read once and split into the two phase planes */
+    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && v->stride[4] == 1 &&
+                      (v->dtype == ACL_FLOAT || conv_mode_keeps(v->dtype, mode));
     for (int64_t c = 0; c < g->cin; ++c)
         for (int64_t kd = 0; kd < g->ntap[0]; ++kd) {
             if (pair) {

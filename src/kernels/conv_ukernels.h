@@ -107,6 +107,7 @@ typedef struct conv_ukernels {
     f32_round_ukernel_fn f32_round;
     /* fp32 rows read / written with a step of 2 (stride-2 W phases) */
     f32_step2_ukernel_fn f32_load_step2, f32_store_step2;
+    f32_split2_ukernel_fn f32_split2; /* stride-2 rows split into their W phases, rounded */
     /* fp32 results stored as fp16 / bf16 */
     f32_narrow_ukernel_fn f32_narrow;
     /* gradBias rows */

@@ -56,12 +56,26 @@ void h16_f32_split2_ukernel__avx512(size_t n, const uint16_t *src, float *even, 
  * quieted). Ties to even. src == dst allowed. Any n >= 0; reads and writes
  * exactly the n elements.
  */
-enum { F32_ROUND_HF32, F32_ROUND_F16, F32_ROUND_BF16 };
+enum { F32_ROUND_NONE = -1, F32_ROUND_HF32, F32_ROUND_F16, F32_ROUND_BF16 };
 typedef void (*f32_round_ukernel_fn)(size_t n, const float *src, float *dst, int kind);
 
 void f32_round_ukernel__scalar(size_t n, const float *src, float *dst, int kind);
 void f32_round_ukernel__avx2(size_t n, const float *src, float *dst, int kind);
 void f32_round_ukernel__avx512(size_t n, const float *src, float *dst, int kind);
+
+/*
+ * fp32 pairs split and rounded ("f32_split2"): for i < n,
+ * (i even ? even[i/2] : odd[i/2]) = src[i] rounded as f32_round does for kind,
+ * or copied when kind is F32_ROUND_NONE. The W phase split of a stride-2 row
+ * (conv_fast.c's pack_pair) in one pass, h16_f32_split2's fp32 sibling. Any
+ * n >= 0; reads exactly n values, writes (n + 1) / 2 and n / 2.
+ */
+typedef void (*f32_split2_ukernel_fn)(size_t n, const float *src, float *even, float *odd,
+                                      int kind);
+
+void f32_split2_ukernel__scalar(size_t n, const float *src, float *even, float *odd, int kind);
+void f32_split2_ukernel__avx2(size_t n, const float *src, float *even, float *odd, int kind);
+void f32_split2_ukernel__avx512(size_t n, const float *src, float *even, float *odd, int kind);
 
 /*
  * Step-2 fp32 row copies ("f32_step2"), the W phases of a stride-2 layer:

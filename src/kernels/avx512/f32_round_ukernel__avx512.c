@@ -1,39 +1,17 @@
-/* AVX-512 fp32 operand / result rounding, 16 a step, the tail masked:
- * integer rounding of the bits for HF32 and BF16, vcvtps2ph with ties to
- * even and back for FLOAT16 (NaNs quieted, top 10 payload bits kept, exactly
- * as f32_to_f16). */
+/* AVX-512 fp32 operand / result rounding (f32_round__avx512.h), 16 a step,
+ * the tail masked. */
 #include <immintrin.h>
 
+#include "kernels/avx512/f32_round__avx512.h"
 #include "kernels/cvt_ukernels.h"
-
-static inline __m512 round16(__m512 x, int kind)
-{
-    const __m512i u = _mm512_castps_si512(x);
-    if (kind == F32_ROUND_F16)
-        return _mm512_cvtph_ps(_mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-    if (kind == F32_ROUND_HF32) {
-        const __m512i exp = _mm512_set1_epi32(0x7f800000);
-        const __mmask16 finite = _mm512_cmpneq_epi32_mask(_mm512_and_si512(u, exp), exp);
-        const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 12), _mm512_set1_epi32(1));
-        const __m512i r = _mm512_and_si512(_mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7ff), lsb)),
-                                           _mm512_set1_epi32((int)0xfffff000u));
-        return _mm512_castsi512_ps(_mm512_mask_mov_epi32(u, finite, r));
-    }
-    const __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)),
-                                                  _mm512_set1_epi32(0x7f800000));
-    const __m512i hi = _mm512_set1_epi32((int)0xffff0000u);
-    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-    const __m512i r = _mm512_and_si512(_mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), lsb)), hi);
-    const __m512i q = _mm512_or_si512(_mm512_and_si512(u, hi), _mm512_set1_epi32(0x400000));
-    return _mm512_castsi512_ps(_mm512_mask_mov_epi32(r, nan, q));
-}
 
 void f32_round_ukernel__avx512(size_t n, const float *src, float *dst, int kind)
 {
     size_t i = 0;
-    for (; i + 16 <= n; i += 16) _mm512_storeu_ps(dst + i, round16(_mm512_loadu_ps(src + i), kind));
+    for (; i + 16 <= n; i += 16)
+        _mm512_storeu_ps(dst + i, f32x16_round(_mm512_loadu_ps(src + i), kind));
     if (i < n) {
         const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
-        _mm512_mask_storeu_ps(dst + i, m, round16(_mm512_maskz_loadu_ps(m, src + i), kind));
+        _mm512_mask_storeu_ps(dst + i, m, f32x16_round(_mm512_maskz_loadu_ps(m, src + i), kind));
     }
 }

@@ -1,0 +1,37 @@
+/* AVX-512 fp32 operand / result rounding of 16 lanes, shared by the row
+ * rounding kernel (f32_round) and the pair-splitting one (f32_split2):
+ * integer rounding of the bits for HF32 and BF16, vcvtps2ph with ties to
+ * even and back for FLOAT16 (NaNs quieted, top 10 payload bits kept, exactly
+ * as f32_to_f16). Include only from AVX-512 kernel files. */
+#ifndef ACLCONV_F32_ROUND_AVX512_H_
+#define ACLCONV_F32_ROUND_AVX512_H_
+
+#include <immintrin.h>
+
+#include "kernels/cvt_ukernels.h"
+
+static inline __m512 f32x16_round(__m512 x, int kind)
+{
+    const __m512i u = _mm512_castps_si512(x);
+    if (kind == F32_ROUND_F16)
+        return _mm512_cvtph_ps(_mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    if (kind == F32_ROUND_HF32) {
+        const __m512i exp = _mm512_set1_epi32(0x7f800000);
+        const __mmask16 finite = _mm512_cmpneq_epi32_mask(_mm512_and_si512(u, exp), exp);
+        const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 12), _mm512_set1_epi32(1));
+        const __m512i r =
+            _mm512_and_si512(_mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7ff), lsb)),
+                             _mm512_set1_epi32((int)0xfffff000u));
+        return _mm512_castsi512_ps(_mm512_mask_mov_epi32(u, finite, r));
+    }
+    const __mmask16 nan = _mm512_cmpgt_epi32_mask(
+        _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+    const __m512i hi = _mm512_set1_epi32((int)0xffff0000u);
+    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+    const __m512i r =
+        _mm512_and_si512(_mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), lsb)), hi);
+    const __m512i q = _mm512_or_si512(_mm512_and_si512(u, hi), _mm512_set1_epi32(0x400000));
+    return _mm512_castsi512_ps(_mm512_mask_mov_epi32(r, nan, q));
+}
+
+#endif /* ACLCONV_F32_ROUND_AVX512_H_ */
