@@ -20,11 +20,10 @@
 #include "common/checked.h"
 #include "common/dtype.h"
 #include "engine/conv_bias.h"
-#include "engine/conv_fast_convert.h" /* f16 conversions: branch-free, vectorize */
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
-#include "kernels/dw_ukernels.h"
 #include "kernels/cvt_ukernels.h" /* f32_narrow_nt and the store fence after it */
+#include "kernels/dw_ukernels.h"
 #include "threading/pool.h"
 
 #define DW_WT_MIN_TASKS 16 /* weights pass: split n into chunks below this many channels */
@@ -376,68 +375,9 @@ typedef struct dw_run {
 } dw_run;
 
 /* Small copies: inline loops (a libc call per short row costs more). */
-static inline void copy_f32(float *restrict dst, const float *restrict src, int64_t n)
-{
-    for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
-}
 static inline void zero_f32(float *dst, int64_t n)
 {
     for (int64_t i = 0; i < n; ++i) dst[i] = 0.0f;
-}
-
-/* dst[i] = v[n, c, d, h, w0 + i*step] as rounded fp32, i < count. */
-void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
-                     int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst)
-{
-    const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
-    if (v->dtype == ACL_FLOAT && (sw == 1 || sw == 2)) {
-        const float *s = (const float *)v->data + base;
-        if (sw == 1 && mode == CONV_MODE_F32) {
-            copy_f32(dst, s, count);
-        } else if (sw == 1) { /* the modes' roundings: the ISA's kernel */
-            k->f32_round((size_t)count, s, dst, conv_round_kind(mode));
-        } else { /* a stride-2 W phase: the ISA's step-2 load, then the mode's rounding */
-            k->f32_load_step2((size_t)count, s, dst);
-            if (mode != CONV_MODE_F32) k->f32_round((size_t)count, dst, dst, conv_round_kind(mode));
-        }
-        return;
-    }
-    if (v->dtype == ACL_FLOAT && mode == CONV_MODE_F32) {
-        const float *s = (const float *)v->data + base;
-        for (int64_t i = 0; i < count; ++i)
-            dst[i] = s[i * sw];
-        return;
-    }
-    if (v->dtype == ACL_BF16 && mode != CONV_MODE_F16) {
-        /* bf16 -> fp32 is exact and kept by FLOAT, HF32 and BF16; BF16 quiets NaNs */
-        const uint16_t *s = (const uint16_t *)v->data + base;
-        if (sw == 1) {
-            k->bf16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_BF16);
-            return;
-        }
-        for (int64_t i = 0; i < count; ++i) dst[i] = bf16_to_f32(s[i * sw]);
-        if (mode == CONV_MODE_BF16) f32_quiet_nans(dst, count); /* f32_round_bf16 of a NaN */
-        return;
-    }
-    if (v->dtype == ACL_FLOAT && mode == CONV_MODE_HF32) {
-        const float *s = (const float *)v->data + base;
-        for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_hf32(s[i * sw]);
-        return;
-    }
-    if (v->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16) {
-        /* fp16 widens exactly and is kept by the FLOAT, HF32 and FLOAT16
-         * roundings; a NaN still goes through the rounding (its payload) */
-        const uint16_t *s = (const uint16_t *)v->data + base;
-        if (sw == 1) { /* the ISA's kernel, NaNs quieted as FLOAT16's rounding does */
-            k->f16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_F16);
-            return;
-        }
-        for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
-        if (mode == CONV_MODE_F16) f32_quiet_nans(dst, count); /* FLOAT / HF32 keep NaNs as they are */
-        return;
-    }
-    for (int64_t i = 0; i < count; ++i)
-        dst[i] = conv_round_operand(load_as_f32(v->data, v->dtype, base + i * sw), mode);
 }
 
 /* Packs plane (n, c) of v with the source geometry of st: layout
@@ -470,8 +410,8 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
                             zero_f32(row, lo);
                             zero_f32(row + hi, dw->ext - hi);
                         }
-                        plane_load_row(v, n, c, sd, sh, (lo + dw->qmin) * dw->src_step + pw,
-                                 dw->src_step, hi - lo, mode, k, row + lo);
+                        conv_load_row(v, n, c, sd, sh, (lo + dw->qmin) * dw->src_step + pw,
+                                      dw->src_step, hi - lo, mode, k, row + lo);
                     }
                 }
             }
@@ -549,22 +489,22 @@ static void pack_source(const dw_run *r, const conv_view *v, int64_t n, int64_t 
 }
 
 /* Plane (n, c) of v widened and rounded for mode into buf (scratch_view's
- * layout) by plane_load_row, the packed path's values. A dense plane is one
+ * layout) by conv_load_row, the packed path's values. A dense plane is one
  * run, so one call: per row, the calls cost as much as the widening. */
 static void load_plane(const conv_view *v, int64_t n, int64_t c, conv_mode mode,
                        const conv_ukernels *k, float *buf)
 {
     const int64_t dn = v->dim[2], hn = v->dim[3], wn = v->dim[4];
     if (conv_view_blocks_dense(v))
-        plane_load_row(v, n, c, 0, 0, 0, 1, dn * hn * wn, mode, k, buf);
+        conv_load_row(v, n, c, 0, 0, 0, 1, dn * hn * wn, mode, k, buf);
     else
         for (int64_t d = 0; d < dn; ++d)
             for (int64_t h = 0; h < hn; ++h)
-                plane_load_row(v, n, c, d, h, 0, 1, wn, mode, k, buf + (d * hn + h) * wn);
+                conv_load_row(v, n, c, d, h, 0, 1, wn, mode, k, buf + (d * hn + h) * wn);
 }
 
 /* The weights of channel c, wk[(kd*KH + kh)*KW + kw], read and rounded as
- * the sources (plane_load_row: conv_round_operand's bits), one call for a
+ * the sources (conv_load_row: conv_round_operand's bits), one call for a
  * dense kernel. */
 static void channel_weights(const dw_run *r, int64_t c, float *wk)
 {
@@ -902,8 +842,8 @@ static void wt_task(void *ctx, size_t index, int slot)
                 } else {
                     for (int64_t yd = 0; yd < ys[0]; ++yd) /* rows through the ISA's conversions */
                         for (int64_t yh = 0; yh < ys[1]; ++yh)
-                            plane_load_row(y, n, c, yd, yh, 0, 1, ys[2], p->mode, r->ck,
-                                           dybuf + (yd * ys[1] + yh) * ys[2]);
+                            conv_load_row(y, n, c, yd, yh, 0, 1, ys[2], p->mode, r->ck,
+                                          dybuf + (yd * ys[1] + yh) * ys[2]);
                     dy = dybuf;
                     dps = ys[1] * ys[2];
                     rps = ys[2];

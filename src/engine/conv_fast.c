@@ -16,7 +16,6 @@
  * Every partition and summation order depends on the problem (and the ISA the
  * plan was made for) only, never on the number of threads. */
 #include "engine/conv_fast.h"
-#include "engine/conv_fast_convert.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -240,64 +239,6 @@ static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
 
 /* ---- packing ---------------------------------------------------------------- */
 
-
-/* dst[0..count) = rounded v[n, c, d, h, w0 + i*step], as conv_round_operand
- * would give, with the conversion chosen once per row. Values of a narrow
- * dtype are exact in the modes that keep at least their precision (bf16 in
- * FLOAT / HF32 / BF16, fp16 in FLOAT / HF32 / FLOAT16), so those skip the
- * rounding; a NaN still goes through it (its payload is quieted there). */
-static void load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
-                     int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst)
-{
-    const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
-    if (v->dtype == ACL_FLOAT) {
-        const float *s = (const float *)v->data + base;
-        if (mode == CONV_MODE_F32 && sw == 1) {
-            memcpy(dst, s, (size_t)count * sizeof(float));
-        } else if (sw == 2) { /* phase split by 2: the ISA's step-2 load, then the mode's rounding */
-            k->f32_load_step2((size_t)count, s, dst);
-            if (mode != CONV_MODE_F32) k->f32_round((size_t)count, dst, dst, conv_round_kind(mode));
-        } else if (mode == CONV_MODE_F32)
-            for (int64_t i = 0; i < count; ++i) dst[i] = s[i * sw];
-        else if (sw == 1) /* unit stride: the ISA's rounding kernel */
-            k->f32_round((size_t)count, s, dst, conv_round_kind(mode));
-        else if (mode == CONV_MODE_HF32)
-            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_hf32(s[i * sw]);
-        else if (mode == CONV_MODE_F16) /* conv_round_operand's f32_round_f16, inline */
-            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_f16_inl(s[i * sw]);
-        else if (mode == CONV_MODE_BF16)
-            for (int64_t i = 0; i < count; ++i) dst[i] = f32_round_bf16(s[i * sw]);
-        else
-            for (int64_t i = 0; i < count; ++i) dst[i] = conv_round_operand(s[i * sw], mode);
-        return;
-    }
-    const uint16_t *s = (const uint16_t *)v->data + base;
-    const bool bf16 = v->dtype == ACL_BF16 && mode != CONV_MODE_F16;
-    const bool f16 = v->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16;
-    if (bf16 || f16) {
-        /* unit stride: the ISA's kernels (bf16 NaNs quieted as BF16 mode's
-         * rounding does; the other modes leave NaNs as they are) */
-        if (bf16 && sw == 1) {
-            k->bf16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_BF16);
-            return;
-        }
-        if (f16 && sw == 1) {
-            k->f16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_F16);
-            return;
-        }
-        /* widen (a loop without calls: it vectorizes), then round the NaNs */
-        if (bf16)
-            for (int64_t i = 0; i < count; ++i) dst[i] = f32_from_bits((uint32_t)s[i * sw] << 16);
-        else
-            for (int64_t i = 0; i < count; ++i) dst[i] = f16_to_f32_inl(s[i * sw]);
-        /* the FLOAT16 / BF16 roundings quiet NaNs; FLOAT / HF32 keep them */
-        if (mode == CONV_MODE_F16 || mode == CONV_MODE_BF16) f32_quiet_nans(dst, count);
-        return;
-    }
-    for (int64_t i = 0; i < count; ++i)
-        dst[i] = conv_round_operand(load_as_f32(v->data, v->dtype, base + i * sw), mode);
-}
-
 static inline int dtype_bytes(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; }
 
 /* The two W phases (stride 2) of every H phase of channel c at depth d, for
@@ -414,7 +355,8 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
                             if (span <= FAST_PREFETCH_MAX_BYTES)
                                 for (int64_t b = 0; b < span; b += 64) __builtin_prefetch(nx + b);
                         }
-                        load_row(v, n, c0 + c, d, h, w0, g->st[2], (nrows - 1) * g->wp + hi - lo, mode, k, row + lo);
+                        conv_load_row(v, n, c0 + c, d, h, w0, g->st[2],
+                                      (nrows - 1) * g->wp + hi - lo, mode, k, row + lo);
                         if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
                         r += nrows;
                     }
@@ -1540,7 +1482,8 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
                 for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(src + b);
             }
             for (int64_t o = 0; o < oc; ++o)
-                load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, r->k, buf + o * CHUNK);
+                conv_load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, r->k,
+                              buf + o * CHUNK);
             r->k->transpose((size_t)oc, (size_t)cnt, buf, CHUNK, drow + w0 * ldb, (size_t)ldb);
         }
         if (ldb > oc)
@@ -1619,8 +1562,8 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, const wt
                                                          ow0 + c0) * es;
                         for (int64_t b = 0; b < ncol * es; b += 64) __builtin_prefetch(nx + b);
                     }
-                    load_row(y, n, grp * g->cout + o0 + m, od, oh0 + r0 + rr, ow0 + c0, 1, ncol, r->p->mode,
-                             r->k, dyr + m * blk + rr * ncol);
+                    conv_load_row(y, n, grp * g->cout + o0 + m, od, oh0 + r0 + rr, ow0 + c0, 1,
+                                  ncol, r->p->mode, r->k, dyr + m * blk + rr * ncol);
                 }
         }
         const float *a[CONV_UKERNEL_MAX_MR];

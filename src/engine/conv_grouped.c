@@ -334,7 +334,7 @@ static void load_run(const grp_run *r, const conv_view *v, int64_t n, int64_t c,
         r->k.copy(1, (size_t)count, (const float *)v->data + conv_view_index(v, n, c, d, h, w), 0,
                   dst, 0);
     else
-        plane_load_row(v, n, c, d, h, w, 1, count, r->p->mode, r->ck, dst);
+        conv_load_row(v, n, c, d, h, w, 1, count, r->p->mode, r->ck, dst);
 }
 
 /* Packs the CG planes (n, c0 + c) of x into the slot as shifted copies:
@@ -411,8 +411,8 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
                                     run0 = -1;
                                 }
                             } else if (valid) {
-                                plane_load_row(v, n, c0 + c, sd, sh, (lo + offw) * step + pw, step,
-                                               hi - lo, p->mode, r->ck, pl + mh * ow + lo);
+                                conv_load_row(v, n, c0 + c, sd, sh, (lo + offw) * step + pw, step,
+                                              hi - lo, p->mode, r->ck, pl + mh * ow + lo);
                             }
                         }
                     }
@@ -583,8 +583,8 @@ static void wt_task(void *ctx, size_t index, int slot)
                 } else {
                     for (int64_t yd = 0; yd < ys[0]; ++yd)
                         for (int64_t yh = 0; yh < ys[1]; ++yh)
-                            plane_load_row(y, n, g * og + o, yd, yh, 0, 1, ys[2], p->mode, r->ck,
-                                           d + (yd * ys[1] + yh) * ys[2]);
+                            conv_load_row(y, n, g * og + o, yd, yh, 0, 1, ys[2], p->mode, r->ck,
+                                          d + (yd * ys[1] + yh) * ys[2]);
                 }
                 if (sums) sums[n * p->g * og + g * og + o] = bias_block_sum(r, n, g * og + o, d);
                 dyp[o] = d;

@@ -39,11 +39,6 @@ const char *plane_geometry(const conv_problem *p, conv_pass pass, dw_dim dim[CON
 /* Outputs of output phase u in dim d. */
 int64_t plane_sub_count(const dw_dim *d, int64_t u);
 
-/* dst[i] = v[n, c, d, h, w0 + i*step] as rounded fp32, i < count (unit
- * strides through k's conversion and rounding kernels). */
-void plane_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
-                    int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst);
-
 /* Packs plane (n, c) of v: layout [phase d][phase h][phase w][ext d][ext h][ext w],
  * zeros outside v (written only when !borders_ready). */
 void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *v, int64_t n,

@@ -28,6 +28,66 @@ float conv_round_result(float v, conv_mode mode)
     }
 }
 
+void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
+                   int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst)
+{
+    const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
+    if (v->dtype == ACL_FLOAT) {
+        const float *s = (const float *)v->data + base;
+        if (mode == CONV_MODE_F32 && sw == 1) {
+            memcpy(dst, s, (size_t)count * sizeof(float));
+        } else if (sw ==
+                   2) { /* phase split by 2: the ISA's step-2 load, then the mode's rounding */
+            k->f32_load_step2((size_t)count, s, dst);
+            if (mode != CONV_MODE_F32) k->f32_round((size_t)count, dst, dst, conv_round_kind(mode));
+        } else if (mode == CONV_MODE_F32)
+            for (int64_t i = 0; i < count; ++i)
+                dst[i] = s[i * sw];
+        else if (sw == 1) /* unit stride: the ISA's rounding kernel */
+            k->f32_round((size_t)count, s, dst, conv_round_kind(mode));
+        else if (mode == CONV_MODE_HF32)
+            for (int64_t i = 0; i < count; ++i)
+                dst[i] = f32_round_hf32(s[i * sw]);
+        else if (mode == CONV_MODE_F16) /* conv_round_operand's f32_round_f16, inline */
+            for (int64_t i = 0; i < count; ++i)
+                dst[i] = f32_round_f16_inl(s[i * sw]);
+        else if (mode == CONV_MODE_BF16)
+            for (int64_t i = 0; i < count; ++i)
+                dst[i] = f32_round_bf16(s[i * sw]);
+        else
+            for (int64_t i = 0; i < count; ++i)
+                dst[i] = conv_round_operand(s[i * sw], mode);
+        return;
+    }
+    const uint16_t *s = (const uint16_t *)v->data + base;
+    const bool bf16 = v->dtype == ACL_BF16 && mode != CONV_MODE_F16;
+    const bool f16 = v->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16;
+    if (bf16 || f16) {
+        /* unit stride: the ISA's kernels (bf16 NaNs quieted as BF16 mode's
+         * rounding does; the other modes leave NaNs as they are) */
+        if (bf16 && sw == 1) {
+            k->bf16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_BF16);
+            return;
+        }
+        if (f16 && sw == 1) {
+            k->f16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_F16);
+            return;
+        }
+        /* widen (a loop without calls: it vectorizes), then round the NaNs */
+        if (bf16)
+            for (int64_t i = 0; i < count; ++i)
+                dst[i] = f32_from_bits((uint32_t)s[i * sw] << 16);
+        else
+            for (int64_t i = 0; i < count; ++i)
+                dst[i] = f16_to_f32_inl(s[i * sw]);
+        /* the FLOAT16 / BF16 roundings quiet NaNs; FLOAT / HF32 keep them */
+        if (mode == CONV_MODE_F16 || mode == CONV_MODE_BF16) f32_quiet_nans(dst, count);
+        return;
+    }
+    for (int64_t i = 0; i < count; ++i)
+        dst[i] = conv_round_operand(load_as_f32(v->data, v->dtype, base + i * sw), mode);
+}
+
 void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernels *k, f32_narrow_ukernel_fn narrow,
                         int64_t base, int64_t sw, int64_t count, const float *src)
 {

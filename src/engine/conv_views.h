@@ -44,6 +44,16 @@ float conv_round_operand(float v, conv_mode mode);
 /* Rounds an accumulated data gradient to the compute dtype of mode. */
 float conv_round_result(float v, conv_mode mode);
 
+/* dst[i] = v[n, c, d, h, w0 + i*step] rounded for mode, i < count: the bits
+ * of conv_round_operand(load_as_f32(...), mode), the conversion chosen once
+ * per row and run by k's row kernels where the row has unit or step-2
+ * stride. Values of a narrow dtype are exact in the modes that keep at least
+ * their precision (bf16 in FLOAT / HF32 / BF16, fp16 in FLOAT / HF32 /
+ * FLOAT16), so those skip the rounding; a NaN still goes through it (its
+ * payload is quieted there). The one row loader of the engines' packing. */
+void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
+                   int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst);
+
 /* Stores count data-gradient results src[i] (zeros when src is NULL) to
  * elements base + i*sw of out: the mode's result rounding (conv_round_result),
  * then RNE to the view's dtype, bit for bit, through k's row kernels where a
