@@ -25,7 +25,7 @@ static inline ukernel_prefetch ukernel_prefetch_part(const ukernel_prefetch *pf,
     ukernel_prefetch q;
     for (int s = 0; s < 2; ++s) {
         const size_t lo = pf->lines[s] * i / k, hi = pf->lines[s] * (i + 1) / k;
-        q.at[s] = pf->at[s] + lo * UKERNEL_CACHE_LINE;
+        q.at[s] = hi > lo ? pf->at[s] + lo * UKERNEL_CACHE_LINE : NULL; /* no offset on NULL */
         q.lines[s] = hi - lo;
     }
     return q;
