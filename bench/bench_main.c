@@ -241,6 +241,13 @@ static void print_case(int i, int count, const case_result *r, const bench_peak 
     fflush(stdout);
 }
 
+/* Decimals for a time in ms in the Markdown table: three significant digits
+ * (%.3g's precision) without its exponent form above 999. */
+static int ms_decimals(double ms)
+{
+    return ms >= 100.0 ? 0 : ms >= 10.0 ? 1 : ms >= 1.0 ? 2 : 3;
+}
+
 static void print_summary(const case_result *res, int count, const bench_peak *peak, int with_dnnl,
                           int check)
 {
@@ -323,12 +330,18 @@ static void print_markdown(const case_result *res, int count, const bench_peak *
             continue;
         }
         const double g = gflops(&r->c, a->exec.median_ms);
-        printf("| %s | %.3g | %.1f | %.0f | %s/%s | %.1f |", r->c.name, a->exec.median_ms, g,
+        printf("| %s | %.*f | %.1f | %.0f | %s/%s | %.1f |", r->c.name,
+               ms_decimals(a->exec.median_ms), a->exec.median_ms, g,
                peak->gflops > 0 ? 100.0 * g / peak->gflops : 0.0, a->impl[0], a->impl[1],
                (double)a->workspace / MIB);
         if (with_dnnl) {
             const dnnl_variant *v[2] = {&r->dnnl.plain, &r->dnnl.blocked};
-            for (int k = 0; k < 2; ++k) printf(v[k]->ok ? " %.3g |" : " n/a |", v[k]->exec.median_ms);
+            for (int k = 0; k < 2; ++k) {
+                if (v[k]->ok)
+                    printf(" %.*f |", ms_decimals(v[k]->exec.median_ms), v[k]->exec.median_ms);
+                else
+                    printf(" n/a |");
+            }
             for (int k = 0; k < 2; ++k) {
                 if (!v[k]->ok) {
                     printf(" - |");
