@@ -25,7 +25,6 @@
 #define GRP_MAX_SLOT (1ll << 22) /* floats of a group's packed source planes */
 #define GRP_MIN_TASKS 16   /* weights pass: split n into chunks below this many groups */
 #define GRP_FLOAT_ALIGN 16 /* floats: 64 bytes */
-#define GRP_CACHE_LINE 64
 #define GRP_JBLOCK 256     /* weights pass: positions per block */
 /* masked weights pass: the group's one copy per channel (27 KB for ResNeXt)
  * and its dy stay in L2 for whole planes, and longer calls sweep the partial
@@ -432,12 +431,25 @@ static bool block_run(const conv_view *v, int64_t n, int64_t c0, int64_t nc, con
     return true;
 }
 
+/* The cache lines of byte runs a (na bytes) and b (nb bytes) as the two
+ * streams of a prefetch; a NULL run has none. */
+static ukernel_prefetch run_lines(const char *a, size_t na, const char *b, size_t nb)
+{
+    ukernel_prefetch pf = {{NULL, NULL}, {0, 0}};
+    if (a)
+        pf = (ukernel_prefetch){{a, NULL}, {(na + UKERNEL_CACHE_LINE - 1) / UKERNEL_CACHE_LINE, 0}};
+    if (b) {
+        pf.at[1] = b;
+        pf.lines[1] = (nb + UKERNEL_CACHE_LINE - 1) / UKERNEL_CACHE_LINE;
+    }
+    return pf;
+}
+
 /* Part i of parts of a byte run, asked for in the cache line by line. */
 static void prefetch_part(const char *at, size_t bytes, size_t i, size_t parts)
 {
-    const size_t lines = (bytes + GRP_CACHE_LINE - 1) / GRP_CACHE_LINE;
-    const size_t l0 = lines * i / parts, l1 = lines * (i + 1) / parts;
-    for (size_t l = l0; l < l1; ++l) __builtin_prefetch(at + l * GRP_CACHE_LINE, 0, 3);
+    const ukernel_prefetch pf = run_lines(at, bytes, NULL, 0);
+    ukernel_prefetch_steps(&pf, i, i + 1, parts);
 }
 
 /* Offset of tap t in the shifted copies of a channel (its (d, h) plane). */
@@ -622,16 +634,8 @@ static void wt_task(void *ctx, size_t index, int slot)
                         }
                         if (st->masked) {
                             /* the kernel spreads this call's slice of the next blocks over its steps */
-                            ukernel_prefetch pf = {{nx, ny}, {0, 0}};
-                            const char *const blk[2] = {nx, ny};
-                            const size_t bytes[2] = {nxb, nyb};
-                            for (int i = 0; i < 2; ++i)
-                                if (blk[i]) {
-                                    const size_t lines = (bytes[i] + GRP_CACHE_LINE - 1) / GRP_CACHE_LINE;
-                                    const size_t l0 = lines * call / ncalls, l1 = lines * (call + 1) / ncalls;
-                                    pf.at[i] = blk[i] + l0 * GRP_CACHE_LINE;
-                                    pf.lines[i] = l1 - l0;
-                                }
+                            const ukernel_prefetch next = run_lines(nx, nxb, ny, nyb);
+                            const ukernel_prefetch pf = ukernel_prefetch_part(&next, call, ncalls);
                             ++call;
                             r->k.wtm((size_t)mr, (size_t)nr, (size_t)jn, a, b, bm,
                                      acc + (o0 * q + q0) * GRP_ACC_LANES, (size_t)(q * GRP_ACC_LANES),
