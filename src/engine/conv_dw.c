@@ -462,7 +462,7 @@ void plane_lines(const conv_view *v, int64_t n, int64_t c, int s, ukernel_prefet
     const size_t es = v->dtype == ACL_FLOAT ? 4 : 2;
     const size_t bytes = (size_t)(v->dim[2] * v->dim[3] * v->dim[4]) * es;
     pf->at[s] = v->data + conv_view_index(v, n, c, 0, 0, 0) * (int64_t)es;
-    pf->lines[s] = (bytes + UKERNEL_CACHE_LINE - 1) / UKERNEL_CACHE_LINE;
+    pf->lines[s] = ukernel_lines(bytes);
 }
 
 /* Asks for plane (n, c) of v in the cache when it is one dense run. */

@@ -435,14 +435,7 @@ static bool block_run(const conv_view *v, int64_t n, int64_t c0, int64_t nc, con
  * streams of a prefetch; a NULL run has none. */
 static ukernel_prefetch run_lines(const char *a, size_t na, const char *b, size_t nb)
 {
-    ukernel_prefetch pf = {{NULL, NULL}, {0, 0}};
-    if (a)
-        pf = (ukernel_prefetch){{a, NULL}, {(na + UKERNEL_CACHE_LINE - 1) / UKERNEL_CACHE_LINE, 0}};
-    if (b) {
-        pf.at[1] = b;
-        pf.lines[1] = (nb + UKERNEL_CACHE_LINE - 1) / UKERNEL_CACHE_LINE;
-    }
-    return pf;
+    return (ukernel_prefetch){{a, b}, {a ? ukernel_lines(na) : 0, b ? ukernel_lines(nb) : 0}};
 }
 
 /* Part i of parts of a byte run, asked for in the cache line by line. */
@@ -614,6 +607,7 @@ static void wt_task(void *ctx, size_t index, int slot)
             if (!block_run(&p->x, n + 1, g * cg, cg, &nx, &nxb)) nx = NULL;
             if (!block_run(y, n + 1, g * og, og, &ny, &nyb)) ny = NULL;
         }
+        const ukernel_prefetch next = run_lines(nx, nxb, ny, nyb);
         const size_t ncalls = (size_t)(ys[0] * nblk * ceil_div(og, mr_max) * ceil_div(q, nr_max));
         size_t call = 0;
         for (int64_t od = 0; od < ys[0]; ++od)
@@ -634,7 +628,6 @@ static void wt_task(void *ctx, size_t index, int slot)
                         }
                         if (st->masked) {
                             /* the kernel spreads this call's slice of the next blocks over its steps */
-                            const ukernel_prefetch next = run_lines(nx, nxb, ny, nyb);
                             const ukernel_prefetch pf = ukernel_prefetch_part(&next, call, ncalls);
                             ++call;
                             r->k.wtm((size_t)mr, (size_t)nr, (size_t)jn, a, b, bm,
@@ -642,8 +635,7 @@ static void wt_task(void *ctx, size_t index, int slot)
                                      nx || ny ? &pf : NULL);
                             continue;
                         }
-                        if (nx) prefetch_part(nx, nxb, call, ncalls);
-                        if (ny) prefetch_part(ny, nyb, call, ncalls);
+                        ukernel_prefetch_steps(&next, call, call + 1, ncalls);
                         ++call;
                         r->k.wt((size_t)mr, (size_t)nr, (size_t)jn, a, b,
                                 acc + (o0 * q + q0) * GRP_ACC_LANES, (size_t)(q * GRP_ACC_LANES));

@@ -19,6 +19,12 @@ typedef struct ukernel_prefetch {
     size_t lines[2];
 } ukernel_prefetch;
 
+/* Cache lines of a run of bytes. */
+static inline size_t ukernel_lines(size_t bytes)
+{
+    return (bytes + UKERNEL_CACHE_LINE - 1) / UKERNEL_CACHE_LINE;
+}
+
 /* Part i of k of pf: each stream's lines [lines*i/k, lines*(i+1)/k). The
  * parts of i = 0 .. k-1 cover every line once. */
 static inline ukernel_prefetch ukernel_prefetch_part(const ukernel_prefetch *pf, size_t i, size_t k)
