@@ -382,39 +382,67 @@ static inline void zero_f32(float *dst, int64_t n)
 
 /* Packs plane (n, c) of v with the source geometry of st: layout
  * [phase d][phase h][phase w][ext d][ext h][ext w], zeros outside v. */
+/* Valid packed columns [*lo, *hi) of W phase value pw: 0 <= (m + qmin)*step + pw < sw_n. */
+static void phase_cols(const dw_dim *dw, int64_t pw, int64_t sw_n, int64_t *lo, int64_t *hi)
+{
+    *lo = min64(dw->ext, max64(0, -dw->qmin));
+    *hi = sw_n - 1 - pw < 0 ? *lo : max64(*lo, min64(dw->ext, (sw_n - 1 - pw) / dw->src_step - dw->qmin + 1));
+}
+
+/* Zeros of a packed row around its valid columns [lo, hi). */
+static void zero_borders(float *row, int64_t ext, int64_t lo, int64_t hi)
+{
+    zero_f32(row, lo);
+    zero_f32(row + hi, ext - hi);
+}
+
 void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *v, int64_t n,
-                int64_t c, conv_mode mode, bool borders_ready, const conv_ukernels *k, float *dst)
+                int64_t c, conv_mode mode, bool borders_ready, const conv_ukernels *k, float *dst,
+                const ukernel_prefetch *next)
 {
     const dw_dim *dd = &dim[0], *dh = &dim[1], *dw = &dim[2];
     const int64_t sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
+    /* stride 2 in W, both phases: each source row read once, split into the
+     * two phase planes (every other element, as separate step-2 reads, was
+     * most of dw_3x3_s2's weights pass) */
+    const bool pair = dw->nph == 2 && dw->src_step == 2 && dw->ph_val[0] == 0 && dw->ph_val[1] == 1 &&
+                      conv_split_row_ok(v, mode);
+    const int64_t nw = pair ? 1 : dw->nph;
+    /* next's lines, a share per row packed: spread over the reads of this
+     * plane, the requests overlap with them instead of stalling as a burst */
+    const size_t rows = (size_t)(dd->nph * dh->nph * nw * dd->ext * dh->ext);
+    size_t row_i = 0;
     for (int32_t ipd = 0; ipd < dd->nph; ++ipd)
         for (int32_t iph = 0; iph < dh->nph; ++iph)
-            for (int32_t ipw = 0; ipw < dw->nph; ++ipw) {
+            for (int32_t ipw = 0; ipw < nw; ++ipw) {
                 float *pl = dst + ((ipd * dh->nph + iph) * (int64_t)dw->nph + ipw) * plane;
-                const int64_t pw = dw->ph_val[ipw];
-                /* valid columns: 0 <= (m + qmin)*step + pw < sw_n */
-                const int64_t lo = min64(dw->ext, max64(0, -dw->qmin));
-                const int64_t hi = sw_n - 1 - pw < 0
-                                       ? lo
-                                       : max64(lo, min64(dw->ext, (sw_n - 1 - pw) / dw->src_step - dw->qmin + 1));
+                int64_t lo, hi, hi1 = 0;
+                phase_cols(dw, dw->ph_val[ipw], sw_n, &lo, &hi);
+                if (pair) phase_cols(dw, 1, sw_n, &lo, &hi1); /* hi1 <= hi <= hi1 + 1 */
                 for (int64_t md = 0; md < dd->ext; ++md) {
                     const int64_t sd = (md + dd->qmin) * dd->src_step + dd->ph_val[ipd];
-                    for (int64_t mh = 0; mh < dh->ext; ++mh) {
+                    for (int64_t mh = 0; mh < dh->ext; ++mh, ++row_i) {
+                        if (next) ukernel_prefetch_steps(next, row_i, row_i + 1, rows);
                         const int64_t sh = (mh + dh->qmin) * dh->src_step + dh->ph_val[iph];
-                        float *row = pl + (md * dh->ext + mh) * dw->ext;
+                        const int64_t at = (md * dh->ext + mh) * dw->ext;
+                        float *row = pl + at, *row1 = pl + plane + at;
                         if (sd < 0 || sd >= sd_n || sh < 0 || sh >= sh_n || hi <= lo) {
                             if (!borders_ready) zero_f32(row, dw->ext);
+                            if (!borders_ready && pair) zero_f32(row1, dw->ext);
                             continue;
                         }
-                        if (!borders_ready) {
-                            zero_f32(row, lo);
-                            zero_f32(row + hi, dw->ext - hi);
-                        }
-                        conv_load_row(v, n, c, sd, sh, (lo + dw->qmin) * dw->src_step + pw,
-                                      dw->src_step, hi - lo, mode, k, row + lo);
+                        if (!borders_ready) zero_borders(row, dw->ext, lo, hi);
+                        if (!borders_ready && pair) zero_borders(row1, dw->ext, lo, hi1);
+                        const int64_t w0 = (lo + dw->qmin) * dw->src_step + dw->ph_val[ipw];
+                        if (pair) /* the tail: one even element */
+                            conv_split_row(v, n, c, sd, sh, w0, 2 * (hi1 - lo) + (hi > hi1), mode, k,
+                                           row + lo, row1 + lo);
+                        else
+                            conv_load_row(v, n, c, sd, sh, w0, dw->src_step, hi - lo, mode, k, row + lo);
                     }
                 }
             }
+    if (next) ukernel_prefetch_steps(next, row_i, rows, rows);
 }
 
 /* Stores count data-gradient values src[i] (zeros when src is NULL) to
@@ -481,10 +509,10 @@ static int32_t *slot_flag(const dw_run *r, int slot)
 }
 
 static void pack_source(const dw_run *r, const conv_view *v, int64_t n, int64_t c, int slot,
-                        float *dst)
+                        float *dst, const ukernel_prefetch *next)
 {
     int32_t *ready = slot_flag(r, slot);
-    plane_pack(r->st->dim, r->st->plane, v, n, c, r->p->mode, *ready != 0, r->ck, dst);
+    plane_pack(r->st->dim, r->st->plane, v, n, c, r->p->mode, *ready != 0, r->ck, dst, next);
     *ready = 1;
 }
 
@@ -511,13 +539,14 @@ static void channel_weights(const dw_run *r, int64_t c, float *wk)
     load_plane(&r->p->w, c, 0, r->p->mode, r->ck, wk);
 }
 
-/* Data gradient of plane (n, c): task n*G + c. */
-static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot)
+/* Data gradient of plane (n, c): task n*G + c; next: lines to ask for while
+ * packing. */
+static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const ukernel_prefetch *next)
 {
     const conv_problem *p = r->p;
     const dw_state *st = r->st;
     float *src = slot_buf(r, slot), *grid = src + st->aux_off;
-    pack_source(r, st->bwd ? &p->y : &p->x, n, c, slot, src);
+    pack_source(r, st->bwd ? &p->y : &p->x, n, c, slot, src, next);
 
     float wk[DW_MAX_TAPS];
     float wv[DW_MAX_TAPS];
@@ -684,17 +713,17 @@ static void data_task(void *ctx, size_t index, int slot)
     for (int64_t c = c0; c < c1; ++c) {
         /* the next plane: asked for by the in-place kernel as it goes when
          * it reads the slot's copy (the weights pass's way: dw_3x3 bf16 dx
-         * -10%, cube 2 -19%); in one burst when it reads the view itself,
-         * where spread requests met its own misses and gradInput's stores
-         * (mode 0 dx +17%) */
+         * -10%, cube 2 -19%), by the packing of the packed path; in one
+         * burst when the in-place kernel reads the view itself, where spread
+         * requests met its own misses and gradInput's stores (mode 0 dx +17%) */
         ukernel_prefetch next = {{NULL, NULL}, {0, 0}};
-        const bool spread = st->inplace && !st->src_direct;
+        const bool spread = !st->inplace || !st->src_direct;
         if (c + 1 < c1 && spread) plane_lines(v, n, c + 1, 0, &next);
         if (c + 1 < c1 && !spread) plane_prefetch(v, n, c + 1);
         if (st->inplace)
             data_plane_inplace(r, n, c, &src, &out, &tp, &next);
         else
-            data_plane(r, n, c, slot);
+            data_plane(r, n, c, slot, &next);
     }
     if (r->k.fence) r->k.fence(); /* the streamed stores of the task */
 }
@@ -835,12 +864,14 @@ static void wt_task(void *ctx, size_t index, int slot)
     else
         for (int64_t n = n0; n < n1; ++n)
             for (int64_t c = c0; c < c1; ++c) {
+                /* the next x and dy planes, asked for as x is packed */
                 const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
+                ukernel_prefetch next = {{NULL, NULL}, {0, 0}};
                 if (nn < n1) {
-                    plane_prefetch(&p->x, nn, nc);
-                    plane_prefetch(y, nn, nc);
+                    plane_lines(&p->x, nn, nc, 0, &next);
+                    plane_lines(y, nn, nc, 1, &next);
                 }
-                pack_source(r, &p->x, n, c, slot, src);
+                pack_source(r, &p->x, n, c, slot, src, &next);
                 const float *dy;
                 int64_t dps, rps;
                 if (st->dy_direct) {

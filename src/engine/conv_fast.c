@@ -278,17 +278,9 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
                 memset(r0, 0, (size_t)lo * sizeof(float));
                 memset(r1, 0, (size_t)lo * sizeof(float));
             }
-            float *restrict e = r0 + lo, *restrict o = r1 + lo;
-            const int64_t both = hi1 - lo, tail = hi0 > hi1;
-            if (v->dtype ==
-                ACL_FLOAT) { /* split and rounded in one pass (the tail: one even value) */
-                k->f32_split2((size_t)(2 * both + tail), (const float *)v->data + at, e, o,
-                              mode == CONV_MODE_F32 ? F32_ROUND_NONE : conv_round_kind(mode));
-            } else { /* split and widened in one pass (the tail: one even value) */
-                const bool bf16 = v->dtype == ACL_BF16;
-                k->h16_f32_split2((size_t)(2 * both + tail), (const uint16_t *)v->data + at, e, o, bf16,
-                                  mode == (bf16 ? CONV_MODE_BF16 : CONV_MODE_F16));
-            }
+            /* split (and rounded or widened) in one pass; the tail: one even value */
+            conv_split_row(v, n, c, d, h, (lo + q0) * 2, 2 * (hi1 - lo) + (hi0 > hi1), mode, k, r0 + lo,
+                           r1 + lo);
             if (hi0 < wp) memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(float));
             if (hi1 < wp) memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(float));
         }
@@ -305,8 +297,7 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
     const int64_t d0 = od * g->st[0];
     /* stride 2 in W with both phases used, fp32 or values the mode keeps:
      * each input row is read once and split into the two phase planes */
-    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && v->stride[4] == 1 &&
-                      (v->dtype == ACL_FLOAT || conv_mode_keeps(v->dtype, mode));
+    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && conv_split_row_ok(v, mode);
     for (int64_t c = 0; c < g->cin; ++c)
         for (int64_t kd = 0; kd < g->ntap[0]; ++kd) {
             if (pair) {

@@ -929,8 +929,11 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, size_t index, in
     if (*ready == 0) /* the slack the kernel may read past the last plane */
         memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
     for (int64_t c = 0; c < nin; ++c) {
-        if (c + 1 < nin) plane_prefetch(v, n, g * nin + c + 1);
-        plane_pack(st->dim, st->plane, v, n, g * nin + c, p->mode, *ready != 0, r->ck, src + c * st->cs);
+        /* the next channel's plane, asked for as this one is packed */
+        ukernel_prefetch next = {{NULL, NULL}, {0, 0}};
+        if (c + 1 < nin) plane_lines(v, n, g * nin + c + 1, 0, &next);
+        plane_pack(st->dim, st->plane, v, n, g * nin + c, p->mode, *ready != 0, r->ck, src + c * st->cs,
+                   &next);
     }
     *ready = 1;
     /* the next group's source block, a slice per kernel call */

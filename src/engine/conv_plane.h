@@ -40,9 +40,11 @@ const char *plane_geometry(const conv_problem *p, conv_pass pass, dw_dim dim[CON
 int64_t plane_sub_count(const dw_dim *d, int64_t u);
 
 /* Packs plane (n, c) of v: layout [phase d][phase h][phase w][ext d][ext h][ext w],
- * zeros outside v (written only when !borders_ready). */
+ * zeros outside v (written only when !borders_ready). next (may be NULL):
+ * lines asked for in the cache as the rows are packed (the next plane). */
 void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *v, int64_t n,
-                int64_t c, conv_mode mode, bool borders_ready, const conv_ukernels *k, float *dst);
+                int64_t c, conv_mode mode, bool borders_ready, const conv_ukernels *k, float *dst,
+                const ukernel_prefetch *next);
 
 /* Asks for plane (n, c) of v in the cache when it is one dense run. */
 void plane_prefetch(const conv_view *v, int64_t n, int64_t c);

@@ -88,6 +88,21 @@ void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t 
         dst[i] = conv_round_operand(load_as_f32(v->data, v->dtype, base + i * sw), mode);
 }
 
+void conv_split_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
+                    int64_t count, conv_mode mode, const conv_ukernels *k, float *even, float *odd)
+{
+    const int64_t at = conv_view_index(v, n, c, d, h, w0);
+    if (v->dtype == ACL_FLOAT) {
+        k->f32_split2((size_t)count, (const float *)v->data + at, even, odd,
+                      mode == CONV_MODE_F32 ? F32_ROUND_NONE : conv_round_kind(mode));
+        return;
+    }
+    /* exact widening; the FLOAT16 / BF16 roundings quiet NaNs (conv_load_row) */
+    const bool bf16 = v->dtype == ACL_BF16;
+    k->h16_f32_split2((size_t)count, (const uint16_t *)v->data + at, even, odd, bf16,
+                      mode == (bf16 ? CONV_MODE_BF16 : CONV_MODE_F16));
+}
+
 void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernels *k, f32_narrow_ukernel_fn narrow,
                         int64_t base, int64_t sw, int64_t count, const float *src)
 {

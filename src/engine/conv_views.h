@@ -54,6 +54,20 @@ float conv_round_result(float v, conv_mode mode);
 void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
                    int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst);
 
+/* Whether conv_split_row reads rows of v in mode: unit W stride, fp32 or a
+ * 16-bit dtype whose values the mode keeps. */
+static inline bool conv_split_row_ok(const conv_view *v, conv_mode mode)
+{
+    return v->stride[4] == 1 && (v->dtype == ACL_FLOAT || conv_mode_keeps(v->dtype, mode));
+}
+
+/* The two W phases of a stride-2 read in one pass: count elements of v from
+ * (n, c, d, h, w0), element i to even[i / 2] (i even) or odd[i / 2], with
+ * conv_load_row's bits (k's f32_split2 / h16_f32_split2). Only where
+ * conv_split_row_ok. */
+void conv_split_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
+                    int64_t count, conv_mode mode, const conv_ukernels *k, float *even, float *odd);
+
 /* Stores count data-gradient results src[i] (zeros when src is NULL) to
  * elements base + i*sw of out: the mode's result rounding (conv_round_result),
  * then RNE to the view's dtype, bit for bit, through k's row kernels where a
