@@ -41,6 +41,7 @@
 #include "aclconv/aclconv.h"
 #include "common/alloc.h"
 #include "common/cpu.h"
+#include "common/dtype.h" /* f32_bits */
 #include "engine/conv_bias.h"
 #include "engine/conv_views.h" /* conv_mode_keeps */
 #include "impl_test.h"
@@ -221,6 +222,31 @@ static void check_packed_same(conv_problem *p, it_operands *o, it_tensor *gb,
     it_tensor_free(&y2);
 }
 
+
+/* In the modes that round results (FLOAT16, BF16) every fp32 gradInput
+ * element is a value of the mode's dtype: real data in those modes, which no
+ * tolerance against the reference bounds, still shows a missing rounding. */
+static void check_results_rounded(const conv_problem *p, const it_tensor *gi, uint64_t seed,
+                                  const char *isa, const char *desc)
+{
+    if (gi->v.dtype != ACL_FLOAT || (p->mode != CONV_MODE_F16 && p->mode != CONV_MODE_BF16)) return;
+    const conv_view *v = &gi->v;
+    for (int64_t n = 0; n < v->dim[0]; ++n)
+        for (int64_t c = 0; c < v->dim[1]; ++c)
+            for (int64_t d = 0; d < v->dim[2]; ++d)
+                for (int64_t h = 0; h < v->dim[3]; ++h)
+                    for (int64_t w = 0; w < v->dim[4]; ++w) {
+                        const float x = ((const float *)v->data)[conv_view_index(v, n, c, d, h, w)];
+                        if (f32_bits(conv_round_result(x, p->mode)) == f32_bits(x)) continue;
+                        printf("FAIL seed %" PRIu64 " isa %s: gradInput (%" PRId64 ", %" PRId64
+                               ", %" PRId64 ", %" PRId64 ", %" PRId64 ") = 0x%08x not rounded "
+                               "for mode %d: %s\n",
+                               seed, isa, n, c, d, h, w, (unsigned)f32_bits(x), (int)p->mode, desc);
+                        it_fail();
+                        return;
+                    }
+}
+
 /* Sets a few elements of t's view to +-inf, a quiet or a signalling NaN.
  * All NaNs quiet to one fp32 NaN, 0x7fc10000, whatever the dtype: where two
  * NaNs meet in a sum the result is the one of the first operand, an order
@@ -317,6 +343,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
             g_dw_wt += strcmp(names[1], "dw") == 0;
         }
         if (vs_ref) it_check_outputs(&o, ref, tol, names, seed, isa, threads, desc);
+        check_results_rounded(&p, &o.gi, seed, isa, desc);
         it_check_threads(first, &o, threads, seed, isa, desc);
     }
     aclconvSetNumThreads(2);
@@ -378,13 +405,14 @@ int main(int argc, char **argv)
             continue;
         }
         const int before = it_failures();
-        for (int kind = 0; kind < 8; ++kind) {
+        for (int kind = 0; kind < 9; ++kind) {
             /* 0: int fp32, 1: int any dtype/mode, 2: real, 3: many channels,
              * 4: in-place int, 5: in-place real, 6: in-place int any
-             * dtype/mode, 7: in-place real any dtype/mode */
-            gen_opts go = {.int_data = kind != 2 && kind != 5 && kind != 7,
+             * dtype/mode, 7: in-place real any dtype/mode, 8: real any
+             * dtype/mode, any strides (threads and result rounding checked) */
+            gen_opts go = {.int_data = kind != 2 && kind != 5 && kind != 7 && kind != 8,
                            .dtypes = kind == 1 || kind >= 6, .isa = isa, .wide = kind == 3,
-                           .inplace = kind >= 4};
+                           .inplace = kind >= 4 && kind <= 7};
             const int n = kind == 3 ? count / 4 + 1 : kind >= 4 ? count / 2 : count;
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);

@@ -43,6 +43,8 @@ typedef struct dw_state {
     bool src_direct;    /* in place: the source (D: dy, F and W: x) is the view, not a widened copy */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
     bool out_rounds;    /* out_direct, and the mode rounds results: in place, after the kernel */
+    bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: the two W output
+                         * phases computed into two grids and stored as whole rows */
     bool bias;          /* weights pass: also writes gradBias (block sums, conv_bias.h) */
     uint64_t sums_off;  /* the N x C block sums of gradBias */
     int slots;
@@ -343,6 +345,14 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
             aux = st->out_direct ? 0 : view_plane(&p->grad_input);
         }
     }
+    /* the W output phases of a stride-2 gradInput interleave in its rows:
+     * stored one phase at a time, every other element (step-2 stores) and
+     * each line written twice; merged, each row is written once, whole */
+    const dw_dim *dw = &st->dim[2];
+    st->merge_w = pass == CONV_PASS_DATA && !st->inplace && dw->nsub == 2 && dw->out_step == 2 &&
+                  plane_sub_count(dw, 1) > 0 && p->grad_input.dtype == ACL_FLOAT &&
+                  p->grad_input.stride[4] == 1;
+    if (st->merge_w) aux *= 2;
     st->bias = pass == CONV_PASS_WEIGHTS && st->inplace && bias_fusable(p);
     if (st->bias) aux *= DW_SUM_GROUP; /* dwsum reads the widened dy planes of a group */
     st->aux_off = round_floats(src);
@@ -474,6 +484,28 @@ static void store_sub(const dw_run *r, int64_t n, int64_t c, const int64_t u[CON
         }
 }
 
+/* Writes the W output phases 0 (g0) and 1 (g1) of output phase (u[0], u[1])
+ * of plane (n, c) of the data gradient (merge_w) as whole rows: the mode's
+ * result rounding (conv_store_results' bits) in the same pass. */
+static void store_merged(const dw_run *r, int64_t n, int64_t c, const int64_t u[CONV_SPATIAL],
+                         const float *g0, const float *g1)
+{
+    const dw_state *st = r->st;
+    const conv_view *out = &r->p->grad_input;
+    const conv_mode mode = r->p->mode;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t na = plane_sub_count(dd, u[0]), nb = plane_sub_count(dh, u[1]);
+    const int64_t nw = plane_sub_count(dw, 0) + plane_sub_count(dw, 1);
+    const int kind = mode == CONV_MODE_F16 || mode == CONV_MODE_BF16 ? conv_round_kind(mode) : F32_ROUND_NONE;
+    for (int64_t a = 0; a < na; ++a)
+        for (int64_t b = 0; b < nb; ++b) {
+            const int64_t at = (a * dh->ext + b) * dw->ext;
+            float *row = (float *)out->data + conv_view_index(out, n, c, u[0] + a * dd->out_step,
+                                                             u[1] + b * dh->out_step, 0);
+            r->ck->f32_merge2((size_t)nw, g0 + at, g1 + at, row, kind);
+        }
+}
+
 /* ---- run ----------------------------------------------------------------- */
 
 static float *slot_buf(const dw_run *r, int slot)
@@ -558,14 +590,22 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const uk
     const int64_t pw = dw->ext, ph = dh->ext;
     int64_t u[CONV_SPATIAL], cnt[CONV_SPATIAL];
     for (u[0] = 0; u[0] < dd->nsub; ++u[0])
-        for (u[1] = 0; u[1] < dh->nsub; ++u[1])
+        for (u[1] = 0; u[1] < dh->nsub; ++u[1]) {
             for (u[2] = 0; u[2] < dw->nsub; ++u[2]) {
-                bool none = false;
+                /* merge_w: W phase u[2] into its own grid, stored with the other */
+                float *g = st->merge_w ? grid + u[2] * st->plane : grid;
+                bool none = false, empty = false;
                 for (int i = 0; i < CONV_SPATIAL; ++i) {
                     cnt[i] = plane_sub_count(&st->dim[i], u[i]);
                     none |= st->dim[i].sub_tb[u[i]] == st->dim[i].sub_tb[u[i] + 1];
+                    empty |= cnt[i] == 0;
                 }
-                if (none) { /* no tap reaches this output phase */
+                const int64_t len = empty ? 0 : ((cnt[0] - 1) * ph + (cnt[1] - 1)) * pw + cnt[2];
+                if (none && st->merge_w) { /* no tap reaches this output phase: zeros */
+                    memset(g, 0, (size_t)len * sizeof(float));
+                    continue;
+                }
+                if (none) {
                     store_sub(r, n, c, u, cnt, NULL);
                     continue;
                 }
@@ -581,10 +621,11 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const uk
                                                    dw->tap_off[tw]);
                             wv[nt] = wk[(dd->tap_k[td] * ks[1] + dh->tap_k[th]) * ks[2] + dw->tap_k[tw]];
                         }
-                const int64_t len = ((cnt[0] - 1) * ph + (cnt[1] - 1)) * pw + cnt[2];
-                r->k.conv((size_t)len, nt, wv, src, toff, grid);
-                store_sub(r, n, c, u, cnt, grid);
+                if (len > 0) r->k.conv((size_t)len, nt, wv, src, toff, g);
+                if (!st->merge_w) store_sub(r, n, c, u, cnt, g);
             }
+            if (st->merge_w) store_merged(r, n, c, u, grid, grid + st->plane);
+        }
 }
 
 /* The taps of the in-place kernels for plane (n, c) of source v at output

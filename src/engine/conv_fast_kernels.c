@@ -19,6 +19,7 @@ static const conv_ukernels table_scalar = {
     .f32_load_step2 = f32_load_step2_ukernel__scalar,
     .f32_store_step2 = f32_store_step2_ukernel__scalar,
     .f32_split2 = f32_split2_ukernel__scalar,
+    .f32_merge2 = f32_merge2_ukernel__scalar,
     .f32_narrow = f32_narrow_ukernel__scalar,
     .lanes16 = f32_lanes16_ukernel__scalar,
 };
@@ -37,6 +38,7 @@ static const conv_ukernels table_avx2 = {
     .f32_load_step2 = f32_load_step2_ukernel__avx2,
     .f32_store_step2 = f32_store_step2_ukernel__avx2,
     .f32_split2 = f32_split2_ukernel__avx2,
+    .f32_merge2 = f32_merge2_ukernel__avx2,
     .f32_narrow = f32_narrow_ukernel__avx2,
     .lanes16 = f32_lanes16_ukernel__avx2,
     .convcv_mr = 16, .convcv_nr = 6, .convcv = f32_convcv_ukernel_16x6__avx2,
@@ -56,6 +58,7 @@ static const conv_ukernels table_avx512 = {
     .f32_load_step2 = f32_load_step2_ukernel__avx512,
     .f32_store_step2 = f32_store_step2_ukernel__avx512,
     .f32_split2 = f32_split2_ukernel__avx512,
+    .f32_merge2 = f32_merge2_ukernel__avx512,
     .f32_narrow = f32_narrow_ukernel__avx512,
     .lanes16 = f32_lanes16_ukernel__avx512,
     .convcv_mr = 16, .convcv_nr = 16, .convcv = f32_convcv_ukernel_16x16__avx512,
