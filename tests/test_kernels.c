@@ -550,6 +550,31 @@ static int check_f32_merge2(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* f32_copy_nt: every length 0..100 at destination offsets 0..16 floats from
+ * a 64-byte boundary (every head and tail shape), guards on both sides. */
+static int check_f32_copy_nt(f32_copy_ukernel_fn copy, const char *isa)
+{
+    enum { MAXN = 100, OFF = 17, PAD = 20 };
+    int bad = 0;
+    float *src = aligned_alloc(64, 256 * sizeof(float)), *dst = aligned_alloc(64, 256 * sizeof(float));
+    for (size_t i = 0; i < 256; ++i) src[i] = (float)i + 0.25f;
+    for (size_t off = 0; off < OFF; ++off)
+        for (size_t n = 0; n <= MAXN; ++n) {
+            for (size_t i = 0; i < 256; ++i) dst[i] = GUARD;
+            copy(n, src + 3, dst + PAD + off);
+            store_fence__avx2();
+            for (size_t i = 0; i < 256; ++i) {
+                const bool in = i >= PAD + off && i < PAD + off + n;
+                const float want = in ? src[3 + i - PAD - off] : GUARD;
+                if (f32_bits(dst[i]) != f32_bits(want) && bad++ < 6)
+                    printf("FAIL %s f32_copy_nt n=%zu off=%zu at %zu\n", isa, n, off, i);
+            }
+        }
+    free(src);
+    free(dst);
+    return bad;
+}
+
 /* f32_load_step2 / f32_store_step2: every length 0..70 at offsets 0..3,
  * against the strided loops; the load writes nothing past dst[n - 1], the
  * store nothing but the even elements below 2n (guards checked). */
@@ -806,6 +831,15 @@ int main(void)
             const int bad_nt = check_f32_narrow(k, &r, nt, "f32_narrow_nt");
             printf("%s: f32_narrow_nt %s\n", cpu_isa_name(k->isa), bad_nt ? "FAIL" : "ok");
             g_fail += bad_nt;
+        }
+        /* the depthwise data pass's streamed planes (the scalar ISA: none) */
+        const f32_copy_ukernel_fn cnt = isa == ACLCONV_ISA_AVX512 ? f32_copy_nt_ukernel__avx512
+                                        : isa == ACLCONV_ISA_AVX2 ? f32_copy_nt_ukernel__avx2
+                                                                  : NULL;
+        if (cnt) {
+            const int bad_cnt = check_f32_copy_nt(cnt, cpu_isa_name(k->isa));
+            printf("%s: f32_copy_nt %s\n", cpu_isa_name(k->isa), bad_cnt ? "FAIL" : "ok");
+            g_fail += bad_cnt;
         }
         const int bad_l16 = check_lanes16(k, &r);
         printf("%s: lanes16 %s\n", cpu_isa_name(k->isa), bad_l16 ? "FAIL" : "ok");

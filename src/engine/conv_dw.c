@@ -45,6 +45,8 @@ typedef struct dw_state {
     bool out_rounds;    /* out_direct, and the mode rounds results: in place, after the kernel */
     bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: the two W output
                          * phases computed into two grids and stored as whole rows */
+    bool merge_nt;      /* merge_w, a dense plane: the rows merged into the slot (out_off),
+                         * the plane then streamed to gradInput */
     bool bias;          /* weights pass: also writes gradBias (block sums, conv_bias.h) */
     uint64_t sums_off;  /* the N x C block sums of gradBias */
     int slots;
@@ -53,6 +55,7 @@ typedef struct dw_state {
     int64_t src_floats; /* all phases */
     int64_t slot_floats;
     int64_t aux_off;    /* in a slot: grid (data) or packed dy (weights), floats */
+    int64_t out_off;    /* in a slot: the merged plane (merge_nt), floats */
     int64_t nchunk;     /* weights: chunks of n per channel */
     int64_t cb, ncb;    /* weights: channels per task, channel blocks */
     uint64_t flag_off;  /* per slot: its packed plane's zero borders are written */
@@ -201,6 +204,7 @@ typedef struct dw_kernels {
     f32_dwrowwt_ukernel_fn rowwt;
     f32_dwsum_ukernel_fn sum;
     f32_narrow_ukernel_fn narrow_nt; /* dense 16-bit gradInput planes, streamed when the ISA can */
+    f32_copy_ukernel_fn copy_nt;     /* dense fp32 gradInput planes, streamed; NULL: none */
     void (*fence)(void);             /* after streamed stores; NULL: none stream */
 } dw_kernels;
 
@@ -211,16 +215,17 @@ static dw_kernels pick_kernels(aclconvIsa isa)
         return (dw_kernels){f32_dwconv_ukernel_128__avx512, f32_dwwt_ukernel_4x32__avx512,
                             f32_dwrow_ukernel_4x32__avx512, f32_dwrowwt_ukernel_12x32__avx512,
                             f32_dwsum_ukernel_4x16__avx512, f32_narrow_nt_ukernel__avx512,
-                            store_fence__avx2};
+                            f32_copy_nt_ukernel__avx512, store_fence__avx2};
     case ACLCONV_ISA_AVX2:
         return (dw_kernels){f32_dwconv_ukernel_64__avx2, f32_dwwt_ukernel_4x16__avx2,
                             f32_dwrow_ukernel_4x16__avx2, f32_dwrowwt_ukernel_4x16__avx2,
                             f32_dwsum_ukernel_4x16__avx2, f32_narrow_nt_ukernel__avx2,
-                            store_fence__avx2};
+                            f32_copy_nt_ukernel__avx2, store_fence__avx2};
     default:
         return (dw_kernels){f32_dwconv_ukernel_16__scalar, f32_dwwt_ukernel_1x4__scalar,
                             f32_dwrow_ukernel_1x1__scalar, f32_dwrowwt_ukernel_1x4__scalar,
-                            f32_dwsum_ukernel_1x16__scalar, f32_narrow_ukernel__scalar, NULL};
+                            f32_dwsum_ukernel_1x16__scalar, f32_narrow_ukernel__scalar, NULL,
+                            NULL};
     }
 }
 
@@ -353,10 +358,15 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
                   plane_sub_count(dw, 1) > 0 && p->grad_input.dtype == ACL_FLOAT &&
                   p->grad_input.stride[4] == 1;
     if (st->merge_w) aux *= 2;
+    /* and a dense plane is assembled in the slot, then streamed: the lines
+     * of gradInput (4x dy for stride 2) are not read for ownership */
+    st->merge_nt = st->merge_w && isa != ACLCONV_ISA_SCALAR && conv_view_blocks_dense(&p->grad_input) &&
+                   view_plane(&p->grad_input) <= DW_MAX_PLANE;
     st->bias = pass == CONV_PASS_WEIGHTS && st->inplace && bias_fusable(p);
     if (st->bias) aux *= DW_SUM_GROUP; /* dwsum reads the widened dy planes of a group */
     st->aux_off = round_floats(src);
-    st->slot_floats = st->aux_off + round_floats(aux);
+    st->out_off = st->aux_off + round_floats(aux);
+    st->slot_floats = st->out_off + (st->merge_nt ? round_floats(view_plane(&p->grad_input)) : 0);
     uint64_t size = 0, slot_off; /* the slots come first: offset 0 */
     int64_t slot_total;
     if (!checked_mul_i64(st->slot_floats, st->slots, &slot_total) ||
@@ -487,11 +497,10 @@ static void store_sub(const dw_run *r, int64_t n, int64_t c, const int64_t u[CON
 /* Writes the W output phases 0 (g0) and 1 (g1) of output phase (u[0], u[1])
  * of plane (n, c) of the data gradient (merge_w) as whole rows: the mode's
  * result rounding (conv_store_results' bits) in the same pass. */
-static void store_merged(const dw_run *r, int64_t n, int64_t c, const int64_t u[CONV_SPATIAL],
-                         const float *g0, const float *g1)
+static void store_merged(const dw_run *r, const conv_view *out, int64_t n, int64_t c,
+                         const int64_t u[CONV_SPATIAL], const float *g0, const float *g1)
 {
     const dw_state *st = r->st;
-    const conv_view *out = &r->p->grad_input;
     const conv_mode mode = r->p->mode;
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t na = plane_sub_count(dd, u[0]), nb = plane_sub_count(dh, u[1]);
@@ -571,6 +580,20 @@ static void channel_weights(const dw_run *r, int64_t c, float *wk)
     load_plane(&r->p->w, c, 0, r->p->mode, r->ck, wk);
 }
 
+/* A dense fp32 plane at buf shaped like the (n, c) planes of v, addressed
+ * with v's (n, c) (their strides are 0): the in-place kernels read and write
+ * a slot's plane as if it were the caller's tensor. Built once per task: a
+ * view per plane costs store-forwarding stalls. */
+static conv_view scratch_view(const conv_view *v, float *buf)
+{
+    conv_view s = {.data = (char *)buf, .dtype = ACL_FLOAT};
+    memcpy(s.dim, v->dim, sizeof s.dim);
+    s.stride[4] = 1;
+    s.stride[3] = v->dim[4];
+    s.stride[2] = v->dim[3] * v->dim[4];
+    return s;
+}
+
 /* Data gradient of plane (n, c): task n*G + c; next: lines to ask for while
  * packing. */
 static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const ukernel_prefetch *next)
@@ -579,6 +602,8 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const uk
     const dw_state *st = r->st;
     float *src = slot_buf(r, slot), *grid = src + st->aux_off;
     pack_source(r, st->bwd ? &p->y : &p->x, n, c, slot, src, next);
+    /* merged rows: into gradInput, or into the slot's plane (merge_nt) */
+    const conv_view mout = st->merge_nt ? scratch_view(&p->grad_input, src + st->out_off) : p->grad_input;
 
     float wk[DW_MAX_TAPS];
     float wv[DW_MAX_TAPS];
@@ -624,8 +649,11 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const uk
                 if (len > 0) r->k.conv((size_t)len, nt, wv, src, toff, g);
                 if (!st->merge_w) store_sub(r, n, c, u, cnt, g);
             }
-            if (st->merge_w) store_merged(r, n, c, u, grid, grid + st->plane);
+            if (st->merge_w) store_merged(r, &mout, n, c, u, grid, grid + st->plane);
         }
+    if (st->merge_nt) /* fenced at the end of the task */
+        r->k.copy_nt((size_t)view_plane(&p->grad_input), src + st->out_off,
+                     (float *)p->grad_input.data + conv_view_index(&p->grad_input, n, c, 0, 0, 0));
 }
 
 /* The taps of the in-place kernels for plane (n, c) of source v at output
@@ -652,19 +680,6 @@ static void taps_at_depth(const conv_view *v, int64_t n, int64_t c, int64_t od, 
                          .rs = (size_t)v->stride[3]};
 }
 
-/* A dense fp32 plane at buf shaped like the (n, c) planes of v, addressed
- * with v's (n, c) (their strides are 0): the in-place kernels read and write
- * a slot's plane as if it were the caller's tensor. Built once per task: a
- * view per plane costs store-forwarding stalls. */
-static conv_view scratch_view(const conv_view *v, float *buf)
-{
-    conv_view s = {.data = (char *)buf, .dtype = ACL_FLOAT};
-    memcpy(s.dim, v->dim, sizeof s.dim);
-    s.stride[4] = 1;
-    s.stride[3] = v->dim[4];
-    s.stride[2] = v->dim[3] * v->dim[4];
-    return s;
-}
 
 /* Stores plane (n, c) of the data gradient from buf (scratch_view's layout)
  * with store_row: in one run when gradInput's plane is dense, streamed (the

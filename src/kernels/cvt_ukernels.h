@@ -132,8 +132,21 @@ void f32_narrow_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int b
 void f32_narrow_nt_ukernel__avx2(size_t n, const float *src, uint16_t *dst, int bf16);
 void f32_narrow_nt_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int bf16);
 
-/* Orders the non-temporal stores of the calls before (f32_narrow_nt, the
- * grpconv kernels' stream mode) before anything the task does next (x86
+/*
+ * fp32 row copy with non-temporal stores ("f32_copy_nt"): dst[i] = src[i],
+ * i < n, for results not read again soon: the full vectors whose destination
+ * is vector-aligned (32 bytes AVX2, 64 AVX-512) bypass the cache, so the
+ * lines a long run covers whole are not read for ownership. Reads and writes
+ * exactly the n elements; the caller runs store_fence before another thread
+ * reads them. Portable C has no such store: the scalar ISA uses memcpy.
+ */
+typedef void (*f32_copy_ukernel_fn)(size_t n, const float *src, float *dst);
+
+void f32_copy_nt_ukernel__avx2(size_t n, const float *src, float *dst);
+void f32_copy_nt_ukernel__avx512(size_t n, const float *src, float *dst);
+
+/* Orders the non-temporal stores of the calls before (f32_narrow_nt,
+ * f32_copy_nt, the grpconv kernels' stream mode) before anything the task does next (x86
  * sfence; AVX2 and AVX-512 both use it). */
 void store_fence__avx2(void);
 
