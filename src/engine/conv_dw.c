@@ -353,10 +353,7 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
     /* the W output phases of a stride-2 gradInput interleave in its rows:
      * stored one phase at a time, every other element (step-2 stores) and
      * each line written twice; merged, each row is written once, whole */
-    const dw_dim *dw = &st->dim[2];
-    st->merge_w = pass == CONV_PASS_DATA && !st->inplace && dw->nsub == 2 && dw->out_step == 2 &&
-                  plane_sub_count(dw, 1) > 0 && p->grad_input.dtype == ACL_FLOAT &&
-                  p->grad_input.stride[4] == 1;
+    st->merge_w = pass == CONV_PASS_DATA && !st->inplace && plane_merges_w(st->dim, &p->grad_input);
     if (st->merge_w) aux *= 2;
     /* and a dense plane is assembled in the slot, then streamed: the lines
      * of gradInput (4x dy for stride 2) are not read for ownership */
@@ -465,6 +462,31 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
     if (next) ukernel_prefetch_steps(next, row_i, rows, rows);
 }
 
+bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out)
+{
+    const dw_dim *dw = &dim[2];
+    return dw->nsub == 2 && dw->out_step == 2 && plane_sub_count(dw, 1) > 0 &&
+           out->dtype == ACL_FLOAT && out->stride[4] == 1;
+}
+
+void plane_store_merged(const dw_dim dim[CONV_SPATIAL], const conv_view *out, conv_mode mode,
+                        const conv_ukernels *k, int64_t n, int64_t c, int64_t u0, int64_t u1,
+                        const float *g0, const float *g1)
+{
+    const dw_dim *dd = &dim[0], *dh = &dim[1], *dw = &dim[2];
+    const int64_t na = plane_sub_count(dd, u0), nb = plane_sub_count(dh, u1);
+    const int64_t nw = plane_sub_count(dw, 0) + plane_sub_count(dw, 1);
+    const int kind =
+        mode == CONV_MODE_F16 || mode == CONV_MODE_BF16 ? conv_round_kind(mode) : F32_ROUND_NONE;
+    for (int64_t a = 0; a < na; ++a)
+        for (int64_t b = 0; b < nb; ++b) {
+            const int64_t at = (a * dh->ext + b) * dw->ext;
+            float *row = (float *)out->data +
+                         conv_view_index(out, n, c, u0 + a * dd->out_step, u1 + b * dh->out_step, 0);
+            k->f32_merge2((size_t)nw, g0 + at, g1 + at, row, kind);
+        }
+}
+
 /* Stores count data-gradient values src[i] (zeros when src is NULL) to
  * gradInput elements base + i*sw: the mode's result rounding, then RNE to the
  * view's dtype. Rows of a dense plane are one run (sw == 1, count spanning
@@ -491,27 +513,6 @@ static void store_sub(const dw_run *r, int64_t n, int64_t c, const int64_t u[CON
             const int64_t base = conv_view_index(out, n, c, u[0] + a * dd->out_step,
                                                  u[1] + b * dh->out_step, u[2]);
             store_row(r, false, base, sw, cnt[2], grid ? grid + (a * dh->ext + b) * dw->ext : NULL);
-        }
-}
-
-/* Writes the W output phases 0 (g0) and 1 (g1) of output phase (u[0], u[1])
- * of plane (n, c) of the data gradient (merge_w) as whole rows: the mode's
- * result rounding (conv_store_results' bits) in the same pass. */
-static void store_merged(const dw_run *r, const conv_view *out, int64_t n, int64_t c,
-                         const int64_t u[CONV_SPATIAL], const float *g0, const float *g1)
-{
-    const dw_state *st = r->st;
-    const conv_mode mode = r->p->mode;
-    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
-    const int64_t na = plane_sub_count(dd, u[0]), nb = plane_sub_count(dh, u[1]);
-    const int64_t nw = plane_sub_count(dw, 0) + plane_sub_count(dw, 1);
-    const int kind = mode == CONV_MODE_F16 || mode == CONV_MODE_BF16 ? conv_round_kind(mode) : F32_ROUND_NONE;
-    for (int64_t a = 0; a < na; ++a)
-        for (int64_t b = 0; b < nb; ++b) {
-            const int64_t at = (a * dh->ext + b) * dw->ext;
-            float *row = (float *)out->data + conv_view_index(out, n, c, u[0] + a * dd->out_step,
-                                                             u[1] + b * dh->out_step, 0);
-            r->ck->f32_merge2((size_t)nw, g0 + at, g1 + at, row, kind);
         }
 }
 
@@ -649,7 +650,9 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const uk
                 if (len > 0) r->k.conv((size_t)len, nt, wv, src, toff, g);
                 if (!st->merge_w) store_sub(r, n, c, u, cnt, g);
             }
-            if (st->merge_w) store_merged(r, &mout, n, c, u, grid, grid + st->plane);
+            if (st->merge_w) /* the mode's rounding: into gradInput or the slot's plane */
+                plane_store_merged(st->dim, &mout, p->mode, r->ck, n, c, u[0], u[1], grid,
+                                   grid + st->plane);
         }
     if (st->merge_nt) /* fenced at the end of the task */
         r->k.copy_nt((size_t)view_plane(&p->grad_input), src + st->out_off,

@@ -31,6 +31,9 @@
  * sums less often (grpwtm 4x6 in cache: 77 -> 95 GFLOP/s from 256 to 784) */
 #define GRP_JBLOCK_MASKED 1024
 #define GRP_MTAB_MAX (1 << 16) /* weights pass, masked: row-mask words at most */
+/* Data pass, whole planes: a group's gradInput planes assembled in a slot at
+ * most (floats), to be streamed out (half of L2) */
+#define GRP_MERGE_MAX_FLOATS (128 * 1024)
 
 typedef struct grp_state {
     dw_dim dim[CONV_SPATIAL];
@@ -58,6 +61,10 @@ typedef struct grp_state {
     bool flat;          /* data pass from shifted copies (one W output phase) */
     bool in_place;      /* flat, and the kernel stores into the dense fp32 view */
     bool masked;        /* flat from one copy per channel, W taps masked (grpconv) */
+    bool merge_w;       /* whole planes, W stride 2: the two W output phases in two grids,
+                         * stored as whole rows (plane_store_merged) */
+    bool merge_nt;      /* merge_w, dense planes: merged into the slot (out_off), then streamed */
+    int64_t out_off;    /* in a slot: the group's merged gradInput planes (merge_nt), floats */
     int64_t cb;         /* masked: first source column of a packed row */
     int64_t xguard;     /* floats before the packed source in a slot (masked) */
     int64_t mwords;     /* weights, masked: 16-bit row-mask words per W tap */
@@ -104,6 +111,7 @@ typedef struct grp_kernels {
     f32_grpconv_ukernel_fn conv;
     int conv_mr, conv_nr;
     f32_narrow_ukernel_fn narrow; /* 16-bit gradInput stores, streamed when the ISA can */
+    f32_copy_ukernel_fn copy_nt;  /* dense fp32 gradInput planes, streamed; NULL: none */
     void (*fence)(void); /* after streamed stores (grpconv, narrow); NULL: none stream */
 } grp_kernels;
 
@@ -114,16 +122,17 @@ static grp_kernels pick_kernels(aclconvIsa isa)
         return (grp_kernels){f32_grpwt_ukernel_4x6__avx512, f32_grpcopy_ukernel__avx512, 4, 6,
                              f32_grpwtm_ukernel_4x6__avx512,
                              f32_grpconv_ukernel_8x48__avx512, 8, 48, f32_narrow_nt_ukernel__avx512,
-                             store_fence__avx2};
+                             f32_copy_nt_ukernel__avx512, store_fence__avx2};
     case ACLCONV_ISA_AVX2:
         return (grp_kernels){f32_grpwt_ukernel_3x4__avx2, f32_grpcopy_ukernel__avx2, 3, 4,
                              f32_grpwtm_ukernel_3x4__avx2,
                              f32_grpconv_ukernel_4x24__avx2, 4, 24, f32_narrow_nt_ukernel__avx2,
-                             store_fence__avx2};
+                             f32_copy_nt_ukernel__avx2, store_fence__avx2};
     default:
         return (grp_kernels){f32_grpwt_ukernel_2x2__scalar, f32_grpcopy_ukernel__scalar, 2, 2,
                              f32_grpwtm_ukernel_2x2__scalar,
-                             f32_grpconv_ukernel_4x16__scalar, 4, 16, f32_narrow_ukernel__scalar, NULL};
+                             f32_grpconv_ukernel_4x16__scalar, 4, 16, f32_narrow_ukernel__scalar, NULL,
+                             NULL};
     }
 }
 
@@ -213,12 +222,24 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     } else {
         st->cs = round_floats(st->src_floats);
         st->glen = round_floats(st->plane); /* an output phase's grid fits in one packed plane */
+        /* the W output phases of a stride-2 gradInput interleave in its
+         * rows: merged, each row is written once, whole; the group's dense
+         * planes assembled in the slot are then streamed (no read for
+         * ownership of gradInput's lines) while they fit in L2 */
+        st->merge_w = plane_merges_w(st->dim, out);
+        const int64_t planes = st->nout * out->dim[2] * out->dim[3] * out->dim[4];
+        st->merge_nt = st->merge_w && isa != ACLCONV_ISA_SCALAR && conv_view_blocks_dense(out) &&
+                       planes <= GRP_MERGE_MAX_FLOATS;
     }
+    const int64_t planes = st->merge_nt ? st->nout * out->dim[2] * out->dim[3] * out->dim[4] : 0;
     int64_t src, grid, slot;
-    if (!checked_mul_i64(st->cs, st->nin, &src) || !checked_mul_i64(st->glen, st->nout, &grid) ||
-        !checked_add_i64(guard + src + CONV_UKERNEL_SLACK, grid, &slot))
+    if (!checked_mul_i64(st->cs, st->nin, &src) ||
+        !checked_mul_i64(st->glen, st->nout * (st->merge_w ? 2 : 1), &grid) ||
+        !checked_add_i64(guard + src + CONV_UKERNEL_SLACK, grid, &slot) ||
+        !checked_add_i64(slot, planes + GRP_FLOAT_ALIGN, &slot))
         return false;
     st->aux_off = guard + src + CONV_UKERNEL_SLACK;
+    st->out_off = round_floats(st->aux_off + grid);
     st->slot_floats = round_floats(slot);
     if (!checked_mul_i64(st->nmb * st->mr * st->nin, st->ntaps, &st->gpanel)) return false;
     uint64_t size = 0, slot_off;
@@ -946,8 +967,27 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, size_t index, in
     ptrdiff_t toff[DW_MAX_TAPS];
     sub_taps s;
     size_t call = 0, ncalls = (size_t)(st->nmb * ceil_div(st->plane, nr_max));
+    /* merge_w: W output phase u into grids at gu, stored with the other;
+     * merge_nt: into the slot's planes (channel o at o * oplane), streamed
+     * to gradInput at the end */
+    const conv_view *out = &p->grad_input;
+    const int64_t oplane = out->dim[2] * out->dim[3] * out->dim[4];
+    float *planes = slot_buf(r, slot) + st->out_off;
+    conv_view mout = *out;
+    if (st->merge_nt) {
+        mout.data = (char *)planes;
+        mout.stride[0] = 0;
+        mout.stride[1] = oplane;
+        mout.stride[2] = out->dim[3] * out->dim[4];
+        mout.stride[3] = out->dim[4];
+    }
     for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
-        if (s.count == 0) {
+        float *gu = st->merge_w ? grid + s.u[2] * nout * st->glen : grid;
+        const bool empty = s.cnt[0] == 0 || s.cnt[1] == 0 || s.cnt[2] == 0;
+        const int64_t len = empty ? 0 : ((s.cnt[0] - 1) * ph + (s.cnt[1] - 1)) * pw + s.cnt[2];
+        if (s.count == 0 && st->merge_w) { /* no tap: zeros */
+            for (int64_t o = 0; o < nout; ++o) memset(gu + o * st->glen, 0, (size_t)len * sizeof(float));
+        } else if (s.count == 0) {
             for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, NULL);
             continue;
         }
@@ -955,20 +995,29 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, size_t index, in
             int64_t kidx;
             sub_tap(st, p->ks, &s, t, &kidx, &toff[t]);
         }
-        const int64_t len = ((s.cnt[0] - 1) * ph + (s.cnt[1] - 1)) * pw + s.cnt[2];
         const float *ws = wp + st->nmb * mrr * nin * s.first;
-        for (int64_t mb = 0; mb < st->nmb; ++mb) {
+        for (int64_t mb = 0; mb < st->nmb && s.count > 0; ++mb) {
             const int64_t mr = min64(mrr, nout - mb * mrr);
             for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
                 if (nx) prefetch_part(nx, nxb, min64(call, ncalls - 1), ncalls);
                 ++call;
                 kern((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)s.count,
                      ws + mb * nin * s.count * mrr, src + j0, (size_t)st->cs, toff,
-                     grid + mb * mrr * st->glen + j0, (size_t)st->glen, 0);
+                     gu + mb * mrr * st->glen + j0, (size_t)st->glen, 0);
             }
         }
-        for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, grid + o * st->glen);
+        if (!st->merge_w) {
+            for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, grid + o * st->glen);
+        } else if (s.u[2] == 1) { /* both W phases computed */
+            for (int64_t o = 0; o < nout; ++o)
+                plane_store_merged(st->dim, &mout, p->mode, r->ck, n, st->merge_nt ? o : g * nout + o,
+                                   s.u[0], s.u[1], grid + o * st->glen, grid + (nout + o) * st->glen);
+        }
     }
+    if (st->merge_nt) /* fenced at the end of the task */
+        for (int64_t o = 0; o < nout; ++o)
+            r->k.copy_nt((size_t)oplane, planes + o * oplane,
+                         (float *)out->data + conv_view_index(out, n, g * nout + o, 0, 0, 0));
 }
 
 /* Data gradient: task n*G + g computes the nout output channels of group g of
