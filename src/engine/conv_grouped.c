@@ -34,6 +34,8 @@
 /* Data pass, whole planes: a group's gradInput planes assembled in a slot at
  * most (floats), to be streamed out (half of L2) */
 #define GRP_MERGE_MAX_FLOATS (128 * 1024)
+/* Weights pass, W stride 2: the longest W phase row pack_group splits on its stack */
+#define GRP_SPLIT_MAX 2048
 
 typedef struct grp_state {
     dw_dim dim[CONV_SPATIAL];
@@ -77,6 +79,10 @@ _Static_assert(sizeof(grp_state) <= CONV_IMPL_STATE_BYTES, "grp_state exceeds th
 
 static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
 static inline int64_t round_floats(int64_t n)
 {
     return (n + GRP_FLOAT_ALIGN - 1) / GRP_FLOAT_ALIGN * GRP_FLOAT_ALIGN;
@@ -357,6 +363,58 @@ static void load_run(const grp_run *r, const conv_view *v, int64_t n, int64_t c,
         conv_load_row(v, n, c, d, h, w, 1, count, r->p->mode, r->ck, dst);
 }
 
+/* pack_group for W stride 2 (both W phases): each source row is split into
+ * its phases once (conv_split_row: rounded or widened on the way), and every
+ * kernel column's copy row is a run of its phase's row; KW step-2 reads of
+ * the row were most of resnext_g32_s2's weights pass. */
+static void pack_group_split(const grp_run *r, const conv_view *v, int64_t n, int64_t c0,
+                             int64_t nc, bool zeros, float *dst)
+{
+    const grp_state *st = r->st;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t ow = dw->out_n, sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
+    const int64_t nwt = dw->sub_tb[dw->nsub];
+    float ph[2][GRP_SPLIT_MAX];
+    /* valid columns of each copy: 0 <= (col + offw)*2 + pw < sw_n */
+    int64_t lo[GRP_CONV_MAX_KW], hi[GRP_CONV_MAX_KW], offw[GRP_CONV_MAX_KW];
+    int pws[GRP_CONV_MAX_KW];
+    for (int64_t kw = 0; kw < nwt; ++kw) {
+        offw[kw] = dw->tap_off[kw] + dw->qmin;
+        pws[kw] = dw->tap_ph[kw];
+        lo[kw] = offw[kw] < 0 ? min64(-offw[kw], ow) : 0;
+        const int64_t h = sw_n - 1 - pws[kw] < 0 ? lo[kw] : (sw_n - 1 - pws[kw]) / 2 - offw[kw] + 1;
+        hi[kw] = max64(lo[kw], min64(h, ow));
+    }
+    for (int64_t c = 0; c < nc; ++c)
+        for (int32_t ipd = 0; ipd < dd->nph; ++ipd)
+            for (int32_t iph = 0; iph < dh->nph; ++iph)
+                for (int64_t md = 0; md < dd->ext; ++md) {
+                    const int64_t sd = (md + dd->qmin) * dd->src_step + dd->ph_val[ipd];
+                    const int64_t at =
+                        (((int64_t)ipd * dh->nph + iph) * dd->ext + md) * dh->ext * ow;
+                    for (int64_t mh = 0; mh < dh->ext; ++mh) {
+                        const int64_t sh = (mh + dh->qmin) * dh->src_step + dh->ph_val[iph];
+                        const bool valid = sd >= 0 && sd < sd_n && sh >= 0 && sh < sh_n;
+                        if (valid)
+                            conv_split_row(v, n, c0 + c, sd, sh, 0, sw_n, r->p->mode, r->ck, ph[0],
+                                           ph[1]);
+                        for (int64_t kw = 0; kw < nwt; ++kw) {
+                            float *row = dst + c * st->cs + kw * st->xrow + at + mh * ow;
+                            if (!valid || hi[kw] == lo[kw]) {
+                                if (zeros) zero_f32(row, ow);
+                                continue;
+                            }
+                            if (zeros) {
+                                zero_f32(row, lo[kw]);
+                                zero_f32(row + hi[kw], ow - hi[kw]);
+                            }
+                            memcpy(row + lo[kw], ph[pws[kw]] + lo[kw] + offw[kw],
+                                   (size_t)(hi[kw] - lo[kw]) * sizeof(float));
+                        }
+                    }
+                }
+}
+
 /* Packs the CG planes (n, c0 + c) of x into the slot as shifted copies:
  * copy kw of channel c at c*cs + kw*xrow holds, for every (phase d, phase h,
  * md, mh) row of the packed plane geometry, the OW columns that output
@@ -378,6 +436,12 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
     const bool fast = unit && v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32;
     /* masked layout: one copy per channel, of the source columns from cb */
     const int64_t ncopy = st->masked ? 1 : nwt;
+    if (ncopy > 1 && dw->src_step == 2 && dw->nph == 2 && dw->ph_val[0] == 0 &&
+        dw->ph_val[1] == 1 && sw_n <= 2 * GRP_SPLIT_MAX && conv_split_row_ok(v, p->mode)) {
+        pack_group_split(r, v, n, c0, nc, zeros, dst);
+        *ready = 1;
+        return;
+    }
     for (int64_t c = 0; c < nc; ++c)
         for (int64_t kw = 0; kw < ncopy; ++kw) {
             float *o = dst + c * st->cs + kw * st->xrow;
