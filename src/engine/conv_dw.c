@@ -359,7 +359,7 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
      * of gradInput (4x dy for stride 2) are not read for ownership */
     st->merge_nt = st->merge_w && isa != ACLCONV_ISA_SCALAR && conv_view_blocks_dense(&p->grad_input) &&
                    view_plane(&p->grad_input) <= DW_MAX_PLANE;
-    st->bias = pass == CONV_PASS_WEIGHTS && st->inplace && bias_fusable(p);
+    st->bias = pass == CONV_PASS_WEIGHTS && bias_fusable(p);
     if (st->bias) aux *= DW_SUM_GROUP; /* dwsum reads the widened dy planes of a group */
     st->aux_off = round_floats(src);
     st->out_off = st->aux_off + round_floats(aux);
@@ -822,6 +822,29 @@ static void wt_finish(void *ctx, size_t index)
             }
 }
 
+/* Fused gradBias (st->bias) after plane (n, c) of a weights task's channels
+ * [c0, c1): its dy values (the view's for fp32, dyp may be rounded; the
+ * widened plane dyp for 16-bit) join the group of DW_SUM_GROUP channels
+ * (planes); a full group, or the task's last channel, is summed by dwsum
+ * into sums[n*G + c]. Side by side, each channel's lanes one chain of adds
+ * in a pinned order: one plane's chain after each kernel call would wait. */
+static void bias_plane(const dw_run *r, const float **planes, int64_t n, int64_t c, int64_t c0,
+                       int64_t c1, const float *dyp)
+{
+    const conv_problem *p = r->p;
+    const conv_view *y = &p->y;
+    const int64_t g = (c - c0) % DW_SUM_GROUP;
+    planes[g] =
+        y->dtype == ACL_FLOAT ? (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0) : dyp;
+    if (g + 1 < DW_SUM_GROUP && c + 1 < c1) return;
+    float bacc[DW_SUM_GROUP][CONV_BIAS_LANES];
+    memset(bacc, 0, sizeof bacc);
+    r->k.sum((size_t)(g + 1), (size_t)(p->ys[0] * p->ys[1] * p->ys[2]), planes, &bacc[0][0]);
+    float *sums = (float *)(r->ws + r->st->sums_off);
+    for (int64_t i = 0; i <= g; ++i)
+        sums[n * p->g + c - g + i] = conv_bias_lanes_sum(bacc[i]);
+}
+
 /* The in-place weights loop of wt_task (unit strides): x and dy read in
  * dense fp32 rows, the views themselves or their planes widened into the
  * slot; the same terms, lanes and order as the packed path. */
@@ -845,12 +868,7 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
     const conv_view xv = st->src_direct ? *x : scratch_view(x, xbuf);
     const conv_view yv = st->dy_direct ? *y : scratch_view(y, dybuf); /* the pitches of dyp */
     const int64_t block = p->ys[0] * p->ys[1] * p->ys[2];
-    /* gradBias: the lanes of a group of channels' dy planes (just read, in
-     * L1), side by side: each channel's lanes are one chain of adds in a
-     * pinned order, one plane's chain after each kernel call would wait */
-    float bacc[DW_SUM_GROUP][CONV_BIAS_LANES];
-    const float *planes[DW_SUM_GROUP];
-    float *sums = st->bias ? (float *)(r->ws + st->sums_off) : NULL;
+    const float *planes[DW_SUM_GROUP]; /* gradBias: a group's dy planes (bias_plane) */
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t c = c0; c < c1; ++c) {
             /* the next x and dy planes, asked for by the kernel calls */
@@ -878,14 +896,7 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
                 r->k.rowwt((size_t)p->ys[1], (size_t)p->ys[2], &s, dyp + od * yv.stride[2],
                            (size_t)yv.stride[3], acc);
             }
-            if (!st->bias) continue;
-            /* the original values: fp32 dy from the view (dyp may be rounded) */
-            planes[g] = y->dtype == ACL_FLOAT ? (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0)
-                                              : dyp;
-            if (g + 1 < DW_SUM_GROUP && c + 1 < c1) continue;
-            memset(bacc, 0, sizeof bacc);
-            r->k.sum((size_t)(g + 1), (size_t)block, planes, &bacc[0][0]);
-            for (int64_t i = 0; i <= g; ++i) sums[n * p->g + c - g + i] = conv_bias_lanes_sum(bacc[i]);
+            if (st->bias) bias_plane(r, planes, n, c, c0, c1, dyp);
         }
 }
 
@@ -918,6 +929,7 @@ static void wt_task(void *ctx, size_t index, int slot)
             }
     const conv_view *y = &p->y;
     const int64_t *ys = p->ys;
+    const float *planes[DW_SUM_GROUP]; /* gradBias: a group's dy planes (bias_plane) */
     if (st->inplace)
         wt_task_inplace(r, slot, c0, c1, n0, n1, k);
     else
@@ -938,11 +950,14 @@ static void wt_task(void *ctx, size_t index, int slot)
                     dps = y->stride[2];
                     rps = y->stride[3];
                 } else {
+                    /* with gradBias, a group's planes side by side */
+                    float *b =
+                        dybuf + (st->bias ? (c - c0) % DW_SUM_GROUP * ys[0] * ys[1] * ys[2] : 0);
                     for (int64_t yd = 0; yd < ys[0]; ++yd) /* rows through the ISA's conversions */
                         for (int64_t yh = 0; yh < ys[1]; ++yh)
                             conv_load_row(y, n, c, yd, yh, 0, 1, ys[2], p->mode, r->ck,
-                                          dybuf + (yd * ys[1] + yh) * ys[2]);
-                    dy = dybuf;
+                                          b + (yd * ys[1] + yh) * ys[2]);
+                    dy = b;
                     dps = ys[1] * ys[2];
                     rps = ys[2];
                 }
@@ -950,6 +965,7 @@ static void wt_task(void *ctx, size_t index, int slot)
                 for (int64_t od = 0; od < ys[0]; ++od)
                     r->k.wt((size_t)st->ntaps, (size_t)ys[1], (size_t)ys[2], src + od * ph * pw,
                           (size_t)pw, toff, dy + od * dps, (size_t)rps, acc);
+                if (st->bias) bias_plane(r, planes, n, c, c0, c1, dy);
             }
     if (st->nchunk == 1)
         for (int64_t c = c0; c < c1; ++c) wt_finish(ctx, (size_t)c);
