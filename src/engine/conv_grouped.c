@@ -895,6 +895,8 @@ static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, 
         return;
     }
     const int64_t len = s->cnt[1] * ow;
+    const ukernel_prefetch next =
+        nx ? run_lines(nx, nxb, NULL, 0) : (ukernel_prefetch){{NULL, NULL}, {0, 0}};
     const float *ws = (const float *)(r->ws + st->wpk_off) + g * st->gpanel + st->nmb * mrr * nin * s->first;
     for (int64_t a = 0; a < s->cnt[0]; ++a) {
         const float *xa = src + a * eh * ow;
@@ -909,16 +911,22 @@ static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, 
                 ldy = (size_t)out->stride[1];
             }
             for (int64_t j0 = 0; j0 < len; j0 += sk->nr_max) {
-                if (nx) prefetch_part(nx, nxb, min64(*call, ncalls - 1), ncalls);
+                /* the next task's block, a slice per call: asked for by the
+                 * masked kernel as it computes (a burst before the call
+                 * stalled the next task's copy), else before the call */
+                const ukernel_prefetch pf =
+                    ukernel_prefetch_part(&next, (size_t)min64(*call, ncalls - 1), ncalls);
                 ++*call;
                 const size_t nr = (size_t)min64(sk->nr_max, len - j0);
-                if (sk->masked) /* gradInput in place is not read again: streamed, no RFO */
-                    r->k.conv((size_t)mr, nr, (size_t)nin, (size_t)sk->nrt, (size_t)sk->nw, w, xa + j0,
-                              (size_t)st->cs, sk->off, sk->wsh, (size_t)ow, (size_t)(j0 % ow), y + j0, ldy,
-                              st->in_place);
-                else
-                    sk->conv((size_t)mr, nr, (size_t)nin, (size_t)s->count, w, xa + j0, (size_t)st->cs,
-                             sk->off, y + j0, ldy, 0);
+                if (sk->masked) { /* gradInput in place is not read again: streamed, no RFO */
+                    r->k.conv((size_t)mr, nr, (size_t)nin, (size_t)sk->nrt, (size_t)sk->nw, w,
+                              xa + j0, (size_t)st->cs, sk->off, sk->wsh, (size_t)ow,
+                              (size_t)(j0 % ow), y + j0, ldy, st->in_place, &pf);
+                    continue;
+                }
+                ukernel_prefetch_steps(&pf, 0, 1, 1);
+                sk->conv((size_t)mr, nr, (size_t)nin, (size_t)s->count, w, xa + j0, (size_t)st->cs,
+                         sk->off, y + j0, ldy, 0);
             }
         }
         if (!st->in_place)

@@ -109,23 +109,32 @@ void f32_grpwtm_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const floa
  * full vectors of rows that start on a vector-size boundary are written with
  * non-temporal stores, so the caller must run the ISA's grpconv fence before
  * the results are used by another thread (the scalar kernel ignores it).
+ * pf (may be NULL): cache lines to ask for while computing (a hint, never
+ * read): one line of each stream per (row tap, W tap, channel) step, the rest
+ * after the loop (the scalar kernel: all after it). The next task's source
+ * block, asked for a slice per call as a burst before each call, still
+ * stalled its copy (grpcopy ~15% of resnext_g32's data pass).
  */
 typedef void (*f32_grpconv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                        const float *w, const float *x, size_t cs,
                                        const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                       size_t col0, float *y, size_t ldy, int stream);
+                                       size_t col0, float *y, size_t ldy, int stream,
+                                       const ukernel_prefetch *pf);
 
 void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy, int stream);
+                                      size_t col0, float *y, size_t ldy, int stream,
+                                      const ukernel_prefetch *pf);
 void f32_grpconv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                     const float *w, const float *x, size_t cs,
                                     const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                    size_t col0, float *y, size_t ldy, int stream);
+                                    size_t col0, float *y, size_t ldy, int stream,
+                                    const ukernel_prefetch *pf);
 void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy, int stream);
+                                      size_t col0, float *y, size_t ldy, int stream,
+                                      const ukernel_prefetch *pf);
 
 #endif /* ACLCONV_GRP_UKERNELS_H_ */

@@ -14,11 +14,10 @@
 #define MR 8
 #define VL 16
 
-static inline __attribute__((always_inline)) void body(const int nv, size_t mr, size_t nr, size_t nc,
-                                                       size_t nrt, size_t nkw, const float *w,
-                                                       const float *x, size_t cs,
-                                                       const ptrdiff_t *roff, const ptrdiff_t *wsh,
-                                                       size_t ow, size_t col0, float *y, size_t ldy, int stream)
+static inline __attribute__((always_inline)) void
+body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, const float *w,
+     const float *x, size_t cs, const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow, size_t col0,
+     float *y, size_t ldy, int stream, const ukernel_prefetch *pf)
 {
     const __m512i owv = _mm512_set1_epi32((int)ow);
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -42,6 +41,9 @@ static inline __attribute__((always_inline)) void body(const int nv, size_t mr, 
     __m512 acc[MR][3];
     _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m)
         _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v) acc[m][v] = _mm512_setzero_ps();
+    const char *pf0 = pf ? pf->at[0] : NULL, *pf1 = pf ? pf->at[1] : NULL;
+    const size_t pn0 = pf ? pf->lines[0] : 0, pn1 = pf ? pf->lines[1] : 0;
+    size_t step = 0;
     for (size_t r = 0; r < nrt; ++r) {
         const float *xr = x + roff[r];
         for (size_t k = 0; k < nkw; ++k) {
@@ -59,9 +61,16 @@ static inline __attribute__((always_inline)) void body(const int nv, size_t mr, 
                         acc[m][v] = _mm512_fmadd_ps(wv, xv[v], acc[m][v]);
                 }
                 w += MR;
+                if (step < pn0) _mm_prefetch(pf0 + step * 64, _MM_HINT_T0);
+                if (step < pn1) _mm_prefetch(pf1 + step * 64, _MM_HINT_T0);
+                ++step;
             }
         }
     }
+    for (size_t l = step; l < pn0; ++l)
+        _mm_prefetch(pf0 + l * 64, _MM_HINT_T0);
+    for (size_t l = step; l < pn1; ++l)
+        _mm_prefetch(pf1 + l * 64, _MM_HINT_T0);
     _Pragma("GCC unroll 8") for (int m = 0; m < MR; ++m)
         if ((size_t)m < mr) {
             float *ym = y + (size_t)m * ldy;
@@ -79,12 +88,13 @@ static inline __attribute__((always_inline)) void body(const int nv, size_t mr, 
 void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy, int stream)
+                                      size_t col0, float *y, size_t ldy, int stream,
+                                      const ukernel_prefetch *pf)
 {
     if (nr > 2 * VL)
-        body(3, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream);
+        body(3, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, pf);
     else if (nr > VL)
-        body(2, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream);
+        body(2, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, pf);
     else
-        body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream);
+        body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, pf);
 }

@@ -8,7 +8,8 @@
 void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy, int stream)
+                                      size_t col0, float *y, size_t ldy, int stream,
+                                      const ukernel_prefetch *pf)
 {
     (void)stream; /* plain stores */
     float acc[MR][NR] = {{0.0f}};
@@ -33,4 +34,5 @@ void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nr
         }
     for (size_t m = 0; m < mr; ++m)
         for (size_t j = 0; j < nr; ++j) y[m * ldy + j] = acc[m][j];
+    if (pf) ukernel_prefetch_steps(pf, 0, 1, 1);
 }
