@@ -1,0 +1,199 @@
+/* aclconv_kernel_bench: the fast engine's microkernels on data in cache, one
+ * thread, timed by thread CPU time (robust against other work on a shared
+ * machine, which wall-clock medians are not), against the FMA peak measured
+ * the same way. What a kernel reaches here is its ceiling; what the engine
+ * loses below it is in the memory traffic around the calls
+ * (docs/performance.md). Never part of `make test`.
+ *
+ *   aclconv_kernel_bench [--isa scalar|avx2|avx512] [--seconds S]
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_peak.h"
+#include "common/cpu.h"
+#include "kernels/conv_ukernels.h"
+
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static float *filled(size_t n)
+{
+    float *p = malloc((n + CONV_UKERNEL_SLACK) * sizeof(float));
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < n + CONV_UKERNEL_SLACK; ++i)
+        p[i] = 1e-3f * (float)(i % 97) - 0.04f;
+    return p;
+}
+
+/* One case: fn runs `calls` kernel calls and returns their FLOPs. */
+typedef double (*case_fn)(const conv_ukernels *k, int calls);
+
+/* The slab of a 3x3 layer with 64 input channels, 4 rows of 58 (56 + padding)
+ * per channel: every tile of two output rows, the data pass's order. */
+enum { CH = 64, WP = 58, HP = 4, CS = HP * WP, NT = 9, SPAN = 2 * WP };
+static ptrdiff_t g_toff[NT];
+static float *g_w, *g_x, *g_y;
+
+static double run_conv(const conv_ukernels *k, int calls)
+{
+    double flops = 0;
+    for (int c = 0; c < calls; ++c)
+        for (int j0 = 0; j0 + k->conv_nr <= SPAN; j0 += k->conv_nr) {
+            k->conv((size_t)k->conv_mr, (size_t)k->conv_nr, CH, NT, g_w, g_x + j0, CS, g_toff,
+                    g_y + j0, SPAN, 0);
+            flops += 2.0 * k->conv_mr * k->conv_nr * CH * NT;
+        }
+    return flops;
+}
+
+/* rows of 56: tiles of 14 (the engine's), or the kernel's widest if narrower */
+static int cv_tile(const conv_ukernels *k)
+{
+    return k->convcv_nr < 14 ? k->convcv_nr : 14;
+}
+
+static double run_convcv(const conv_ukernels *k, int calls)
+{
+    double flops = 0;
+    const int nr = cv_tile(k);
+    for (int c = 0; c < calls; ++c)
+        for (int j0 = 0; j0 + nr <= SPAN; j0 += nr) {
+            k->convcv((size_t)k->convcv_mr, (size_t)nr, CH, NT, g_w, g_x + j0, CS, g_toff, g_y + j0,
+                      SPAN, 1, 0);
+            flops += 2.0 * k->convcv_mr * nr * CH * NT;
+        }
+    return flops;
+}
+
+/* The weights pass's GEMM form: 2048 positions of dy^T (64 channels, 512 KB:
+ * L2) against 6 slab rows per call. */
+enum { WLEN = 2048, WROWS = 96 };
+static float *g_a, *g_b, *g_c;
+
+static double run_convwt(const conv_ukernels *k, int calls)
+{
+    double flops = 0;
+    const size_t mr = (size_t)k->convwt_mr, nr = (size_t)k->convwt_nr;
+    for (int c = 0; c < calls; ++c)
+        for (size_t q = 0; q + mr <= WROWS; q += mr) {
+            const float *a[CONV_UKERNEL_MAX_MR];
+            for (size_t m = 0; m < mr; ++m)
+                a[m] = g_a + (q + m) * WLEN;
+            k->convwt(mr, nr, 1, WLEN, a, 0, g_b, 64, g_c + q * 64, 64, 1);
+            flops += 2.0 * (double)(mr * nr) * WLEN;
+        }
+    return flops;
+}
+
+/* The reduction-vector form: dot products of rows of 256 (conv1d_wav_k10s5's
+ * blocks), every call ending in its lane reduction. */
+enum { RLEN = 256, RROWS = 24 };
+
+static double run_convrv(const conv_ukernels *k, int calls)
+{
+    double flops = 0;
+    const size_t mr = (size_t)k->convrv_mr, nr = (size_t)k->convrv_nr;
+    for (int c = 0; c < calls; ++c)
+        for (size_t q = 0; q + mr <= RROWS; q += mr) {
+            const float *a[CONV_UKERNEL_MAX_MR], *b[CONV_UKERNEL_MAX_MR];
+            for (size_t m = 0; m < mr; ++m)
+                a[m] = g_a + (q + m) * RLEN;
+            for (size_t n = 0; n < nr; ++n)
+                b[n] = g_b + n * RLEN;
+            k->convrv(mr, nr, 1, RLEN, a, 0, b, 0, g_c + q * 16, 16, 1, 1);
+            flops += 2.0 * (double)(mr * nr) * RLEN;
+        }
+    return flops;
+}
+
+/* Best GFLOP/s of 5 trials of about `seconds` each. */
+static double measure(const conv_ukernels *k, case_fn fn, double seconds)
+{
+    fn(k, 1); /* warm-up: data into the caches */
+    double best = 0;
+    for (int trial = 0; trial < 5; ++trial) {
+        int calls = 1;
+        double flops = 0, t = 0;
+        for (;;) {
+            const double t0 = cpu_seconds();
+            flops = fn(k, calls);
+            t = cpu_seconds() - t0;
+            if (t >= seconds) break;
+            calls *= 2;
+        }
+        if (flops / t / 1e9 > best) best = flops / t / 1e9;
+    }
+    return best;
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 0.05;
+    aclconvIsa isa = cpu_detected_isa();
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+            seconds = atof(argv[++i]);
+        } else if (!strcmp(argv[i], "--isa") && i + 1 < argc) {
+            const char *v = argv[++i];
+            isa = !strcmp(v, "scalar") ? ACLCONV_ISA_SCALAR
+                  : !strcmp(v, "avx2") ? ACLCONV_ISA_AVX2
+                                       : ACLCONV_ISA_AVX512;
+        } else {
+            fprintf(stderr, "usage: %s [--isa scalar|avx2|avx512] [--seconds S]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (isa > cpu_detected_isa()) {
+        fprintf(stderr, "this CPU has no %s\n", cpu_isa_name(isa));
+        return 2;
+    }
+    const conv_ukernels *k = conv_ukernels_for(isa);
+    const bench_peak peak = bench_measure_peak(1, 0.1, 10);
+    printf("kernels %s, 1 thread; FMA peak %.1f GFLOP/s (%s)\n", cpu_isa_name(k->isa), peak.gflops,
+           peak.isa);
+    for (int t = 0; t < NT; ++t)
+        g_toff[t] = (ptrdiff_t)(t / 3 * WP + t % 3);
+    g_w = filled((size_t)CH * NT * 16);
+    g_x = filled((size_t)CH * CS);
+    g_y = filled((size_t)16 * SPAN * 4);
+    g_a = filled((size_t)WROWS * WLEN > (size_t)RROWS * RLEN ? (size_t)WROWS * WLEN
+                                                             : (size_t)RROWS * RLEN);
+    g_b = filled((size_t)WLEN * 64);
+    g_c = filled((size_t)WROWS * 64);
+    struct {
+        const char *name;
+        case_fn fn;
+        int mr, nr;
+        const char *what;
+    } cases[] = {
+        {"conv", run_conv, k->conv_mr, k->conv_nr, "3x3, 64 channels, slab in L1/L2"},
+        {"convcv", k->convcv ? run_convcv : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
+         "the same, channels in the vector"},
+        {"convwt", run_convwt, k->convwt_mr, k->convwt_nr, "2048 positions, dy^T in L2"},
+        {"convrv", run_convrv, k->convrv_mr, k->convrv_nr, "rows of 256, in L1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        if (!cases[i].fn) continue;
+        const double g = measure(k, cases[i].fn, seconds);
+        printf("%-7s %2dx%-3d %-34s %6.1f GFLOP/s  %5.1f%% of peak\n", cases[i].name, cases[i].mr,
+               cases[i].nr, cases[i].what, g, peak.gflops > 0 ? 100.0 * g / peak.gflops : 0.0);
+    }
+    free(g_w);
+    free(g_x);
+    free(g_y);
+    free(g_a);
+    free(g_b);
+    free(g_c);
+    return 0;
+}
