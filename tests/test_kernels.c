@@ -721,6 +721,12 @@ static int check_prefetch_parts(void)
                     seen += q.lines[s];
                 }
                 if (seen != pf.lines[s]) ++bad;
+                /* the division-free walk: after step i, lines * (i + 1) / k in all */
+                size_t rem = 0, total = 0;
+                for (size_t i = 0; i < ks[b]; ++i) {
+                    total += ukernel_walk_count(pf.lines[s], ks[b], &rem);
+                    if (total != pf.lines[s] * (i + 1) / ks[b]) ++bad;
+                }
             }
             if (bad) {
                 printf("FAIL ukernel_prefetch_part lines %zu parts %zu\n", lines[a], ks[b]);

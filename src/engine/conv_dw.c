@@ -428,7 +428,7 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
     /* next's lines, a share per row packed: spread over the reads of this
      * plane, the requests overlap with them instead of stalling as a burst */
     const size_t rows = (size_t)(dd->nph * dh->nph * nw * dd->ext * dh->ext);
-    size_t row_i = 0;
+    ukernel_prefetch_walk walk = {{0, 0}, {0, 0}};
     for (int32_t ipd = 0; ipd < dd->nph; ++ipd)
         for (int32_t iph = 0; iph < dh->nph; ++iph)
             for (int32_t ipw = 0; ipw < nw; ++ipw) {
@@ -438,8 +438,8 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
                 if (pair) phase_cols(dw, 1, sw_n, &lo, &hi1); /* hi1 <= hi <= hi1 + 1 */
                 for (int64_t md = 0; md < dd->ext; ++md) {
                     const int64_t sd = (md + dd->qmin) * dd->src_step + dd->ph_val[ipd];
-                    for (int64_t mh = 0; mh < dh->ext; ++mh, ++row_i) {
-                        if (next) ukernel_prefetch_steps(next, row_i, row_i + 1, rows);
+                    for (int64_t mh = 0; mh < dh->ext; ++mh) {
+                        if (next) ukernel_prefetch_next(next, rows, &walk);
                         const int64_t sh = (mh + dh->qmin) * dh->src_step + dh->ph_val[iph];
                         const int64_t at = (md * dh->ext + mh) * dw->ext;
                         float *row = pl + at, *row1 = pl + plane + at;
@@ -459,7 +459,6 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
                     }
                 }
             }
-    if (next) ukernel_prefetch_steps(next, row_i, rows, rows);
 }
 
 bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out)

@@ -51,4 +51,32 @@ static inline void ukernel_prefetch_steps(const ukernel_prefetch *pf, size_t i0,
     }
 }
 
+/* The lines step i of k asks for, counted without dividing: rem starts at 0
+ * and the steps come in order; the counts add up to lines * (i + 1) / k after
+ * step i, as ukernel_prefetch_steps' parts do. */
+static inline size_t ukernel_walk_count(size_t lines, size_t k, size_t *rem)
+{
+    size_t n = 0;
+    for (*rem += lines; *rem >= k; *rem -= k)
+        ++n;
+    return n;
+}
+
+/* A loop's position in ukernel_prefetch_steps' parts, for loops that ask
+ * for them one step at a time and in order; start zeroed. */
+typedef struct ukernel_prefetch_walk {
+    size_t line[2], rem[2];
+} ukernel_prefetch_walk;
+
+/* Asks for the next of k steps of pf: the lines of ukernel_prefetch_steps(pf,
+ * i, i + 1, k) at step i, without its two divisions per stream (per packed
+ * row, they were ~4% of dw_3x3_s2's weights pass). */
+static inline void ukernel_prefetch_next(const ukernel_prefetch *pf, size_t k,
+                                         ukernel_prefetch_walk *w)
+{
+    for (int s = 0; s < 2; ++s)
+        for (size_t n = ukernel_walk_count(pf->lines[s], k, &w->rem[s]); n > 0; --n)
+            __builtin_prefetch(pf->at[s] + w->line[s]++ * UKERNEL_CACHE_LINE, 0, 3);
+}
+
 #endif /* ACLCONV_UKERNEL_PREFETCH_H_ */
