@@ -397,8 +397,6 @@ static inline void zero_f32(float *dst, int64_t n)
     for (int64_t i = 0; i < n; ++i) dst[i] = 0.0f;
 }
 
-/* Packs plane (n, c) of v with the source geometry of st: layout
- * [phase d][phase h][phase w][ext d][ext h][ext w], zeros outside v. */
 /* Valid packed columns [*lo, *hi) of W phase value pw: 0 <= (m + qmin)*step + pw < sw_n. */
 static void phase_cols(const dw_dim *dw, int64_t pw, int64_t sw_n, int64_t *lo, int64_t *hi)
 {
@@ -413,6 +411,8 @@ static void zero_borders(float *row, int64_t ext, int64_t lo, int64_t hi)
     zero_f32(row + hi, ext - hi);
 }
 
+/* Packs plane (n, c) of v with the source geometry of st: layout
+ * [phase d][phase h][phase w][ext d][ext h][ext w], zeros outside v. */
 void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *v, int64_t n,
                 int64_t c, conv_mode mode, bool borders_ready, const conv_ukernels *k, float *dst,
                 const ukernel_prefetch *next)
@@ -681,7 +681,6 @@ static void taps_at_depth(const conv_view *v, int64_t n, int64_t c, int64_t od, 
                          .ih = (size_t)v->dim[3], .iw = (size_t)v->dim[4],
                          .rs = (size_t)v->stride[3]};
 }
-
 
 /* Stores plane (n, c) of the data gradient from buf (scratch_view's layout)
  * with store_row: in one run when gradInput's plane is dense, streamed (the
