@@ -440,6 +440,23 @@ static int check_f32_round(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* n inputs for the rounding kernels' round r: random bits (even r) or floats
+ * around one of the thresholds (odd r: NaN, infinity, fp16 / bf16 limits and
+ * ties), every third one negative. */
+static void fill_round_inputs(float *dst, size_t n, test_rng *r, int round)
+{
+    static const uint32_t edges[] = {0x33000000u, 0x38800000u, 0x477fe000u,
+                                     0x7f7f8000u, 0x7f800000u, 0x7fc00000u};
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t u = (uint32_t)rng_next(r);
+        if (round % 2 == 1)
+            u = edges[round / 2 % (sizeof edges / sizeof edges[0])] +
+                (uint32_t)rng_range(r, -4096, 4096);
+        if (i % 3 == 1) u |= 0x80000000u;
+        dst[i] = f32_from_bits(u);
+    }
+}
+
 /* f32_split2: random bits and values near the roundings' thresholds
  * (NaNs, infinities, ties) split and rounded for every kind, F32_ROUND_NONE
  * included, against round_ref; then every length 0..70 at offsets 0..3 with
@@ -447,21 +464,12 @@ static int check_f32_round(const conv_ukernels *k, test_rng *r)
 static int check_f32_split2(const conv_ukernels *k, test_rng *r)
 {
     enum { N = 1 << 14 };
-    static const uint32_t edges[] = {0x33000000u, 0x38800000u, 0x477fe000u,
-                                     0x7f7f8000u, 0x7f800000u, 0x7fc00000u};
     int bad = 0;
     float *src = malloc((2 * N + 8) * sizeof(float));
     float *even = malloc((N + 40) * sizeof(float)), *odd = malloc((N + 40) * sizeof(float));
     for (int kind = F32_ROUND_NONE; kind <= F32_ROUND_BF16; ++kind)
         for (int round = 0; round < 12; ++round) {
-            for (size_t i = 0; i < 2 * N; ++i) {
-                uint32_t u = (uint32_t)rng_next(r);
-                if (round % 2 == 1)
-                    u = edges[round / 2 % (sizeof edges / sizeof edges[0])] +
-                        (uint32_t)rng_range(r, -4096, 4096);
-                if (i % 3 == 1) u |= 0x80000000u;
-                src[i] = f32_from_bits(u);
-            }
+            fill_round_inputs(src, 2 * N, r, round);
             k->f32_split2(2 * N, src, even, odd, kind);
             for (size_t i = 0; i < N; ++i) {
                 const float we = round_ref(src[2 * i], kind), wo = round_ref(src[2 * i + 1], kind);
@@ -504,21 +512,14 @@ static int check_f32_split2(const conv_ukernels *k, test_rng *r)
 static int check_f32_merge2(const conv_ukernels *k, test_rng *r)
 {
     enum { N = 1 << 14 };
-    static const uint32_t edges[] = {0x33000000u, 0x38800000u, 0x477fe000u,
-                                     0x7f7f8000u, 0x7f800000u, 0x7fc00000u};
     int bad = 0;
     float *dst = malloc((2 * N + 48) * sizeof(float));
     float *even = malloc((N + 8) * sizeof(float)), *odd = malloc((N + 8) * sizeof(float));
     for (int kind = F32_ROUND_NONE; kind <= F32_ROUND_BF16; ++kind)
         for (int round = 0; round < 12; ++round) {
-            for (size_t i = 0; i < 2 * N; ++i) {
-                uint32_t u = (uint32_t)rng_next(r);
-                if (round % 2 == 1)
-                    u = edges[round / 2 % (sizeof edges / sizeof edges[0])] +
-                        (uint32_t)rng_range(r, -4096, 4096);
-                if (i % 3 == 1) u |= 0x80000000u;
-                (i % 2 ? odd : even)[i / 2] = f32_from_bits(u);
-            }
+            fill_round_inputs(dst, 2 * N, r, round); /* then dealt to the phases */
+            for (size_t i = 0; i < 2 * N; ++i)
+                (i % 2 ? odd : even)[i / 2] = dst[i];
             k->f32_merge2(2 * N, even, odd, dst, kind);
             for (size_t i = 0; i < 2 * N; ++i) {
                 const float src = (i % 2 ? odd : even)[i / 2], want = round_ref(src, kind);

@@ -1,21 +1,10 @@
 /* Portable fp32 pairs split and rounded: the inline helpers, one value at a
  * time. */
-#include "common/dtype.h"
-#include "engine/conv_fast_convert.h"
 #include "kernels/cvt_ukernels.h"
-
-static inline float round_kind(float v, int kind)
-{
-    switch (kind) {
-    case F32_ROUND_HF32: return f32_round_hf32(v);
-    case F32_ROUND_F16: return f32_round_f16_inl(v);
-    case F32_ROUND_BF16: return f32_round_bf16(v);
-    default: return v;
-    }
-}
+#include "kernels/scalar/f32_round__scalar.h"
 
 void f32_split2_ukernel__scalar(size_t n, const float *src, float *even, float *odd, int kind)
 {
     for (size_t i = 0; i < n; ++i)
-        (i % 2 ? odd : even)[i / 2] = round_kind(src[i], kind);
+        (i % 2 ? odd : even)[i / 2] = f32_round_kind(src[i], kind);
 }
