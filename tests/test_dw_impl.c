@@ -17,6 +17,9 @@
  *   (n = terms per output); we allow 2 * (n + 2) * 2^-24 * sum|terms|, with
  *   sum|terms| computed by the direct implementation on |operands|.
  * - dw results are bitwise equal for 1, 2 and 3 threads.
+ * - In the FLOAT16 / BF16 modes every fp32 gradInput element is a value of
+ *   the mode's dtype (real data in any dtype, mode and stride: the packed
+ *   path's merged stride-2 stores round as they write).
  * - In-place kinds (ACLCONV_DW_INPLACE=1, unit strides) in every dtype and
  *   mode: the in-place path, reading fp16 / bf16 / rounded planes widened into
  *   its workspace and storing rounded gradInput from there, must give the
@@ -221,7 +224,6 @@ static void check_packed_same(conv_problem *p, it_operands *o, it_tensor *gb,
     it_tensor_free(&x2);
     it_tensor_free(&y2);
 }
-
 
 /* In the modes that round results (FLOAT16, BF16) every fp32 gradInput
  * element is a value of the mode's dtype: real data in those modes, which no
