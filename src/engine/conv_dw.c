@@ -595,15 +595,15 @@ static conv_view scratch_view(const conv_view *v, float *buf)
 }
 
 /* Data gradient of plane (n, c): task n*G + c; next: lines to ask for while
- * packing. */
-static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const ukernel_prefetch *next)
+ * packing; mout: where merge_w writes its rows (gradInput, or the slot's
+ * plane for merge_nt). */
+static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const ukernel_prefetch *next,
+                       const conv_view *mout)
 {
     const conv_problem *p = r->p;
     const dw_state *st = r->st;
     float *src = slot_buf(r, slot), *grid = src + st->aux_off;
     pack_source(r, st->bwd ? &p->y : &p->x, n, c, slot, src, next);
-    /* merged rows: into gradInput, or into the slot's plane (merge_nt) */
-    const conv_view mout = st->merge_nt ? scratch_view(&p->grad_input, src + st->out_off) : p->grad_input;
 
     float wk[DW_MAX_TAPS];
     float wv[DW_MAX_TAPS];
@@ -650,7 +650,7 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const uk
                 if (!st->merge_w) store_sub(r, n, c, u, cnt, g);
             }
             if (st->merge_w) /* the mode's rounding: into gradInput or the slot's plane */
-                plane_store_merged(st->dim, &mout, p->mode, r->ck, n, c, u[0], u[1], grid,
+                plane_store_merged(st->dim, mout, p->mode, r->ck, n, c, u[0], u[1], grid,
                                    grid + st->plane);
         }
     if (st->merge_nt) /* fenced at the end of the task */
@@ -765,6 +765,7 @@ static void data_task(void *ctx, size_t index, int slot)
     float *buf = slot_buf(r, slot);
     const conv_view src = st->src_direct ? *v : scratch_view(v, buf);
     const conv_view out = st->out_direct ? p->grad_input : scratch_view(&p->grad_input, buf + st->aux_off);
+    const conv_view mout = st->merge_nt ? scratch_view(&p->grad_input, buf + st->out_off) : p->grad_input;
     dw_taps tp;
     if (st->inplace) data_taps(st, p->ks, &tp);
     for (int64_t c = c0; c < c1; ++c) {
@@ -780,7 +781,7 @@ static void data_task(void *ctx, size_t index, int slot)
         if (st->inplace)
             data_plane_inplace(r, n, c, &src, &out, &tp, &next);
         else
-            data_plane(r, n, c, slot, &next);
+            data_plane(r, n, c, slot, &next, &mout);
     }
     if (r->k.fence) r->k.fence(); /* the streamed stores of the task */
 }

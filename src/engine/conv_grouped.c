@@ -233,16 +233,17 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
          * planes assembled in the slot are then streamed (no read for
          * ownership of gradInput's lines) while they fit in L2 */
         st->merge_w = plane_merges_w(st->dim, out);
-        const int64_t planes = st->nout * out->dim[2] * out->dim[3] * out->dim[4];
         st->merge_nt = st->merge_w && isa != ACLCONV_ISA_SCALAR && conv_view_blocks_dense(out) &&
-                       planes <= GRP_MERGE_MAX_FLOATS;
+                       st->nout * out->dim[2] * out->dim[3] * out->dim[4] <= GRP_MERGE_MAX_FLOATS;
     }
-    const int64_t planes = st->merge_nt ? st->nout * out->dim[2] * out->dim[3] * out->dim[4] : 0;
+    /* merge_nt: the group's planes, after the grids (rounded up to a vector) */
+    const int64_t planes =
+        st->merge_nt ? st->nout * out->dim[2] * out->dim[3] * out->dim[4] + GRP_FLOAT_ALIGN : 0;
     int64_t src, grid, slot;
     if (!checked_mul_i64(st->cs, st->nin, &src) ||
         !checked_mul_i64(st->glen, st->nout * (st->merge_w ? 2 : 1), &grid) ||
         !checked_add_i64(guard + src + CONV_UKERNEL_SLACK, grid, &slot) ||
-        !checked_add_i64(slot, planes + GRP_FLOAT_ALIGN, &slot))
+        !checked_add_i64(slot, planes, &slot))
         return false;
     st->aux_off = guard + src + CONV_UKERNEL_SLACK;
     st->out_off = round_floats(st->aux_off + grid);

@@ -51,6 +51,29 @@ static inline void ukernel_prefetch_steps(const ukernel_prefetch *pf, size_t i0,
     }
 }
 
+/* pf, or no lines when NULL: a kernel's local copy, so the loop below keeps
+ * the pointers and counts in registers. */
+static inline ukernel_prefetch ukernel_prefetch_or_none(const ukernel_prefetch *pf)
+{
+    return pf ? *pf : (ukernel_prefetch){{NULL, NULL}, {0, 0}};
+}
+
+/* The kernels' way to ask for pf while they compute (grpconv, grpwtm): line s
+ * of each stream at step s of their loop ... */
+static inline void ukernel_prefetch_line(const ukernel_prefetch *pf, size_t s)
+{
+    for (int i = 0; i < 2; ++i)
+        if (s < pf->lines[i]) __builtin_prefetch(pf->at[i] + s * UKERNEL_CACHE_LINE, 0, 3);
+}
+
+/* ... and the lines from s on after a loop of s steps. */
+static inline void ukernel_prefetch_from(const ukernel_prefetch *pf, size_t s)
+{
+    for (int i = 0; i < 2; ++i)
+        for (size_t l = s; l < pf->lines[i]; ++l)
+            __builtin_prefetch(pf->at[i] + l * UKERNEL_CACHE_LINE, 0, 3);
+}
+
 /* The lines step i of k asks for, counted without dividing: rem starts at 0
  * and the steps come in order; the counts add up to lines * (i + 1) / k after
  * step i, as ukernel_prefetch_steps' parts do. */

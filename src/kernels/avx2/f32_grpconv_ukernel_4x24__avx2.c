@@ -45,8 +45,7 @@ body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, cons
     __m256 acc[MR][3];
     _Pragma("GCC unroll 4") for (int m = 0; m < MR; ++m)
         _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_setzero_ps();
-    const char *pf0 = pf ? pf->at[0] : NULL, *pf1 = pf ? pf->at[1] : NULL;
-    const size_t pn0 = pf ? pf->lines[0] : 0, pn1 = pf ? pf->lines[1] : 0;
+    const ukernel_prefetch q = ukernel_prefetch_or_none(pf);
     size_t step = 0;
     for (size_t r = 0; r < nrt; ++r) {
         const float *xr = x + roff[r];
@@ -63,16 +62,11 @@ body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, cons
                         acc[m][v] = _mm256_fmadd_ps(wv, xv[v], acc[m][v]);
                 }
                 w += MR;
-                if (step < pn0) _mm_prefetch(pf0 + step * 64, _MM_HINT_T0);
-                if (step < pn1) _mm_prefetch(pf1 + step * 64, _MM_HINT_T0);
-                ++step;
+                ukernel_prefetch_line(&q, step++);
             }
         }
     }
-    for (size_t l = step; l < pn0; ++l)
-        _mm_prefetch(pf0 + l * 64, _MM_HINT_T0);
-    for (size_t l = step; l < pn1; ++l)
-        _mm_prefetch(pf1 + l * 64, _MM_HINT_T0);
+    ukernel_prefetch_from(&q, step);
     _Pragma("GCC unroll 4") for (int m = 0; m < MR; ++m)
         if ((size_t)m < mr)
         {

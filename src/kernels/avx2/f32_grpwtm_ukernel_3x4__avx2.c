@@ -36,11 +36,9 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
             c[m][n] = (size_t)n < nr ? _mm256_loadu_ps(acc + m * ldm + (size_t)n * GRP_ACC_LANES)
                                      : _mm256_setzero_ps();
     const size_t full = len / VL * VL;
-    const char *pf0 = pf ? pf->at[0] : NULL, *pf1 = pf ? pf->at[1] : NULL;
-    const size_t pn0 = pf ? pf->lines[0] : 0, pn1 = pf ? pf->lines[1] : 0;
+    const ukernel_prefetch q = ukernel_prefetch_or_none(pf);
     for (size_t j = 0; j < full; j += VL) {
-        if (j / VL < pn0) _mm_prefetch(pf0 + j / VL * 64, _MM_HINT_T0);
-        if (j / VL < pn1) _mm_prefetch(pf1 + j / VL * 64, _MM_HINT_T0);
+        ukernel_prefetch_line(&q, j / VL);
         __m256 av[3];
         _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) av[m] = _mm256_loadu_ps(a[m] + j);
         _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
@@ -49,8 +47,7 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
             _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) c[m][n] = _mm256_fmadd_ps(av[m], bv, c[m][n]);
         }
     }
-    for (size_t l = full / VL; l < pn0; ++l) _mm_prefetch(pf0 + l * 64, _MM_HINT_T0);
-    for (size_t l = full / VL; l < pn1; ++l) _mm_prefetch(pf1 + l * 64, _MM_HINT_T0);
+    ukernel_prefetch_from(&q, full / VL);
     if (len > full) {
         const __m256i tm = avx2_lane_mask(len - full);
         __m256 av[3];

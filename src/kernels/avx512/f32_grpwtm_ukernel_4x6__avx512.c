@@ -33,11 +33,9 @@ static inline __attribute__((always_inline)) void body(const int M, const int sh
             c[m][n] = (size_t)n < nr ? _mm512_loadu_ps(acc + m * ldm + (size_t)n * GRP_ACC_LANES)
                                      : _mm512_setzero_ps();
     const size_t full = len / VL;
-    const char *pf0 = pf ? pf->at[0] : NULL, *pf1 = pf ? pf->at[1] : NULL;
-    const size_t pn0 = pf ? pf->lines[0] : 0, pn1 = pf ? pf->lines[1] : 0;
+    const ukernel_prefetch q = ukernel_prefetch_or_none(pf);
     for (size_t s = 0; s < full; ++s) {
-        if (s < pn0) _mm_prefetch(pf0 + s * 64, _MM_HINT_T0);
-        if (s < pn1) _mm_prefetch(pf1 + s * 64, _MM_HINT_T0);
+        ukernel_prefetch_line(&q, s);
         __m512 av[4];
         _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) av[m] = _mm512_loadu_ps(a[m] + s * VL);
         __mmask16 k[NR];
@@ -47,8 +45,7 @@ static inline __attribute__((always_inline)) void body(const int M, const int sh
             _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) c[m][n] = _mm512_fmadd_ps(av[m], bv, c[m][n]);
         }
     }
-    for (size_t l = full; l < pn0; ++l) _mm_prefetch(pf0 + l * 64, _MM_HINT_T0);
-    for (size_t l = full; l < pn1; ++l) _mm_prefetch(pf1 + l * 64, _MM_HINT_T0);
+    ukernel_prefetch_from(&q, full);
     if (len > full * VL) {
         const __mmask16 tm = (__mmask16)((1u << (len - full * VL)) - 1u);
         __m512 av[4];
