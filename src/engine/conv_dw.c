@@ -597,8 +597,8 @@ static conv_view scratch_view(const conv_view *v, float *buf)
 /* Data gradient of plane (n, c): task n*G + c; next: lines to ask for while
  * packing; mout: where merge_w writes its rows (gradInput, or the slot's
  * plane for merge_nt). */
-static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot, const ukernel_prefetch *next,
-                       const conv_view *mout)
+static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot,
+                       const ukernel_prefetch *next, const conv_view *mout)
 {
     const conv_problem *p = r->p;
     const dw_state *st = r->st;
@@ -765,7 +765,8 @@ static void data_task(void *ctx, size_t index, int slot)
     float *buf = slot_buf(r, slot);
     const conv_view src = st->src_direct ? *v : scratch_view(v, buf);
     const conv_view out = st->out_direct ? p->grad_input : scratch_view(&p->grad_input, buf + st->aux_off);
-    const conv_view mout = st->merge_nt ? scratch_view(&p->grad_input, buf + st->out_off) : p->grad_input;
+    const conv_view mout =
+        st->merge_nt ? scratch_view(&p->grad_input, buf + st->out_off) : p->grad_input;
     dw_taps tp;
     if (st->inplace) data_taps(st, p->ks, &tp);
     for (int64_t c = c0; c < c1; ++c) {
