@@ -701,7 +701,8 @@ static int check_lanes16(const conv_ukernels *k, test_rng *r)
 }
 
 /* ukernel_prefetch_part: the parts of a stream, in order, are its lines,
- * each once (an engine splits a plane's lines over its kernel calls). */
+ * each once (an engine splits a plane's lines over its kernel calls), at the
+ * level ukernel_prefetch_level chose. */
 static int check_prefetch_parts(void)
 {
     static char buf[200 * UKERNEL_CACHE_LINE];
@@ -710,7 +711,12 @@ static int check_prefetch_parts(void)
     int bad = 0;
     for (size_t a = 0; a < sizeof lines / sizeof *lines; ++a)
         for (size_t b = 0; b < sizeof ks / sizeof *ks; ++b) {
-            const ukernel_prefetch pf = {{buf, buf + UKERNEL_CACHE_LINE}, {lines[a], lines[a] / 2}};
+            ukernel_prefetch pf = {{buf, buf + UKERNEL_CACHE_LINE}, {lines[a], lines[a] / 2}, 0};
+            /* the level: into L2 past 64 lines a call, and every part keeps it */
+            ukernel_prefetch_level(&pf, ks[b]);
+            if (pf.l2 != (lines[a] + lines[a] / 2 > UKERNEL_L1_LINES_PER_CALL * ks[b])) ++bad;
+            for (size_t i = 0; i < ks[b]; ++i)
+                if (ukernel_prefetch_part(&pf, i, ks[b]).l2 != pf.l2) ++bad;
             for (int s = 0; s < 2; ++s) {
                 const char *next = pf.at[s];
                 size_t seen = 0;

@@ -537,7 +537,7 @@ void plane_lines(const conv_view *v, int64_t n, int64_t c, int s, ukernel_prefet
 /* Asks for plane (n, c) of v in the cache when it is one dense run. */
 void plane_prefetch(const conv_view *v, int64_t n, int64_t c)
 {
-    ukernel_prefetch pf = {{NULL, NULL}, {0, 0}};
+    ukernel_prefetch pf = UKERNEL_PREFETCH_NONE;
     plane_lines(v, n, c, 0, &pf);
     ukernel_prefetch_steps(&pf, 0, 1, 1);
 }
@@ -775,9 +775,10 @@ static void data_task(void *ctx, size_t index, int slot)
          * -10%, cube 2 -19%), by the packing of the packed path; in one
          * burst when the in-place kernel reads the view itself, where spread
          * requests met its own misses and gradInput's stores (mode 0 dx +17%) */
-        ukernel_prefetch next = {{NULL, NULL}, {0, 0}};
+        ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
         const bool spread = !st->inplace || !st->src_direct;
         if (c + 1 < c1 && spread) plane_lines(v, n, c + 1, 0, &next);
+        ukernel_prefetch_level(&next, 1);
         if (c + 1 < c1 && !spread) plane_prefetch(v, n, c + 1);
         if (st->inplace)
             data_plane_inplace(r, n, c, &src, &out, &tp, &next);
@@ -873,11 +874,12 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
         for (int64_t c = c0; c < c1; ++c) {
             /* the next x and dy planes, asked for by the kernel calls */
             const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
-            ukernel_prefetch next = {{NULL, NULL}, {0, 0}};
+            ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
             if (nn < n1) {
                 plane_lines(x, nn, nc, 0, &next);
                 plane_lines(y, nn, nc, 1, &next);
             }
+            ukernel_prefetch_level(&next, (size_t)p->ys[0]); /* a part per kernel call */
             if (!st->src_direct) load_plane(x, n, c, p->mode, r->ck, xbuf);
             const int64_t g = (c - c0) % DW_SUM_GROUP; /* a bias group's dy planes: one each */
             const float *dyp;
@@ -937,11 +939,12 @@ static void wt_task(void *ctx, size_t index, int slot)
             for (int64_t c = c0; c < c1; ++c) {
                 /* the next x and dy planes, asked for as x is packed */
                 const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
-                ukernel_prefetch next = {{NULL, NULL}, {0, 0}};
+                ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
                 if (nn < n1) {
                     plane_lines(&p->x, nn, nc, 0, &next);
                     plane_lines(y, nn, nc, 1, &next);
                 }
+                ukernel_prefetch_level(&next, 1);
                 pack_source(r, &p->x, n, c, slot, src, &next);
                 const float *dy;
                 int64_t dps, rps;

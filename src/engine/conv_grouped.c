@@ -521,7 +521,7 @@ static bool block_run(const conv_view *v, int64_t n, int64_t c0, int64_t nc, con
  * streams of a prefetch; a NULL run has none. */
 static ukernel_prefetch run_lines(const char *a, size_t na, const char *b, size_t nb)
 {
-    return (ukernel_prefetch){{a, b}, {a ? ukernel_lines(na) : 0, b ? ukernel_lines(nb) : 0}};
+    return (ukernel_prefetch){{a, b}, {a ? ukernel_lines(na) : 0, b ? ukernel_lines(nb) : 0}, 0};
 }
 
 /* Part i of parts of a byte run, asked for in the cache line by line. */
@@ -693,8 +693,9 @@ static void wt_task(void *ctx, size_t index, int slot)
             if (!block_run(&p->x, n + 1, g * cg, cg, &nx, &nxb)) nx = NULL;
             if (!block_run(y, n + 1, g * og, og, &ny, &nyb)) ny = NULL;
         }
-        const ukernel_prefetch next = run_lines(nx, nxb, ny, nyb);
+        ukernel_prefetch next = run_lines(nx, nxb, ny, nyb);
         const size_t ncalls = (size_t)(ys[0] * nblk * ceil_div(og, mr_max) * ceil_div(q, nr_max));
+        ukernel_prefetch_level(&next, ncalls);
         size_t call = 0;
         for (int64_t od = 0; od < ys[0]; ++od)
             for (int64_t j0 = 0; j0 < len; j0 += blen) {
@@ -896,8 +897,8 @@ static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, 
         return;
     }
     const int64_t len = s->cnt[1] * ow;
-    const ukernel_prefetch next =
-        nx ? run_lines(nx, nxb, NULL, 0) : (ukernel_prefetch){{NULL, NULL}, {0, 0}};
+    ukernel_prefetch next = nx ? run_lines(nx, nxb, NULL, 0) : UKERNEL_PREFETCH_NONE;
+    ukernel_prefetch_level(&next, ncalls);
     const float *ws = (const float *)(r->ws + st->wpk_off) + g * st->gpanel + st->nmb * mrr * nin * s->first;
     for (int64_t a = 0; a < s->cnt[0]; ++a) {
         const float *xa = src + a * eh * ow;
@@ -1024,8 +1025,9 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, size_t index, in
         memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
     for (int64_t c = 0; c < nin; ++c) {
         /* the next channel's plane, asked for as this one is packed */
-        ukernel_prefetch next = {{NULL, NULL}, {0, 0}};
+        ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
         if (c + 1 < nin) plane_lines(v, n, g * nin + c + 1, 0, &next);
+        ukernel_prefetch_level(&next, 1);
         plane_pack(st->dim, st->plane, v, n, g * nin + c, p->mode, *ready != 0, r->ck, src + c * st->cs,
                    &next);
     }

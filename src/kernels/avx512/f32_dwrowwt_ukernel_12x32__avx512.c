@@ -97,7 +97,7 @@ static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0,
     const __mmask16 *mt = m + t0 * nb;
     size_t r = 0;
     /* the first group's rows ask for the caller's next operands */
-    const ukernel_prefetch none = {{NULL, NULL}, {0, 0}}, *pf = t0 == 0 ? &s->pf : &none;
+    const ukernel_prefetch none = UKERNEL_PREFETCH_NONE, *pf = t0 == 0 ? &s->pf : &none;
     for (; r < (size_t)r0; ++r) {
         ukernel_prefetch_steps(pf, r, r + 1, rows);
         row(ng, true, t0, r, ow, nb, s, mt, dy + r * dyrs, a0, a1);
