@@ -534,14 +534,6 @@ void plane_lines(const conv_view *v, int64_t n, int64_t c, int s, ukernel_prefet
     pf->lines[s] = ukernel_lines(bytes);
 }
 
-/* Asks for plane (n, c) of v in the cache when it is one dense run. */
-void plane_prefetch(const conv_view *v, int64_t n, int64_t c)
-{
-    ukernel_prefetch pf = UKERNEL_PREFETCH_NONE;
-    plane_lines(v, n, c, 0, &pf);
-    ukernel_prefetch_steps(&pf, 0, 1, 1);
-}
-
 /* Whether the slot's packed plane already holds its zero borders (the same
  * for every plane of the pass); reset at the start of every run. */
 static int32_t *slot_flag(const dw_run *r, int slot)
@@ -771,15 +763,13 @@ static void data_task(void *ctx, size_t index, int slot)
     if (st->inplace) data_taps(st, p->ks, &tp);
     for (int64_t c = c0; c < c1; ++c) {
         /* the next plane: asked for by the in-place kernel as it goes when
-         * it reads the slot's copy (the weights pass's way: dw_3x3 bf16 dx
-         * -10%, cube 2 -19%), by the packing of the packed path; in one
-         * burst when the in-place kernel reads the view itself, where spread
-         * requests met its own misses and gradInput's stores (mode 0 dx +17%) */
+         * it reads the slot's copy, by the packing of the packed path; not
+         * at all when the in-place kernel reads the view itself (the
+         * hardware prefetchers keep up there: a burst between calls cost
+         * dw_3x3's dx +30%, requests spread over the kernel's rows +17%) */
         ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
-        const bool spread = !st->inplace || !st->src_direct;
-        if (c + 1 < c1 && spread) plane_lines(v, n, c + 1, 0, &next);
+        if (c + 1 < c1 && (!st->inplace || !st->src_direct)) plane_lines(v, n, c + 1, 0, &next);
         ukernel_prefetch_level(&next, 1);
-        if (c + 1 < c1 && !spread) plane_prefetch(v, n, c + 1);
         if (st->inplace)
             data_plane_inplace(r, n, c, &src, &out, &tp, &next);
         else

@@ -524,13 +524,6 @@ static ukernel_prefetch run_lines(const char *a, size_t na, const char *b, size_
     return (ukernel_prefetch){{a, b}, {a ? ukernel_lines(na) : 0, b ? ukernel_lines(nb) : 0}, 0};
 }
 
-/* Part i of parts of a byte run, asked for in the cache line by line. */
-static void prefetch_part(const char *at, size_t bytes, size_t i, size_t parts)
-{
-    const ukernel_prefetch pf = run_lines(at, bytes, NULL, 0);
-    ukernel_prefetch_steps(&pf, i, i + 1, parts);
-}
-
 /* Offset of tap t in the shifted copies of a channel (its (d, h) plane). */
 static void src_tap_offsets(const grp_state *st, const int64_t *ks, int64_t ow, ptrdiff_t *toff)
 {
@@ -913,9 +906,10 @@ static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, 
                 ldy = (size_t)out->stride[1];
             }
             for (int64_t j0 = 0; j0 < len; j0 += sk->nr_max) {
-                /* the next task's block, a slice per call: asked for by the
+                /* the next task's block, a slice per call, asked for by the
                  * masked kernel as it computes (a burst before the call
-                 * stalled the next task's copy), else before the call */
+                 * stalled the next task's copy); the other kernel asks for
+                 * nothing (bursts before its calls: resnext_g32_s2 dx +3%) */
                 const ukernel_prefetch pf =
                     ukernel_prefetch_part(&next, (size_t)min64(*call, ncalls - 1), ncalls);
                 ++*call;
@@ -926,7 +920,6 @@ static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, 
                               (size_t)(j0 % ow), y + j0, ldy, st->in_place, &pf);
                     continue;
                 }
-                ukernel_prefetch_steps(&pf, 0, 1, 1);
                 sk->conv((size_t)mr, nr, (size_t)nin, (size_t)s->count, w, xa + j0, (size_t)st->cs,
                          sk->off, y + j0, ldy, 0);
             }
@@ -1032,16 +1025,12 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, size_t index, in
                    &next);
     }
     *ready = 1;
-    /* the next group's source block, a slice per kernel call */
-    size_t nxb = 0;
-    const char *nx = next_block(r, v, index, &nxb);
     const int nr_max = mrr == 1 ? r->ck->conv1_nr : r->ck->conv_nr;
     const f32_conv_ukernel_fn kern = mrr == 1 ? r->ck->conv1 : r->ck->conv;
     const float *wp = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
     const int64_t pw = st->dim[2].ext, ph = st->dim[1].ext;
     ptrdiff_t toff[DW_MAX_TAPS];
     sub_taps s;
-    size_t call = 0, ncalls = (size_t)(st->nmb * ceil_div(st->plane, nr_max));
     /* merge_w: W output phase u into grids at gu, stored with the other;
      * merge_nt: into the slot's planes (channel o at o * oplane), streamed
      * to gradInput at the end */
@@ -1074,8 +1063,6 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, size_t index, in
         for (int64_t mb = 0; mb < st->nmb && s.count > 0; ++mb) {
             const int64_t mr = min64(mrr, nout - mb * mrr);
             for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
-                if (nx) prefetch_part(nx, nxb, min64(call, ncalls - 1), ncalls);
-                ++call;
                 kern((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)s.count,
                      ws + mb * nin * s.count * mrr, src + j0, (size_t)st->cs, toff,
                      gu + mb * mrr * st->glen + j0, (size_t)st->glen, 0);

@@ -58,9 +58,6 @@ void plane_store_merged(const dw_dim dim[CONV_SPATIAL], const conv_view *out, co
                         const conv_ukernels *k, int64_t n, int64_t c, int64_t u0, int64_t u1,
                         const float *g0, const float *g1);
 
-/* Asks for plane (n, c) of v in the cache when it is one dense run. */
-void plane_prefetch(const conv_view *v, int64_t n, int64_t c);
-
 /* Sets stream s of pf to the lines of plane (n, c) of v when it is one dense
  * run, else to none: for a kernel to ask for them while it computes. */
 void plane_lines(const conv_view *v, int64_t n, int64_t c, int s, ukernel_prefetch *pf);

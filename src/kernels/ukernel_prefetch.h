@@ -39,13 +39,32 @@ static inline void ukernel_prefetch_level(ukernel_prefetch *pf, size_t calls)
     pf->l2 = pf->lines[0] + pf->lines[1] > UKERNEL_L1_LINES_PER_CALL * (calls ? calls : 1);
 }
 
-/* Asks for the line at a as pf says. */
-static inline void ukernel_prefetch_at(const ukernel_prefetch *pf, const char *a)
+/* Asks for the line at a into L1 (l2 == 0) or L2. An asm statement, not
+ * __builtin_prefetch: gcc 12 counts the builtin as no side effect, so a
+ * helper whose only work is prefetching is a const function to it, and a
+ * call to one is deleted before it is inlined (a plane's prefetch helper
+ * compiled to a bare ret; the grouped engine's prefetches between kernel
+ * calls and those of the dwrow kernels were gone, session 9). Never a fault: the address is not
+ * read. */
+static inline void ukernel_prefetch_addr(const char *a, int l2)
 {
-    if (pf->l2)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (l2)
+        __asm__ volatile("prefetcht1 %0" : : "m"(*a));
+    else
+        __asm__ volatile("prefetcht0 %0" : : "m"(*a));
+#else
+    if (l2)
         __builtin_prefetch(a, 0, 2);
     else
         __builtin_prefetch(a, 0, 3);
+#endif
+}
+
+/* Asks for the line at a as pf says. */
+static inline void ukernel_prefetch_at(const ukernel_prefetch *pf, const char *a)
+{
+    ukernel_prefetch_addr(a, pf->l2);
 }
 
 /* Cache lines of a run of bytes. */
