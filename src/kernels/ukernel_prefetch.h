@@ -39,13 +39,13 @@ static inline void ukernel_prefetch_level(ukernel_prefetch *pf, size_t calls)
     pf->l2 = pf->lines[0] + pf->lines[1] > UKERNEL_L1_LINES_PER_CALL * (calls ? calls : 1);
 }
 
-/* Asks for the line at a into L1 (l2 == 0) or L2. An asm statement, not
- * __builtin_prefetch: gcc 12 counts the builtin as no side effect, so a
- * helper whose only work is prefetching is a const function to it, and a
- * call to one is deleted before it is inlined (a plane's prefetch helper
- * compiled to a bare ret; the grouped engine's prefetches between kernel
- * calls and those of the dwrow kernels were gone, session 9). Never a fault: the address is not
- * read. */
+/* Asks for the line at a into L1 (l2 == 0) or L2; never faults (the line
+ * is not read). An asm statement, not __builtin_prefetch: gcc 12 counts the
+ * builtin as no side effect, so a helper whose only work is prefetching is
+ * a const function to it, and a call to one is deleted before it is
+ * inlined (a plane's prefetch helper compiled to a bare ret; the grouped
+ * engine's requests between kernel calls and the dwrow kernels' were gone
+ * until session 9). */
 static inline void ukernel_prefetch_addr(const char *a, int l2)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
