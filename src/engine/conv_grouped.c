@@ -1011,7 +1011,7 @@ static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, in
 
 /* Data gradient from whole packed planes (D with a W stride > 1): every
  * output phase over the packed planes, junk columns computed and dropped. */
-static void data_planes(const grp_run *r, int64_t n, int64_t g, size_t index, int slot)
+static void data_planes(const grp_run *r, int64_t n, int64_t g, int slot)
 {
     const conv_problem *p = r->p;
     const grp_state *st = r->st;
@@ -1101,7 +1101,7 @@ static void data_task(void *ctx, size_t index, int slot)
     else if (st->flat)
         data_flat(r, n, g, index, slot);
     else
-        data_planes(r, n, g, index, slot);
+        data_planes(r, n, g, slot);
     if (r->k.fence) r->k.fence(); /* the streamed stores of the task */
 }
 
