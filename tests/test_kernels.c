@@ -7,6 +7,7 @@
  */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -700,6 +701,93 @@ static int check_lanes16(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* One convrv result in the order conv_ukernels.h documents, for an ISA with
+ * vl lanes: lane l sums the terms j = l (mod vl), rows ascending then j
+ * ascending, with a fused multiply-add per vector step (the SIMD kernels:
+ * masked lanes of the last step add 0 * 0) or a product then a sum (scalar,
+ * vl = 1); then the ISA's tree over the lanes. */
+static float convrv_expect(int vl, size_t nrows, size_t len, const float *a, size_t ars,
+                           const float *b, size_t brs)
+{
+    float lane[16] = {0.0f};
+    for (size_t r = 0; r < nrows; ++r)
+        for (size_t j0 = 0; j0 < len; j0 += (size_t)vl)
+            for (int l = 0; l < vl; ++l) {
+                const size_t j = j0 + (size_t)l;
+                const float av = j < len ? a[r * ars + j] : 0.0f,
+                            bv = j < len ? b[r * brs + j] : 0.0f;
+                if (vl == 1) {
+                    const float p = av * bv;
+                    lane[l] = lane[l] + p;
+                } else {
+                    lane[l] = fmaf(av, bv, lane[l]);
+                }
+            }
+    if (vl == 1) return lane[0];
+    if (vl == 8) { /* (l, l+4), (l, l+2), (l, l+1) */
+        float s[4], t[2];
+        for (int l = 0; l < 4; ++l)
+            s[l] = lane[l] + lane[l + 4];
+        for (int l = 0; l < 2; ++l)
+            t[l] = s[l] + s[l + 2];
+        return t[0] + t[1];
+    }
+    float s8[8], s4[4], s2[2]; /* vl 16: (l, l+8), (l, l+4), (l, l+2), (l, l+1) */
+    for (int l = 0; l < 8; ++l)
+        s8[l] = lane[l + 8] + lane[l];
+    for (int l = 0; l < 4; ++l)
+        s4[l] = s8[l + 4] + s8[l];
+    for (int l = 0; l < 2; ++l)
+        s2[l] = s4[l] + s4[l + 2];
+    return s2[0] + s2[1];
+}
+
+/* convrv's sum order, bit for bit, on values whose sums round (check_convrv
+ * uses small integers, exact in any order): every tile shape, lengths
+ * around the vector width, one to three rows. */
+static int check_convrv_order(const conv_ukernels *k, int MR, int NR, f32_convrv_ukernel_fn fn,
+                              test_rng *r)
+{
+    const int vl = k->isa == ACLCONV_ISA_AVX512 ? 16 : k->isa == ACLCONV_ISA_AVX2 ? 8 : 1;
+    enum { LEN = 70, ROWS = 3 };
+    static float a[CONV_UKERNEL_MAX_MR][ROWS * LEN], b[CONV_UKERNEL_MAX_MR][ROWS * LEN];
+    for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
+        for (int i = 0; i < ROWS * LEN; ++i) {
+            a[m][i] = (float)(rng_unit(r) * 2.0 - 1.0);
+            b[m][i] = (float)(rng_unit(r) * 2.0 - 1.0);
+        }
+    const float *ar[CONV_UKERNEL_MAX_MR], *br[CONV_UKERNEL_MAX_MR];
+    for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m) {
+        ar[m] = a[m];
+        br[m] = b[m];
+    }
+    int bad = 0;
+    for (int mr = 1; mr <= MR; ++mr)
+        for (int nr = 1; nr <= NR; ++nr)
+            for (size_t len = 1; len <= LEN; len += len < 40 ? 1 : 13)
+                for (int accumulate = 0; accumulate < 2; ++accumulate) {
+                    const size_t nrows = (size_t)rng_range(r, 1, ROWS);
+                    float c[CONV_UKERNEL_MAX_MR * CONV_UKERNEL_MAX_MR];
+                    for (int i = 0; i < MR * NR; ++i)
+                        c[i] = 0.25f;
+                    fn((size_t)mr, (size_t)nr, nrows, len, ar, LEN, br, LEN, c, 1, (size_t)MR,
+                       accumulate);
+                    for (int m = 0; m < mr; ++m)
+                        for (int n = 0; n < nr; ++n) {
+                            const float e = convrv_expect(vl, nrows, len, a[m], LEN, b[n], LEN);
+                            const float want = accumulate ? 0.25f + e : e;
+                            const float got = c[m + n * MR];
+                            if (memcmp(&got, &want, sizeof got) != 0 && bad++ < 3)
+                                printf(
+                                    "FAIL convrv order %s %dx%d len=%zu rows=%zu acc=%d (%d,%d): "
+                                    "%a, want %a\n",
+                                    cpu_isa_name(k->isa), mr, nr, len, nrows, accumulate, m, n,
+                                    (double)got, (double)want);
+                        }
+                }
+    return bad;
+}
+
 /* ukernel_prefetch_part: the parts of a stream, in order, are its lines,
  * each once (an engine splits a plane's lines over its kernel calls), at the
  * level ukernel_prefetch_level chose. */
@@ -796,6 +884,10 @@ int main(void)
         int bad_wt = check_convwt(k, &r);
         int bad_rv = check_convrv(k, k->convrv_mr, k->convrv_nr, k->convrv, &r);
         int bad_rv1 = check_convrv(k, 1, k->convrv1_nr, k->convrv1, &r);
+        const int bad_rvo = check_convrv_order(k, k->convrv_mr, k->convrv_nr, k->convrv, &r) +
+                            check_convrv_order(k, 1, k->convrv1_nr, k->convrv1, &r);
+        printf("%s: convrv sum order %s\n", cpu_isa_name(k->isa), bad_rvo ? "FAIL" : "ok");
+        bad_rv += bad_rvo;
         printf("%s: conv %dx%d %s, convwt %dx%d %s, convrv %dx%d %s\n", cpu_isa_name(k->isa),
                k->conv_mr, k->conv_nr, bad_conv ? "FAIL" : "ok", k->convwt_mr, k->convwt_nr,
                bad_wt ? "FAIL" : "ok", k->convrv_mr, k->convrv_nr, bad_rv ? "FAIL" : "ok");
