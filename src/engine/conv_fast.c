@@ -125,14 +125,17 @@ static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a +
  * of a kernel's stores or loads of them. A kernel ends with a burst of tile
  * stores; when they miss, the store queue fills and the core waits on
  * memory (r50_c4_1x1's in-place dx: ~10% of its time). Addresses stay inside
- * the rows. */
+ * the rows. (Plain prefetches: a write hint is prefetcht0 anyway without
+ * PRFCHW in the target, and every request here goes through
+ * ukernel_prefetch_addr, which gcc cannot drop.) */
 static void prefetch_tile(const void *p, int64_t rows, int64_t ld, int64_t cols, size_t elem)
 {
     const char *row = p;
     const int64_t last = (cols - 1) * (int64_t)elem;
     for (int64_t r = 0; r < rows; ++r, row += ld * (int64_t)elem) {
-        for (int64_t b = 0; b < last; b += 64) __builtin_prefetch(row + b, 1, 3);
-        __builtin_prefetch(row + last, 1, 3);
+        for (int64_t b = 0; b < last; b += 64)
+            ukernel_prefetch_addr(row + b, 0);
+        ukernel_prefetch_addr(row + last, 0);
     }
 }
 
@@ -273,7 +276,8 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
             const int64_t at = conv_view_index(v, n, c, d, h, (lo + q0) * 2);
             if (next) {
                 const char *nx = v->data + (at + v->stride[1]) * es;
-                for (int64_t b = 0; b < (hi0 - lo) * 2 * es; b += 64) __builtin_prefetch(nx + b);
+                for (int64_t b = 0; b < (hi0 - lo) * 2 * es; b += 64)
+                    ukernel_prefetch_addr(nx + b, 0);
             }
             if (lo > 0) {
                 memset(r0, 0, (size_t)lo * sizeof(float));
@@ -345,7 +349,8 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
                             const int64_t span = (((nrows - 1) * g->wp + hi - lo - 1) * g->st[2] * v->stride[4] + 1) *
                                                  (int64_t)dtype_bytes(v->dtype);
                             if (span <= FAST_PREFETCH_MAX_BYTES)
-                                for (int64_t b = 0; b < span; b += 64) __builtin_prefetch(nx + b);
+                                for (int64_t b = 0; b < span; b += 64)
+                                    ukernel_prefetch_addr(nx + b, 0);
                         }
                         conv_load_row(v, n, c0 + c, d, h, w0, g->st[2],
                                       (nrows - 1) * g->wp + hi - lo, mode, k, row + lo);
@@ -1471,7 +1476,8 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
             for (int64_t o = 0; o < oc; ++o) {
                 const char *src = (const char *)v->data +
                                   conv_view_index(v, n, o0 + o, od, h0 + rr, c0 + w0) * dtype_bytes(v->dtype);
-                for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(src + b);
+                for (int64_t b = 0; b < bytes; b += 64)
+                    ukernel_prefetch_addr(src + b, 0);
             }
             for (int64_t o = 0; o < oc; ++o)
                 conv_load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, r->k,
@@ -1552,7 +1558,8 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, const wt
                         const char *nx = (const char *)y->data +
                                          conv_view_index(y, n, grp * g->cout + o0 + rmr + m, od, oh0 + r0 + rr,
                                                          ow0 + c0) * es;
-                        for (int64_t b = 0; b < ncol * es; b += 64) __builtin_prefetch(nx + b);
+                        for (int64_t b = 0; b < ncol * es; b += 64)
+                            ukernel_prefetch_addr(nx + b, 0);
                     }
                     conv_load_row(y, n, grp * g->cout + o0 + m, od, oh0 + r0 + rr, ow0 + c0, 1,
                                   ncol, r->p->mode, r->k, dyr + m * blk + rr * ncol);
