@@ -42,10 +42,9 @@ static inline void ukernel_prefetch_level(ukernel_prefetch *pf, size_t calls)
 /* Asks for the line at a into L1 (l2 == 0) or L2; never faults (the line
  * is not read). An asm statement, not __builtin_prefetch: gcc 12 counts the
  * builtin as no side effect, so a helper whose only work is prefetching is
- * a const function to it, and a call to one is deleted before it is
- * inlined (a plane's prefetch helper compiled to a bare ret; the grouped
- * engine's requests between kernel calls and the dwrow kernels' were gone
- * until session 9). */
+ * a const function to it, and a call to one is deleted unless inlined
+ * first (docs/kernels.md, "Prefetch requests and the compiler": two helpers
+ * never ran, and one more branch here took the dwrow kernels' requests). */
 static inline void ukernel_prefetch_addr(const char *a, int l2)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
