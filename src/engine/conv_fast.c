@@ -1591,7 +1591,7 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, const wt
  * image's rows are one run. Each row of x is 196 floats in r50_c4_1x1, a short
  * stream per image and row that the hardware prefetchers pick up late;
  * asked for a tile ahead, a part before each of the tile's calls over o,
- * its weights pass -8% (2 threads; into L1: half the gain). */
+ * its weights pass -6 to -8% on 2 threads, -4% on 1 (into L1: -2.5%). */
 static void flat_prefetch_part(const conv_view *x, int64_t n0, int64_t nb, int64_t c, int64_t rows,
                                int64_t fpos, int64_t i, int64_t k)
 {
