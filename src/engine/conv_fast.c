@@ -276,8 +276,7 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
             const int64_t at = conv_view_index(v, n, c, d, h, (lo + q0) * 2);
             if (next) {
                 const char *nx = v->data + (at + v->stride[1]) * es;
-                for (int64_t b = 0; b < (hi0 - lo) * 2 * es; b += 64)
-                    ukernel_prefetch_addr(nx + b, 0);
+                ukernel_prefetch_run(nx, (hi0 - lo) * 2 * es, 0);
             }
             if (lo > 0) {
                 memset(r0, 0, (size_t)lo * sizeof(float));
@@ -348,9 +347,7 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
                              * where a prefetch of the span would touch unread lines */
                             const int64_t span = (((nrows - 1) * g->wp + hi - lo - 1) * g->st[2] * v->stride[4] + 1) *
                                                  (int64_t)dtype_bytes(v->dtype);
-                            if (span <= FAST_PREFETCH_MAX_BYTES)
-                                for (int64_t b = 0; b < span; b += 64)
-                                    ukernel_prefetch_addr(nx + b, 0);
+                            if (span <= FAST_PREFETCH_MAX_BYTES) ukernel_prefetch_run(nx, span, 0);
                         }
                         conv_load_row(v, n, c0 + c, d, h, w0, g->st[2],
                                       (nrows - 1) * g->wp + hi - lo, mode, k, row + lo);
@@ -1476,8 +1473,7 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
             for (int64_t o = 0; o < oc; ++o) {
                 const char *src = (const char *)v->data +
                                   conv_view_index(v, n, o0 + o, od, h0 + rr, c0 + w0) * dtype_bytes(v->dtype);
-                for (int64_t b = 0; b < bytes; b += 64)
-                    ukernel_prefetch_addr(src + b, 0);
+                ukernel_prefetch_run(src, bytes, 0);
             }
             for (int64_t o = 0; o < oc; ++o)
                 conv_load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, r->k,
@@ -1558,8 +1554,7 @@ static void wt_block_rv(const wt_run *r, const float *slab, int64_t cs, const wt
                         const char *nx = (const char *)y->data +
                                          conv_view_index(y, n, grp * g->cout + o0 + rmr + m, od, oh0 + r0 + rr,
                                                          ow0 + c0) * es;
-                        for (int64_t b = 0; b < ncol * es; b += 64)
-                            ukernel_prefetch_addr(nx + b, 0);
+                        ukernel_prefetch_run(nx, ncol * es, 0);
                     }
                     conv_load_row(y, n, grp * g->cout + o0 + m, od, oh0 + r0 + rr, ow0 + c0, 1,
                                   ncol, r->p->mode, r->k, dyr + m * blk + rr * ncol);
@@ -1602,8 +1597,7 @@ static void flat_prefetch_part(const conv_view *x, int64_t n0, int64_t nb, int64
     for (int64_t n = n0; n < n0 + nb; ++n) {
         const char *at =
             (const char *)x->data + conv_view_index(x, n, c, 0, 0, 0) * (int64_t)sizeof(float);
-        for (int64_t b = lo; b < hi; b += UKERNEL_CACHE_LINE)
-            ukernel_prefetch_addr(at + b, 1);
+        ukernel_prefetch_run(at + lo, hi - lo, 1);
     }
 }
 

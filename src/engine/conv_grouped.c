@@ -915,11 +915,11 @@ static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, 
                  * masked kernel as it computes (a burst before the call
                  * stalled the next task's copy); the other kernel asks for
                  * nothing (bursts before its calls: resnext_g32_s2 dx +3%) */
-                const ukernel_prefetch pf =
-                    ukernel_prefetch_part(&next, (size_t)min64(*call, ncalls - 1), ncalls);
-                ++*call;
                 const size_t nr = (size_t)min64(sk->nr_max, len - j0);
                 if (sk->masked) { /* gradInput in place is not read again: streamed, no RFO */
+                    const ukernel_prefetch pf =
+                        ukernel_prefetch_part(&next, (size_t)min64(*call, ncalls - 1), ncalls);
+                    ++*call;
                     r->k.conv((size_t)mr, nr, (size_t)nin, (size_t)sk->nrt, (size_t)sk->nw, w,
                               xa + j0, (size_t)st->cs, sk->off, sk->wsh, (size_t)ow,
                               (size_t)(j0 % ow), y + j0, ldy, st->in_place, &pf);

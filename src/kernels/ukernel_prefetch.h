@@ -60,6 +60,14 @@ static inline void ukernel_prefetch_addr(const char *a, int l2)
 #endif
 }
 
+/* Asks for the lines at a + UKERNEL_CACHE_LINE * l that start before
+ * a + bytes (bytes <= 0: none), into L1 or L2: a burst between calls. */
+static inline void ukernel_prefetch_run(const char *a, ptrdiff_t bytes, int l2)
+{
+    for (ptrdiff_t b = 0; b < bytes; b += UKERNEL_CACHE_LINE)
+        ukernel_prefetch_addr(a + b, l2);
+}
+
 /* Asks for the line at a as pf says. */
 static inline void ukernel_prefetch_at(const ukernel_prefetch *pf, const char *a)
 {
