@@ -650,7 +650,9 @@ static const char *data_why_not(const conv_problem *p, aclconvIsa isa)
 }
 
 /* The channel-vector kernel wherever the ISA has one and the output channels
- * of a group fill its vectors (at most a quarter of the lanes idle).
+ * of a group fill its vectors (at most a quarter of the lanes idle). Counted
+ * in blocks of 16: the kernels skip an idle half of their MR (AVX-512's 32
+ * rows are two 16-channel halves), so 48 channels waste nothing.
  * ACLCONV_FAST_CV=0 keeps the spatial-vector kernel, =1 takes the channel-
  * vector one for any channel count (tests). */
 static bool data_use_cv(const conv_problem *p, const data_state *st, const conv_ukernels *k)
@@ -659,7 +661,8 @@ static bool data_use_cv(const conv_problem *p, const data_state *st, const conv_
     if ((e && e[0] == '0') || !k->convcv || st->phase_rows || st->one_row) return false;
     if (e && e[0] == '1') return true;
     const int64_t out = st->bwd ? p->cg : p->og;
-    return out % k->convcv_mr == 0 || out >= 4 * k->convcv_mr;
+    const int64_t block = k->convcv_mr < 16 ? k->convcv_mr : 16;
+    return out % block == 0 || out >= 4 * block;
 }
 
 /* Whether the FLOAT16 / BF16 modes' result rounding of a task waits until
@@ -690,7 +693,7 @@ static bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geo
     st->mr = st->cv ? k->convcv_mr : st->one_row ? 1 : k->conv_mr;
     st->nr = st->cv ? k->convcv_nr : st->one_row ? k->conv1_nr : k->conv_nr;
     st->slots = plan_slots();
-    /* channel-vector tiles are short (16 positions): four of them per store,
+    /* channel-vector tiles are short (14-16 positions): four of them per store,
      * so a 16-bit gradInput row is narrowed in runs of up to 64 (r50_c4_1x1's
      * bf16 dx: +5% CPU time with one tile per store) */
     st->store_tiles = st->cv ? 4 : 1;

@@ -61,7 +61,7 @@ static const conv_ukernels table_avx512 = {
     .f32_merge2 = f32_merge2_ukernel__avx512,
     .f32_narrow = f32_narrow_ukernel__avx512,
     .lanes16 = f32_lanes16_ukernel__avx512,
-    .convcv_mr = 16, .convcv_nr = 16, .convcv = f32_convcv_ukernel_16x16__avx512,
+    .convcv_mr = 32, .convcv_nr = 14, .convcv = f32_convcv_ukernel_32x14__avx512,
 };
 /* clang-format on */
 

@@ -133,7 +133,7 @@ void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, c
 void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                    size_t ldy, size_t ystep, int accumulate);
-void f32_convcv_ukernel_16x16__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                       const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                       size_t ldy, size_t ystep, int accumulate);
 

@@ -1,0 +1,145 @@
+/* AVX-512 channel-vector convolution kernel: 32 output channels (two zmm)
+ * x 14 positions (28 accumulators; x broadcast once into a register for
+ * both channel halves). Per channel and tap: 2 weight loads and 14
+ * broadcasts feed 28 FMAs. The 16 x 16 shape it replaced (one weight vector,
+ * the broadcast folded into each FMA) needs a load per FMA: on a core with
+ * two 512-bit FMA pipes and two 512-bit loads a cycle (Zen 5) the loads were
+ * its limit, 74% of the FMA peak in the kernel benchmark (docs/kernels.md).
+ * Each channel half's tile is transposed in registers at the end, so the
+ * kernel reads and writes the same [channel][position] layout as the
+ * spatial-vector 'conv' kernel. */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "kernels/avx512/transpose16__avx512.h"
+#include "kernels/conv_ukernels.h"
+
+#define MR 32
+#define NR 14
+#define VL 16
+
+/* y[m*ldy + j*ystep] for m < rows, j < nr into r, transposed: r[j] holds
+ * position j of 16 channels (rows m >= rows are 0) */
+static inline __attribute__((always_inline)) void
+load_half(__m512 r[VL], int nr, size_t rows, const float *y, size_t ldy, size_t ystep)
+{
+    const __mmask16 cols = (__mmask16)((1u << nr) - 1u);
+    for (int m = 0; m < VL; ++m) {
+        r[m] = _mm512_setzero_ps();
+        if ((size_t)m < rows && ystep == 1) r[m] = _mm512_maskz_loadu_ps(cols, y + (size_t)m * ldy);
+        if ((size_t)m < rows && ystep != 1) {
+            float v[VL] = {0};
+            for (int j = 0; j < nr; ++j)
+                v[j] = y[(size_t)m * ldy + (size_t)j * ystep];
+            r[m] = _mm512_loadu_ps(v);
+        }
+    }
+    transpose16(r);
+}
+
+/* the inverse: r[j] for j < nr back to y[m*ldy + j*ystep], only m < rows */
+static inline __attribute__((always_inline)) void store_half(__m512 r[VL], int nr, size_t rows,
+                                                             float *y, size_t ldy, size_t ystep)
+{
+    const __mmask16 cols = (__mmask16)((1u << nr) - 1u);
+    for (int j = nr; j < VL; ++j)
+        r[j] = _mm512_setzero_ps();
+    transpose16(r);
+    if (ystep == 1) {
+        for (int m = 0; m < VL; ++m)
+            if ((size_t)m < rows) _mm512_mask_storeu_ps(y + (size_t)m * ldy, cols, r[m]);
+    } else if (ystep == 2) {
+        /* the interleaved output phases of a stride-2 gradInput: positions
+         * spread to the even lanes of two vectors, masked stores leave the
+         * odd lanes (another phase's) alone */
+        const __m512i lo = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
+        const __m512i hi =
+            _mm512_set_epi32(15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8, 8);
+        uint32_t even = 0;
+        for (int j = 0; j < nr; ++j)
+            even |= 1u << (2 * j);
+        const __mmask16 klo = (__mmask16)(even & 0xffffu), khi = (__mmask16)(even >> 16);
+        for (int m = 0; m < VL; ++m) {
+            if ((size_t)m >= rows) continue;
+            float *ym = y + (size_t)m * ldy;
+            _mm512_mask_storeu_ps(ym, klo, _mm512_permutexvar_ps(lo, r[m]));
+            if (khi) _mm512_mask_storeu_ps(ym + 16, khi, _mm512_permutexvar_ps(hi, r[m]));
+        }
+    } else {
+        for (int m = 0; m < VL; ++m) {
+            if ((size_t)m >= rows) continue;
+            float v[VL];
+            _mm512_storeu_ps(v, r[m]);
+            for (int j = 0; j < nr; ++j)
+                y[(size_t)m * ldy + (size_t)j * ystep] = v[j];
+        }
+    }
+}
+
+/* halves: 2, or 1 when mr <= 16 (the upper half's weights are the panel's
+ * zero padding: skipped, not computed) */
+static inline __attribute__((always_inline)) void
+convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, const float *w,
+            const float *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
+            int accumulate)
+{
+    const size_t rows_lo = mr < VL ? mr : VL, rows_hi = mr - rows_lo;
+    __m512 lo[VL], hi[VL];
+    if (accumulate) {
+        /* the running sums start from y, transposed like the result */
+        load_half(lo, nr, rows_lo, y, ldy, ystep);
+        if (halves == 2) load_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
+    } else {
+#pragma GCC unroll 16
+        for (int j = 0; j < nr; ++j) {
+            lo[j] = _mm512_setzero_ps();
+            if (halves == 2) hi[j] = _mm512_setzero_ps();
+        }
+    }
+    for (size_t c = 0; c < nc; ++c) {
+        const float *xc = x + c * cs;
+        for (size_t t = 0; t < nt; ++t) {
+            const float *xt = xc + toff[t];
+            /* loaded into variables that the unrolled FMAs use (docs/kernels.md) */
+            const __m512 w0 = _mm512_loadu_ps(w);
+            if (halves == 2) {
+                const __m512 w1 = _mm512_loadu_ps(w + VL);
+#pragma GCC unroll 16
+                for (int j = 0; j < nr; ++j) {
+                    const __m512 b = _mm512_set1_ps(xt[j]);
+                    lo[j] = _mm512_fmadd_ps(w0, b, lo[j]);
+                    hi[j] = _mm512_fmadd_ps(w1, b, hi[j]);
+                }
+            } else {
+#pragma GCC unroll 16
+                for (int j = 0; j < nr; ++j)
+                    lo[j] = _mm512_fmadd_ps(w0, _mm512_set1_ps(xt[j]), lo[j]);
+            }
+            w += MR;
+        }
+    }
+    store_half(lo, nr, rows_lo, y, ldy, ystep);
+    if (halves == 2) store_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
+}
+
+#define CONVCV(n)                                                                                  \
+    case n:                                                                                        \
+        if (mr > VL)                                                                               \
+            convcv_body(n, 2, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);              \
+        else                                                                                       \
+            convcv_body(n, 1, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);              \
+        break;
+
+void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                      const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                      size_t ldy, size_t ystep, int accumulate)
+{
+    /* the positions of the tile as a constant: the broadcasts and
+     * accumulators of the loop are unrolled for exactly that many */
+    switch (nr) {
+        CONVCV(1)
+        CONVCV(2)
+        CONVCV(3) CONVCV(4) CONVCV(5) CONVCV(6) CONVCV(7) CONVCV(8) CONVCV(9) CONVCV(10) CONVCV(11)
+            CONVCV(12) CONVCV(13) CONVCV(14) default : break;
+    }
+}
