@@ -762,13 +762,14 @@ static void data_task(void *ctx, size_t index, int slot)
     dw_taps tp;
     if (st->inplace) data_taps(st, p->ks, &tp);
     for (int64_t c = c0; c < c1; ++c) {
-        /* the next plane: asked for by the in-place kernel as it goes when
-         * it reads the slot's copy, by the packing of the packed path; not
-         * at all when the in-place kernel reads the view itself (the
-         * hardware prefetchers keep up there: a burst between calls cost
-         * dw_3x3's dx +30%, requests spread over the kernel's rows +17%) */
+        /* the next plane: asked for by the in-place kernel as it goes, by
+         * the packing of the packed path. When the in-place kernel reads
+         * the view itself, the hardware prefetchers of Zen 4 kept up
+         * (requests spread over the kernel's rows cost dw_3x3's dx +17%
+         * there); on Zen 5 they do not: without the requests the pass took
+         * 2.5x as long (docs/performance.md, session 10) */
         ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
-        if (c + 1 < c1 && (!st->inplace || !st->src_direct)) plane_lines(v, n, c + 1, 0, &next);
+        if (c + 1 < c1) plane_lines(v, n, c + 1, 0, &next);
         ukernel_prefetch_level(&next, 1);
         if (st->inplace)
             data_plane_inplace(r, n, c, &src, &out, &tp, &next);
