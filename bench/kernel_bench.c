@@ -76,6 +76,25 @@ static double run_convcv(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* A 1x1 layer's gradInput (r50_c4_1x1: 256 channels of 14x14, the slab
+ * 200 KB: L2), one weight panel, the 196 positions in tiles of 14. */
+enum { CH1 = 256, CS1 = 196 };
+static float *g_x1, *g_y1;
+
+static double run_convcv_1x1(const conv_ukernels *k, int calls)
+{
+    static const ptrdiff_t toff0[1] = {0};
+    double flops = 0;
+    const int nr = cv_tile(k);
+    for (int c = 0; c < calls; ++c)
+        for (int j0 = 0; j0 + nr <= CS1; j0 += nr) {
+            k->convcv((size_t)k->convcv_mr, (size_t)nr, CH1, 1, g_w, g_x1 + j0, CS1, toff0,
+                      g_y1 + j0, CS1, 1, 0);
+            flops += 2.0 * k->convcv_mr * nr * CH1;
+        }
+    return flops;
+}
+
 /* The weights pass's GEMM form: 2048 positions of dy^T (64 channels, 512 KB:
  * L2) against 6 slab rows per call. */
 enum { WLEN = 2048, WROWS = 96 };
@@ -164,7 +183,11 @@ int main(int argc, char **argv)
            peak.isa);
     for (int t = 0; t < NT; ++t)
         g_toff[t] = (ptrdiff_t)(t / 3 * WP + t % 3);
-    g_w = filled((size_t)CH * NT * 16);
+    /* the widest panel: conv's or convcv's rows, 3x3 x 64 or 1x1 x 256 */
+    const size_t rows = (size_t)(k->convcv_mr > k->conv_mr ? k->convcv_mr : k->conv_mr);
+    g_w = filled(rows * (CH * NT > CH1 ? CH * NT : CH1));
+    g_x1 = filled((size_t)CH1 * CS1);
+    g_y1 = filled(rows * CS1);
     g_x = filled((size_t)CH * CS);
     g_y = filled((size_t)16 * SPAN * 4);
     g_a = filled((size_t)WROWS * WLEN > (size_t)RROWS * RLEN ? (size_t)WROWS * WLEN
@@ -180,6 +203,8 @@ int main(int argc, char **argv)
         {"conv", run_conv, k->conv_mr, k->conv_nr, "3x3, 64 channels, slab in L1/L2"},
         {"convcv", k->convcv ? run_convcv : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
          "the same, channels in the vector"},
+        {"convcv", k->convcv ? run_convcv_1x1 : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
+         "1x1, 256 channels of 196, slab in L2"},
         {"convwt", run_convwt, k->convwt_mr, k->convwt_nr, "2048 positions, dy^T in L2"},
         {"convrv", run_convrv, k->convrv_mr, k->convrv_nr, "rows of 256, in L1"},
     };
@@ -190,6 +215,8 @@ int main(int argc, char **argv)
                cases[i].nr, cases[i].what, g, peak.gflops > 0 ? 100.0 * g / peak.gflops : 0.0);
     }
     free(g_w);
+    free(g_x1);
+    free(g_y1);
     free(g_x);
     free(g_y);
     free(g_a);
