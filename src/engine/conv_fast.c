@@ -103,6 +103,11 @@ typedef struct fast_geom {
     int64_t max_rb;                /* > 0: at most this many output rows per block */
     bool balance_rows;             /* row blocks of equal size (data pass) */
     int64_t hp;                    /* slab rows per phase plane */
+    /* data pass, depth taps at stride 1: a task computes drun consecutive
+     * output planes from one slab holding the depths they read (dspan + drun
+     * - 1 planes: each input plane packed once per run, not once per tap).
+     * 0: one output plane per slab, a slab plane per tap kd. */
+    int64_t drun, dspan;
     int64_t cs;                    /* slab floats per channel */
     int64_t slab_floats;           /* cin*cs + slack */
 } fast_geom;
@@ -155,6 +160,34 @@ static int64_t phase_index(const fast_geom *g, int i, int64_t ph)
     return 0; /* unreachable: every tap's phase is used */
 }
 
+/* Output planes per task (a depth run, or one). */
+static int64_t geom_drun(const fast_geom *g)
+{
+    return g->drun > 1 ? g->drun : 1;
+}
+
+/* Depth planes per channel in the slab. */
+static int64_t geom_dplanes(const fast_geom *g)
+{
+    return g->drun > 1 ? g->dspan + g->drun - 1 : g->ntap[0];
+}
+
+/* Smallest depth shift of the taps. */
+static int64_t geom_dmin(const fast_geom *g)
+{
+    int64_t m = g->tsh[0][0];
+    for (int64_t kd = 1; kd < g->ntap[0]; ++kd)
+        m = min64(m, g->tsh[0][kd]);
+    return m;
+}
+
+/* Slab depth plane of tap kd for the first output plane of a run (the
+ * others: one plane further each). */
+static int64_t depth_plane(const fast_geom *g, int64_t kd)
+{
+    return g->drun > 1 ? g->tsh[0][kd] - geom_dmin(g) : kd;
+}
+
 /* Fills the slab layout of g (sizes, kernel, padding, stride set); rows
  * blocked so a slab is about FAST_SLAB_FLOATS, and at least min_tasks blocks
  * overall. */
@@ -185,7 +218,7 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks, int64_t budget)
         g->qmin[i] = qmin;
         g->qext[i] = qmax - qmin;
     }
-    const int64_t planes = g->ntap[0] * g->nph[1] * g->nph[2];
+    const int64_t planes = geom_dplanes(g) * g->nph[1] * g->nph[2];
     if (g->os[2] > FAST_MAX_FLOATS / 4 || g->qext[2] > FAST_MAX_FLOATS / 4 ||
         g->qext[1] > FAST_MAX_FLOATS / 4 || smul(g->cin, planes) > FAST_MAX_FLOATS / 4 / (1 + g->qext[1]))
         return "input rows too large for the fast engine";
@@ -205,7 +238,7 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks, int64_t budget)
     int64_t rb = budget / per_row - g->qext[1];
     rb = max64(1, min64(rb, g->os[1]));
     if (g->max_rb > 0) rb = min64(rb, g->max_rb);
-    int64_t outer = smul(smul(smul(g->n, g->g), g->os[0]), g->nwb);
+    int64_t outer = smul(smul(smul(g->n, g->g), ceil_div(g->os[0], geom_drun(g))), g->nwb);
     if (smul(outer, ceil_div(g->os[1], rb)) < min_tasks) {
         int64_t want = min64(g->os[1], ceil_div(min_tasks, outer));
         rb = max64(1, min64(rb, ceil_div(g->os[1], want)));
@@ -236,7 +269,8 @@ static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
                 tap_pq(g, 1, kh, &phh, &qh);
                 tap_pq(g, 2, kw, &phw, &qw);
                 const int64_t plane =
-                    (kd * g->nph[1] + phase_index(g, 1, phh)) * g->nph[2] + phase_index(g, 2, phw);
+                    (depth_plane(g, kd) * g->nph[1] + phase_index(g, 1, phh)) * g->nph[2] +
+                    phase_index(g, 2, phw);
                 toff[t++] = (ptrdiff_t)((plane * g->hp + qh - g->qmin[1]) * g->wp + qw - g->qmin[2]);
             }
 }
@@ -293,7 +327,9 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
 /* Packs channels [c0, c0+cin) of image n of v for output plane od and output
  * rows from oh0 and columns from ow0: layout [c][kd][phase h][phase w][hp][wp],
  * element (c, kd, ph, pw, r, col) = v[n, c0+c, od*std + tsh_d[kd],
- * (oh0 + qmin_h + r)*sth + ph, (ow0 + col + qmin_w)*stw + pw], or 0 outside. */
+ * (oh0 + qmin_h + r)*sth + ph, (ow0 + col + qmin_w)*stw + pw], or 0 outside.
+ * With a depth run (drun > 1) od is the run's first plane and slab plane kd
+ * holds depth od + min(tsh_d) + kd. */
 static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const conv_ukernels *k,
                       int64_t n, int64_t c0, int64_t od, int64_t oh0, int64_t ow0, float *dst)
 {
@@ -302,16 +338,17 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
     /* stride 2 in W with both phases used, fp32 or values the mode keeps:
      * each input row is read once and split into the two phase planes */
     const bool pair = g->st[2] == 2 && g->nph[2] == 2 && conv_split_row_ok(v, mode);
+    const int64_t np = geom_dplanes(g), dmin = geom_dmin(g);
     for (int64_t c = 0; c < g->cin; ++c)
-        for (int64_t kd = 0; kd < g->ntap[0]; ++kd) {
+        for (int64_t kd = 0; kd < np; ++kd) {
+            const int64_t d = g->drun > 1 ? d0 + dmin + kd : d0 + g->tsh[0][kd];
             if (pair) {
-                pack_pair(g, v, mode, k, n, c0 + c, d0 + g->tsh[0][kd], oh0, ow0, c + 1 < g->cin,
+                pack_pair(g, v, mode, k, n, c0 + c, d, oh0, ow0, c + 1 < g->cin,
                           dst + c * g->cs + kd * g->nph[1] * 2 * g->hp * g->wp);
                 continue;
             }
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
                 for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
-                    const int64_t d = d0 + g->tsh[0][kd];
                     const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
                     float *plane = dst + c * g->cs + ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
                     /* valid columns: 0 <= (ow0 + col + qmin)*st + pw < is */
@@ -474,6 +511,45 @@ static int64_t data_nsub(const conv_problem *p)
     return n;
 }
 
+/* Longest depth run data_pick_drun tries. */
+#define FAST_MAX_DRUN 8
+
+/* The depth run of a data pass with depth taps and unit strides (one phase
+ * plane per depth): the run length (1, 2, 4 or 8 output planes) whose slab
+ * packs the fewest input rows per output row, its planes and its row halo
+ * counted (a longer run's slab holds more planes, so fewer rows fit the
+ * budget). conv3d_unet's dx: 3 taps, 64 channels of 34 x 34: a plane per
+ * tap and 16-row blocks pack 3.4 input rows per output row, runs of 4 with
+ * 8-row blocks 1.9. */
+static void data_pick_drun(fast_geom *g)
+{
+    g->drun = 0;
+    if (g->ntap[0] < 2 || g->os[0] < 2 || g->st[0] != 1 || g->st[1] != 1 || g->st[2] != 1) return;
+    int64_t lo = g->tsh[0][0], hi = g->tsh[0][0];
+    for (int64_t kd = 1; kd < g->ntap[0]; ++kd) {
+        lo = min64(lo, g->tsh[0][kd]);
+        hi = max64(hi, g->tsh[0][kd]);
+    }
+    double best = 0;
+    int64_t pick = 0;
+    for (int64_t run = 1; run <= FAST_MAX_DRUN && run <= g->os[0]; run *= 2) {
+        fast_geom t = *g;
+        t.drun = run > 1 ? run : 0;
+        t.dspan = hi - lo + 1;
+        if (geom_layout(&t, FAST_MIN_TASKS, FAST_SLAB_FLOATS) != NULL) continue;
+        const double rows =
+            (double)geom_dplanes(&t) * (double)(t.rb + t.qext[1]) / (double)(run * t.rb);
+        if (pick == 0 || rows < best) {
+            best = rows;
+            pick = run;
+        }
+    }
+    if (pick > 1) {
+        g->drun = pick;
+        g->dspan = hi - lo + 1;
+    }
+}
+
 /* The forward convolution of sub-problem sub of the data pass. F: x with the
  * problem's taps. D: output phase rho (per dim) of gradInput, i = i'*s + rho:
  * a stride-1 correlation of dy over the taps k with (rho + pad - k*dil) % s
@@ -539,6 +615,7 @@ static const char *data_geom(const conv_problem *p, int64_t sub, const fast_geom
     g->balance_rows = true;
     if (bwd && p->stride[2] > 1)
         g->max_rb = max64(1, FAST_OUT_BLOCK_FLOATS / smul(smul(g->cout, p->stride[1]), p->xs[2]));
+    if (data_nsub(p) == 1) data_pick_drun(g);
     return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
 }
 
@@ -705,7 +782,7 @@ static bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geo
         if (empty[sub]) continue;
         st->slab_floats = max64(st->slab_floats, g->slab_floats);
         st->wpk_floats += smul(smul(smul(g->g, ceil_div(g->cout, st->mr) * st->mr), g->cin), g->nt);
-        st->tasks_d = max64(st->tasks_d, g->os[0]);
+        st->tasks_d = max64(st->tasks_d, ceil_div(g->os[0], geom_drun(g)));
         st->tasks_rb = max64(st->tasks_rb, g->nrb);
         st->tasks_wb = max64(st->tasks_wb, g->nwb);
     }
@@ -1059,22 +1136,36 @@ static void data_task(void *ctx, size_t index, int slot)
     i /= st->tasks_wb;
     const int64_t rbi = i % st->tasks_rb;
     i /= st->tasks_rb;
-    const int64_t od = i % st->tasks_d;
+    const int64_t di = i % st->tasks_d;
     i /= st->tasks_d;
     const int64_t grp = i % r->p->g, n = i / r->p->g;
+    /* the output planes of the task: one, or a depth run (then the only
+     * sub-problem's) */
+    int64_t od0 = di, od1 = di + 1;
+    for (int64_t sub = 0; sub < r->nsub; ++sub)
+        if (!r->empty[sub] && r->subs[sub].drun > 1) {
+            od0 = di * r->subs[sub].drun;
+            od1 = min64(r->subs[sub].os[0], od0 + r->subs[sub].drun);
+        }
     /* the first output phase's stores miss (prefetched); the others' hit the
      * lines it brought (FAST_OUT_BLOCK_FLOATS) */
     bool first = true;
     for (int64_t sub = 0; sub < r->nsub; ++sub) {
         if (r->empty[sub]) continue;
         const fast_geom *g = &r->subs[sub];
-        if (od >= g->os[0] || rbi >= g->nrb || cbi >= g->nwb) continue;
+        if (od0 >= g->os[0] || rbi >= g->nrb || cbi >= g->nwb) continue;
         int64_t cs;
-        const float *xs = data_slab(r, g, n, grp, od, rbi * g->rb, cbi * g->wb, slot, &cs);
-        data_block(r, sub, n, grp, od, rbi, cbi, slot, first, xs, cs);
+        const float *xs = data_slab(r, g, n, grp, od0, rbi * g->rb, cbi * g->wb, slot, &cs);
+        /* output plane od reads the run's slab planes from od - od0 on */
+        const int64_t plane = g->nph[1] * g->nph[2] * g->hp * g->wp;
+        for (int64_t od = od0; od < od1; ++od)
+            data_block(r, sub, n, grp, od, rbi, cbi, slot, first || od > od0,
+                       xs + (od - od0) * plane, cs);
         first = false;
     }
-    if (st->round_blocks) round_block(r, n, grp, od, rbi, cbi);
+    if (st->round_blocks)
+        for (int64_t od = od0; od < od1; ++od)
+            round_block(r, n, grp, od, rbi, cbi);
 }
 
 /* Zeros gradInput[n, c] at the positions of an output phase without taps. */
