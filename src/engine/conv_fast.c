@@ -84,7 +84,8 @@
 /* A forward convolution as the data pass or the weight pass sees it: output
  * position o reads input o*st - pad + k*dil. Strided H and W are made stride
  * 1 by a phase split of the input: tap k reads phase ph(k) at o + q(k) with
- * k*dil - pad = q(k)*st + ph(k). Depth keeps one slab plane per tap kd. */
+ * k*dil - pad = q(k)*st + ph(k). Depth keeps one slab plane per tap kd, or
+ * in a data pass's depth run one per depth the run reads. */
 typedef struct fast_geom {
     int64_t n, g, cin, cout;       /* per group: input / output channels */
     int64_t is[3], os[3], ks[3], st[3];
