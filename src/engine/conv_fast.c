@@ -771,10 +771,12 @@ static bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geo
     st->mr = st->cv ? k->convcv_mr : st->one_row ? 1 : k->conv_mr;
     st->nr = st->cv ? k->convcv_nr : st->one_row ? k->conv1_nr : k->conv_nr;
     st->slots = plan_slots();
-    /* channel-vector tiles are short (14-16 positions): four of them per store,
-     * so a 16-bit gradInput row is narrowed in runs of up to 64 (r50_c4_1x1's
-     * bf16 dx: +5% CPU time with one tile per store) */
-    st->store_tiles = st->cv ? 4 : 1;
+    /* channel-vector tiles are short (14-16 positions): sixteen of them per
+     * store, so a 16-bit gradInput row is narrowed in runs of up to 224 (the
+     * per-row work of a store was 13% of r50_c4_1x1's bf16 dx with four
+     * tiles a store, -10% CPU time with sixteen: its whole 196-position
+     * plane; +5% with one) */
+    st->store_tiles = st->cv ? 16 : 1;
     st->tile_ld = st->store_tiles * st->nr;
     st->tile_floats = round_up64((int64_t)st->mr * st->tile_ld, 16);
     st->nsub = nsub;
@@ -972,9 +974,9 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
 }
 
 /* Where kernel tile t of the ntiles over [0, span) starts (t = ntiles: span).
- * Channel-vector tiles have even widths (196 = 12 x 15 + 16, not 12 x 16 +
- * 4): a narrow tile has too few accumulators to hide the FMA latency. The
- * spatial-vector kernel keeps whole vectors. */
+ * Channel-vector tiles have even widths (with 16-position tiles 196 = 12 x
+ * 15 + 16, not 12 x 16 + 4): a narrow tile has too few accumulators to hide
+ * the FMA latency. The spatial-vector kernel keeps whole vectors. */
 static inline int64_t tile_start(const data_state *st, int64_t t, int64_t span, int64_t ntiles)
 {
     return st->cv ? t * span / ntiles : min64(t * st->nr, span);
