@@ -109,6 +109,11 @@ typedef struct fast_geom {
      * - 1 planes: each input plane packed once per run, not once per tap).
      * 0: one output plane per slab, a slab plane per tap kd. */
     int64_t drun, dspan;
+    /* qspan: the shift range of every output phase of a D pass, qlo..qhi per
+     * dim, imposed on each (the phases then pack the same slab: one copy per
+     * task, not one per phase) */
+    bool qspan;
+    int64_t qlo[3], qhi[3];
     int64_t cs;                    /* slab floats per channel */
     int64_t slab_floats;           /* cin*cs + slack */
 } fast_geom;
@@ -216,6 +221,10 @@ static const char *geom_layout(fast_geom *g, int64_t min_tasks, int64_t budget)
         g->nph[i] = 0;
         for (int64_t ph = 0; ph < g->st[i]; ++ph)
             if (used[ph]) g->phase[i][g->nph[i]++] = ph;
+        if (g->qspan) {
+            qmin = min64(qmin, g->qlo[i]);
+            qmax = max64(qmax, g->qhi[i]);
+        }
         g->qmin[i] = qmin;
         g->qext[i] = qmax - qmin;
     }
@@ -512,6 +521,42 @@ static int64_t data_nsub(const conv_problem *p)
     return n;
 }
 
+/* The H and W shifts of every output phase of a D pass together (qspan):
+ * phase rho's tap k has shift (rho + pad - k*dil) / s where that divides. */
+static void data_union_shifts(const conv_problem *p, fast_geom *g)
+{
+    g->qspan = true;
+    for (int i = 1; i < 3; ++i) {
+        const int64_t s = p->stride[i];
+        g->qlo[i] = INT64_MAX;
+        g->qhi[i] = INT64_MIN;
+        for (int64_t rho = 0; rho < min64(s, p->xs[i]); ++rho)
+            for (int64_t k = 0; k < p->ks[i]; ++k) {
+                const int64_t v = rho + p->pad[i] - k * p->dil[i];
+                if (floor_div(v, s) * s != v) continue;
+                g->qlo[i] = min64(g->qlo[i], floor_div(v, s));
+                g->qhi[i] = max64(g->qhi[i], floor_div(v, s));
+            }
+    }
+}
+
+/* Whether sub-problems a and b pack the same slab for the same block. */
+static bool same_slab(const fast_geom *a, const fast_geom *b)
+{
+    if (a->hp != b->hp || a->wp != b->wp || a->cs != b->cs || a->ntap[0] != b->ntap[0] ||
+        a->drun != b->drun)
+        return false;
+    for (int i = 0; i < 3; ++i)
+        if (a->qmin[i] != b->qmin[i] || a->st[i] != b->st[i] || a->nph[i] != b->nph[i])
+            return false;
+    for (int i = 1; i < 3; ++i)
+        for (int64_t j = 0; j < a->nph[i]; ++j)
+            if (a->phase[i][j] != b->phase[i][j]) return false;
+    for (int64_t kd = 0; kd < a->ntap[0]; ++kd)
+        if (a->tsh[0][kd] != b->tsh[0][kd]) return false;
+    return true;
+}
+
 /* Longest depth run data_pick_drun tries. */
 #define FAST_MAX_DRUN 8
 
@@ -610,6 +655,7 @@ static const char *data_geom(const conv_problem *p, int64_t sub, const fast_geom
         g->force_rb = lead->rb;
         g->force_wb = lead->wb;
     }
+    if (bwd && data_nsub(p) > 1 && p->stride[0] == 1) data_union_shifts(p, g);
     /* W phases interleave within output rows: each line of gradInput is
      * written by several phases of the same task, so its output block
      * should stay in L2 until the last phase has written it */
@@ -1158,12 +1204,17 @@ static void data_task(void *ctx, size_t index, int slot)
     /* the first output phase's stores miss (prefetched); the others' hit the
      * lines it brought (FAST_OUT_BLOCK_FLOATS) */
     bool first = true;
+    const fast_geom *packed = NULL; /* the sub-problem whose slab xs holds */
+    const float *xs = NULL;
+    int64_t cs = 0;
     for (int64_t sub = 0; sub < r->nsub; ++sub) {
         if (r->empty[sub]) continue;
         const fast_geom *g = &r->subs[sub];
         if (od0 >= g->os[0] || rbi >= g->nrb || cbi >= g->nwb) continue;
-        int64_t cs;
-        const float *xs = data_slab(r, g, n, grp, od0, rbi * g->rb, cbi * g->wb, slot, &cs);
+        if (!packed || !same_slab(packed, g)) {
+            xs = data_slab(r, g, n, grp, od0, rbi * g->rb, cbi * g->wb, slot, &cs);
+            packed = g;
+        }
         /* output plane od reads the run's slab planes from od - od0 on */
         const int64_t plane = g->nph[1] * g->nph[2] * g->hp * g->wp;
         for (int64_t od = od0; od < od1; ++od)
