@@ -31,6 +31,13 @@
 /* ---- tunables (problem-independent constants) ---------------------------- */
 /* Largest row span pack_slab prefetches ahead (a dense row of a big plane). */
 #define FAST_PREFETCH_MAX_BYTES (64 * 1024)
+/* pack_slab asks for the rows of the channel this many channels ahead, at
+ * most (and at most FAST_PACK_AHEAD_BYTES ahead): one channel ahead was too
+ * late for short rows coming from memory (conv1d_wav_k10s5's rounded and
+ * 16-bit dx: -10 to -35% with eight; the dense layers unchanged). */
+#define FAST_PACK_AHEAD_CHANNELS 8
+#define FAST_PACK_AHEAD_BYTES (16 * 1024)
+
 /* Floats of the packed input slab one task aims for (about half of L2). */
 #define FAST_SLAB_FLOATS (128 * 1024)
 /* The weights pass streams its slab rows: larger units, longer reductions. */
@@ -384,18 +391,26 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
                         while (whole && r + nrows < g->hp && h + nrows < is[1]) ++nrows;
                         if (lo > 0) memset(row, 0, (size_t)lo * sizeof(float));
                         const int64_t w0 = (lo + q0) * g->st[2] + pw;
-                        if (c + 1 < g->cin && ipw == 0) {
-                            /* the same rows of the next channel: a plane ahead, so
-                             * page-sized planes do not start cold (prefetchers
-                             * stop at page boundaries) */
-                            const char *nx = (const char *)v->data +
-                                             conv_view_index(v, n, c0 + c + 1, d, h, w0) * (int64_t)dtype_bytes(v->dtype);
-                            /* the span the read covers; skipped for sparse rows,
-                             * where a prefetch of the span would touch unread lines */
-                            const int64_t span = (((nrows - 1) * g->wp + hi - lo - 1) * g->st[2] * v->stride[4] + 1) *
-                                                 (int64_t)dtype_bytes(v->dtype);
-                            if (span <= FAST_PREFETCH_MAX_BYTES) ukernel_prefetch_run(nx, span, 0);
-                        }
+                        /* the span the read covers; not asked for when sparse,
+                         * where a prefetch of the span would touch unread lines */
+                        const int64_t span =
+                            (((nrows - 1) * g->wp + hi - lo - 1) * g->st[2] * v->stride[4] + 1) *
+                            (int64_t)dtype_bytes(v->dtype);
+                        /* the same rows of a channel ahead, so page-sized planes
+                         * do not start cold (prefetchers stop at page boundaries)
+                         * and short rows far apart (conv1d_wav_k10s5's dy: 240
+                         * floats of rows 12.8 KB apart) arrive from memory in
+                         * time: channels ahead up to FAST_PACK_AHEAD_BYTES */
+                        const int64_t ahead = span > 0
+                                                  ? max64(1, min64(FAST_PACK_AHEAD_CHANNELS,
+                                                                   FAST_PACK_AHEAD_BYTES / span))
+                                                  : 1;
+                        if (c + ahead < g->cin && ipw == 0 && span <= FAST_PREFETCH_MAX_BYTES)
+                            ukernel_prefetch_run(
+                                (const char *)v->data +
+                                    conv_view_index(v, n, c0 + c + ahead, d, h, w0) *
+                                        (int64_t)dtype_bytes(v->dtype),
+                                span, 0);
                         conv_load_row(v, n, c0 + c, d, h, w0, g->st[2],
                                       (nrows - 1) * g->wp + hi - lo, mode, k, row + lo);
                         if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
