@@ -679,6 +679,40 @@ static int check_f32_narrow(const conv_ukernels *k, test_rng *r, f32_narrow_uker
     return bad;
 }
 
+/* f32_narrow_step2: the even elements as f32_to_f16 / f32_to_bf16 on random
+ * bits (NaNs and infinities among them), the odd ones and everything past
+ * the last untouched; every length 0..70 at 0..3 elements from a 64-byte
+ * boundary. */
+static int check_f32_narrow_step2(const conv_ukernels *k, test_rng *r)
+{
+    enum { MAX_N = 70, GUARD16 = 0xbeef };
+    int bad = 0;
+    float src[MAX_N];
+    uint16_t *buf = aligned_alloc(64, 256 * sizeof(uint16_t));
+    for (int bf16 = 0; bf16 < 2; ++bf16)
+        for (size_t off = 0; off < 4; ++off)
+            for (size_t n = 0; n <= MAX_N; ++n) {
+                for (size_t i = 0; i < n; ++i)
+                    src[i] = f32_from_bits((uint32_t)rng_next(r));
+                for (size_t i = 0; i < 256; ++i)
+                    buf[i] = GUARD16;
+                k->f32_narrow_step2(n, src, buf + off, bf16);
+                for (size_t i = 0; i < 256; ++i) {
+                    const size_t j = i - off; /* wraps below the offset */
+                    const uint16_t want = j < 2 * n && j % 2 == 0 ? (bf16 ? f32_to_bf16(src[j / 2])
+                                                                          : f32_to_f16(src[j / 2]))
+                                                                  : GUARD16;
+                    if (buf[i] != want && bad++ < 6)
+                        printf("FAIL %s f32_narrow_step2 bf16 %d n=%zu offset %zu at %zu: 0x%04x, "
+                               "want 0x%04x\n",
+                               cpu_isa_name(k->isa), bf16, n, off, i, (unsigned)buf[i],
+                               (unsigned)want);
+                }
+            }
+    free(buf);
+    return bad;
+}
+
 /* lanes16: every length 0..70 from lanes holding -0 and values, against the
  * plain loop bit for bit; the lanes no element reaches keep their bits (-0
  * too); nothing past x[n) is read (ASan: an exact allocation). */
@@ -928,6 +962,11 @@ int main(void)
         const int bad_nw = check_f32_narrow(k, &r, k->f32_narrow, "f32_narrow");
         printf("%s: f32_narrow %s\n", cpu_isa_name(k->isa), bad_nw ? "FAIL" : "ok");
         g_fail += bad_nw;
+        if (k->f32_narrow_step2) {
+            const int bad_n2 = check_f32_narrow_step2(k, &r);
+            printf("%s: f32_narrow_step2 %s\n", cpu_isa_name(k->isa), bad_n2 ? "FAIL" : "ok");
+            g_fail += bad_n2;
+        }
         /* the grouped data pass's streamed stores (the scalar ISA: f32_narrow) */
         const f32_narrow_ukernel_fn nt = isa == ACLCONV_ISA_AVX512 ? f32_narrow_nt_ukernel__avx512
                                          : isa == ACLCONV_ISA_AVX2 ? f32_narrow_nt_ukernel__avx2

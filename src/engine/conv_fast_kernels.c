@@ -60,6 +60,7 @@ static const conv_ukernels table_avx512 = {
     .f32_split2 = f32_split2_ukernel__avx512,
     .f32_merge2 = f32_merge2_ukernel__avx512,
     .f32_narrow = f32_narrow_ukernel__avx512,
+    .f32_narrow_step2 = f32_narrow_step2_ukernel__avx512,
     .lanes16 = f32_lanes16_ukernel__avx512,
     .convcv_mr = 32, .convcv_nr = 14, .convcv = f32_convcv_ukernel_32x14__avx512,
 };

@@ -139,7 +139,12 @@ void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernel
      * format: the same bits as conv_round_result then the store */
     if (conv_mode_keeps(out->dtype, mode) && sw == 1) {
         narrow((size_t)count, src, o, bf16);
-    } else if (conv_mode_keeps(out->dtype, mode) && count <= STORE_CHUNK) { /* narrowed, then spread */
+    } else if (conv_mode_keeps(out->dtype, mode) && sw == 2 && k->f32_narrow_step2) {
+        /* a W phase of a stride-2 gradInput (the spread below: 8% of
+         * r50_c3_3x3s2's fp16 dx) */
+        k->f32_narrow_step2((size_t)count, src, o, bf16);
+    } else if (conv_mode_keeps(out->dtype, mode) &&
+               count <= STORE_CHUNK) { /* narrowed, then spread */
         uint16_t h[STORE_CHUNK];
         k->f32_narrow((size_t)count, src, h, bf16);
         for (int64_t i = 0; i < count; ++i) o[i * sw] = h[i];

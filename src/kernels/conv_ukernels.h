@@ -111,6 +111,7 @@ typedef struct conv_ukernels {
     f32_merge2_ukernel_fn f32_merge2; /* two W phases merged into a row, rounded */
     /* fp32 results stored as fp16 / bf16 */
     f32_narrow_ukernel_fn f32_narrow;
+    f32_narrow_ukernel_fn f32_narrow_step2; /* NULL: narrow, then spread */
     /* gradBias rows */
     f32_lanes16_ukernel_fn lanes16;
     /* channel-vector variant of conv (NULL: the ISA has none) */

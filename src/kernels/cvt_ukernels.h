@@ -133,6 +133,14 @@ void f32_narrow_nt_ukernel__avx2(size_t n, const float *src, uint16_t *dst, int 
 void f32_narrow_nt_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int bf16);
 
 /*
+ * The same narrowing into every other element ("f32_narrow_step2"): dst[2*i]
+ * = f32_narrow's result for src[i], i < n; the odd elements dst[2*i + 1] are
+ * neither read nor written (another output phase's). AVX-512 only (16-bit
+ * masked stores); other ISAs narrow into a buffer and spread.
+ */
+void f32_narrow_step2_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int bf16);
+
+/*
  * fp32 row copy with non-temporal stores ("f32_copy_nt"): dst[i] = src[i],
  * i < n, for results not read again soon: the full vectors whose destination
  * is vector-aligned (32 bytes AVX2, 64 AVX-512) bypass the cache, so the
