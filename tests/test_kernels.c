@@ -577,6 +577,39 @@ static int check_f32_copy_nt(f32_copy_ukernel_fn copy, const char *isa)
     return bad;
 }
 
+/* f32_round_nt: the bits of the ISA's f32_round (itself checked against the
+ * scalar rounding) for the three kinds on random bits, every length 0..100
+ * at destination offsets 0..16 floats from a 64-byte boundary, guards on
+ * both sides. */
+static int check_f32_round_nt(const conv_ukernels *k, test_rng *r)
+{
+    enum { MAXN = 100, OFF = 17, PAD = 20 };
+    static const int kinds[] = {F32_ROUND_HF32, F32_ROUND_F16, F32_ROUND_BF16};
+    int bad = 0;
+    float *src = aligned_alloc(64, 256 * sizeof(float)),
+          *dst = aligned_alloc(64, 256 * sizeof(float)),
+          *want = aligned_alloc(64, 256 * sizeof(float));
+    for (size_t q = 0; q < 3; ++q)
+        for (size_t off = 0; off < OFF; ++off)
+            for (size_t n = 0; n <= MAXN; ++n) {
+                for (size_t i = 0; i < 256; ++i)
+                    src[i] = f32_from_bits((uint32_t)rng_next(r));
+                for (size_t i = 0; i < 256; ++i)
+                    dst[i] = want[i] = GUARD;
+                k->f32_round(n, src + 3, want + PAD + off, kinds[q]);
+                k->f32_round_nt(n, src + 3, dst + PAD + off, kinds[q]);
+                store_fence__avx2();
+                for (size_t i = 0; i < 256; ++i)
+                    if (f32_bits(dst[i]) != f32_bits(want[i]) && bad++ < 6)
+                        printf("FAIL %s f32_round_nt kind %d n=%zu off=%zu at %zu\n",
+                               cpu_isa_name(k->isa), kinds[q], n, off, i);
+            }
+    free(src);
+    free(dst);
+    free(want);
+    return bad;
+}
+
 /* f32_load_step2 / f32_store_step2: every length 0..70 at offsets 0..3,
  * against the strided loops; the load writes nothing past dst[n - 1], the
  * store nothing but the even elements below 2n (guards checked). */
@@ -967,14 +1000,16 @@ int main(void)
             printf("%s: f32_narrow_step2 %s\n", cpu_isa_name(k->isa), bad_n2 ? "FAIL" : "ok");
             g_fail += bad_n2;
         }
-        /* the grouped data pass's streamed stores (the scalar ISA: f32_narrow) */
-        const f32_narrow_ukernel_fn nt = isa == ACLCONV_ISA_AVX512 ? f32_narrow_nt_ukernel__avx512
-                                         : isa == ACLCONV_ISA_AVX2 ? f32_narrow_nt_ukernel__avx2
-                                                                   : NULL;
-        if (nt) {
-            const int bad_nt = check_f32_narrow(k, &r, nt, "f32_narrow_nt");
+        /* the streamed stores of results (the scalar ISA: none) */
+        if (k->f32_narrow_nt) {
+            const int bad_nt = check_f32_narrow(k, &r, k->f32_narrow_nt, "f32_narrow_nt");
             printf("%s: f32_narrow_nt %s\n", cpu_isa_name(k->isa), bad_nt ? "FAIL" : "ok");
             g_fail += bad_nt;
+        }
+        if (k->f32_round_nt) {
+            const int bad_rnt = check_f32_round_nt(k, &r);
+            printf("%s: f32_round_nt %s\n", cpu_isa_name(k->isa), bad_rnt ? "FAIL" : "ok");
+            g_fail += bad_rnt;
         }
         /* the depthwise data pass's streamed planes (the scalar ISA: none) */
         const f32_copy_ukernel_fn cnt = isa == ACLCONV_ISA_AVX512 ? f32_copy_nt_ukernel__avx512

@@ -22,7 +22,7 @@
 #include "engine/conv_bias.h"
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
-#include "kernels/cvt_ukernels.h" /* f32_narrow_nt and the store fence after it */
+#include "kernels/cvt_ukernels.h" /* f32_copy_nt and the store fence after it */
 #include "kernels/dw_ukernels.h"
 #include "threading/pool.h"
 
@@ -203,7 +203,6 @@ typedef struct dw_kernels {
     f32_dwrow_ukernel_fn row;
     f32_dwrowwt_ukernel_fn rowwt;
     f32_dwsum_ukernel_fn sum;
-    f32_narrow_ukernel_fn narrow_nt; /* dense 16-bit gradInput planes, streamed when the ISA can */
     f32_copy_ukernel_fn copy_nt;     /* dense fp32 gradInput planes, streamed; NULL: none */
     void (*fence)(void);             /* after streamed stores; NULL: none stream */
 } dw_kernels;
@@ -212,19 +211,28 @@ static dw_kernels pick_kernels(aclconvIsa isa)
 {
     switch (isa) {
     case ACLCONV_ISA_AVX512:
-        return (dw_kernels){f32_dwconv_ukernel_128__avx512, f32_dwwt_ukernel_4x32__avx512,
-                            f32_dwrow_ukernel_4x32__avx512, f32_dwrowwt_ukernel_12x32__avx512,
-                            f32_dwsum_ukernel_4x16__avx512, f32_narrow_nt_ukernel__avx512,
-                            f32_copy_nt_ukernel__avx512, store_fence__avx2};
+        return (dw_kernels){f32_dwconv_ukernel_128__avx512,
+                            f32_dwwt_ukernel_4x32__avx512,
+                            f32_dwrow_ukernel_4x32__avx512,
+                            f32_dwrowwt_ukernel_12x32__avx512,
+                            f32_dwsum_ukernel_4x16__avx512,
+                            f32_copy_nt_ukernel__avx512,
+                            store_fence__avx2};
     case ACLCONV_ISA_AVX2:
-        return (dw_kernels){f32_dwconv_ukernel_64__avx2, f32_dwwt_ukernel_4x16__avx2,
-                            f32_dwrow_ukernel_4x16__avx2, f32_dwrowwt_ukernel_4x16__avx2,
-                            f32_dwsum_ukernel_4x16__avx2, f32_narrow_nt_ukernel__avx2,
-                            f32_copy_nt_ukernel__avx2, store_fence__avx2};
+        return (dw_kernels){f32_dwconv_ukernel_64__avx2,
+                            f32_dwwt_ukernel_4x16__avx2,
+                            f32_dwrow_ukernel_4x16__avx2,
+                            f32_dwrowwt_ukernel_4x16__avx2,
+                            f32_dwsum_ukernel_4x16__avx2,
+                            f32_copy_nt_ukernel__avx2,
+                            store_fence__avx2};
     default:
-        return (dw_kernels){f32_dwconv_ukernel_16__scalar, f32_dwwt_ukernel_1x4__scalar,
-                            f32_dwrow_ukernel_1x1__scalar, f32_dwrowwt_ukernel_1x4__scalar,
-                            f32_dwsum_ukernel_1x16__scalar, f32_narrow_ukernel__scalar, NULL,
+        return (dw_kernels){f32_dwconv_ukernel_16__scalar,
+                            f32_dwwt_ukernel_1x4__scalar,
+                            f32_dwrow_ukernel_1x1__scalar,
+                            f32_dwrowwt_ukernel_1x4__scalar,
+                            f32_dwsum_ukernel_1x16__scalar,
+                            NULL,
                             NULL};
     }
 }
@@ -494,8 +502,7 @@ void plane_store_merged(const dw_dim dim[CONV_SPATIAL], const conv_view *out, co
 static void store_row(const dw_run *r, bool stream, int64_t base, int64_t sw, int64_t count,
                       const float *src)
 {
-    conv_store_results(&r->p->grad_input, r->p->mode, r->ck, stream ? r->k.narrow_nt : r->ck->f32_narrow, base,
-                       sw, count, src);
+    conv_store_results(&r->p->grad_input, r->p->mode, r->ck, stream, base, sw, count, src);
 }
 
 /* Writes output phase (u[0], u[1], u[2]) of plane (n, c) of the data gradient

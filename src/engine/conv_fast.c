@@ -1028,7 +1028,7 @@ static void store_run(const data_run *r, const float *s, int64_t base, int64_t v
 {
     const conv_view *out = r->out;
     if (s) {
-        conv_store_results(out, r->p->mode, r->k, r->k->f32_narrow, base, step, valid, s);
+        conv_store_results(out, r->p->mode, r->k, false, base, step, valid, s);
         return;
     }
     const size_t es = out->dtype == ACL_FLOAT ? 4 : 2;

@@ -40,6 +40,8 @@ static const conv_ukernels table_avx2 = {
     .f32_split2 = f32_split2_ukernel__avx2,
     .f32_merge2 = f32_merge2_ukernel__avx2,
     .f32_narrow = f32_narrow_ukernel__avx2,
+    .f32_narrow_nt = f32_narrow_nt_ukernel__avx2,
+    .f32_round_nt = f32_round_nt_ukernel__avx2,
     .lanes16 = f32_lanes16_ukernel__avx2,
     .convcv_mr = 16, .convcv_nr = 6, .convcv = f32_convcv_ukernel_16x6__avx2,
 };
@@ -60,6 +62,8 @@ static const conv_ukernels table_avx512 = {
     .f32_split2 = f32_split2_ukernel__avx512,
     .f32_merge2 = f32_merge2_ukernel__avx512,
     .f32_narrow = f32_narrow_ukernel__avx512,
+    .f32_narrow_nt = f32_narrow_nt_ukernel__avx512,
+    .f32_round_nt = f32_round_nt_ukernel__avx512,
     .f32_narrow_step2 = f32_narrow_step2_ukernel__avx512,
     .lanes16 = f32_lanes16_ukernel__avx512,
     .convcv_mr = 32, .convcv_nr = 14, .convcv = f32_convcv_ukernel_32x14__avx512,

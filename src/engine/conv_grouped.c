@@ -116,28 +116,46 @@ typedef struct grp_kernels {
     f32_grpwtm_ukernel_fn wtm; /* grpwt's tile, masked rows */
     f32_grpconv_ukernel_fn conv;
     int conv_mr, conv_nr;
-    f32_narrow_ukernel_fn narrow; /* 16-bit gradInput stores, streamed when the ISA can */
     f32_copy_ukernel_fn copy_nt;  /* dense fp32 gradInput planes, streamed; NULL: none */
-    void (*fence)(void); /* after streamed stores (grpconv, narrow); NULL: none stream */
+    void (*fence)(
+        void); /* after streamed stores (grpconv, the stores of results); NULL: none stream */
 } grp_kernels;
 
 static grp_kernels pick_kernels(aclconvIsa isa)
 {
     switch (isa) {
     case ACLCONV_ISA_AVX512:
-        return (grp_kernels){f32_grpwt_ukernel_4x6__avx512, f32_grpcopy_ukernel__avx512, 4, 6,
+        return (grp_kernels){f32_grpwt_ukernel_4x6__avx512,
+                             f32_grpcopy_ukernel__avx512,
+                             4,
+                             6,
                              f32_grpwtm_ukernel_4x6__avx512,
-                             f32_grpconv_ukernel_8x48__avx512, 8, 48, f32_narrow_nt_ukernel__avx512,
-                             f32_copy_nt_ukernel__avx512, store_fence__avx2};
+                             f32_grpconv_ukernel_8x48__avx512,
+                             8,
+                             48,
+                             f32_copy_nt_ukernel__avx512,
+                             store_fence__avx2};
     case ACLCONV_ISA_AVX2:
-        return (grp_kernels){f32_grpwt_ukernel_3x4__avx2, f32_grpcopy_ukernel__avx2, 3, 4,
+        return (grp_kernels){f32_grpwt_ukernel_3x4__avx2,
+                             f32_grpcopy_ukernel__avx2,
+                             3,
+                             4,
                              f32_grpwtm_ukernel_3x4__avx2,
-                             f32_grpconv_ukernel_4x24__avx2, 4, 24, f32_narrow_nt_ukernel__avx2,
-                             f32_copy_nt_ukernel__avx2, store_fence__avx2};
+                             f32_grpconv_ukernel_4x24__avx2,
+                             4,
+                             24,
+                             f32_copy_nt_ukernel__avx2,
+                             store_fence__avx2};
     default:
-        return (grp_kernels){f32_grpwt_ukernel_2x2__scalar, f32_grpcopy_ukernel__scalar, 2, 2,
+        return (grp_kernels){f32_grpwt_ukernel_2x2__scalar,
+                             f32_grpcopy_ukernel__scalar,
+                             2,
+                             2,
                              f32_grpwtm_ukernel_2x2__scalar,
-                             f32_grpconv_ukernel_4x16__scalar, 4, 16, f32_narrow_ukernel__scalar, NULL,
+                             f32_grpconv_ukernel_4x16__scalar,
+                             4,
+                             16,
+                             NULL,
                              NULL};
     }
 }
@@ -840,7 +858,7 @@ static void store_rows(const grp_run *r, int64_t n, int64_t c, const sub_taps *s
     for (int64_t b = 0; b < rows; ++b) {
         const int64_t base = conv_view_index(out, n, c, s->u[0] + a * dd->out_step,
                                              s->u[1] + b * dh->out_step, s->u[2]);
-        conv_store_results(out, p->mode, r->ck, r->k.narrow, base, sw, len, grid ? grid + b * rowp : NULL);
+        conv_store_results(out, p->mode, r->ck, true, base, sw, len, grid ? grid + b * rowp : NULL);
     }
 }
 

@@ -103,9 +103,11 @@ void conv_split_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t
                       mode == (bf16 ? CONV_MODE_BF16 : CONV_MODE_F16));
 }
 
-void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernels *k, f32_narrow_ukernel_fn narrow,
+void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernels *k, bool stream,
                         int64_t base, int64_t sw, int64_t count, const float *src)
 {
+    const f32_narrow_ukernel_fn narrow =
+        stream && k->f32_narrow_nt ? k->f32_narrow_nt : k->f32_narrow;
     const bool rounds = mode == CONV_MODE_F16 || mode == CONV_MODE_BF16;
     if (out->dtype == ACL_FLOAT && !rounds) {
         float *o = (float *)out->data + base;
@@ -125,7 +127,9 @@ void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernel
     }
     if (out->dtype == ACL_FLOAT) {
         float *o = (float *)out->data + base;
-        if (sw == 1) /* conv_round_result: the ISA's rounding kernel */
+        if (sw == 1 && stream && k->f32_round_nt) /* conv_round_result: the ISA's rounding kernel */
+            k->f32_round_nt((size_t)count, src, o, conv_round_kind(mode));
+        else if (sw == 1)
             k->f32_round((size_t)count, src, o, conv_round_kind(mode));
         else if (mode == CONV_MODE_F16) /* conv_round_result, inline */
             for (int64_t i = 0; i < count; ++i) o[i * sw] = f32_round_f16_inl(src[i]);

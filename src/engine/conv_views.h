@@ -71,9 +71,10 @@ void conv_split_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t
 /* Stores count data-gradient results src[i] (zeros when src is NULL) to
  * elements base + i*sw of out: the mode's result rounding (conv_round_result),
  * then RNE to the view's dtype, bit for bit, through k's row kernels where a
- * run is dense. narrow: the kernel for dense 16-bit runs, k->f32_narrow or a
- * streaming one (f32_narrow_nt: the caller fences before the task ends). */
-void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernels *k, f32_narrow_ukernel_fn narrow,
+ * run is dense. stream: dense runs that narrow or round go through k's
+ * streaming kernels where it has them (the caller fences before the task
+ * ends). */
+void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernels *k, bool stream,
                         int64_t base, int64_t sw, int64_t count, const float *src);
 
 /* Copies spatial block (n, c) of v into dst (contiguous D*H*W fp32), rounding

@@ -112,6 +112,9 @@ typedef struct conv_ukernels {
     /* fp32 results stored as fp16 / bf16 */
     f32_narrow_ukernel_fn f32_narrow;
     f32_narrow_ukernel_fn f32_narrow_step2; /* NULL: narrow, then spread */
+    /* streaming stores (the caller fences); NULL (scalar): the plain kernels */
+    f32_narrow_ukernel_fn f32_narrow_nt;
+    f32_round_ukernel_fn f32_round_nt;
     /* gradBias rows */
     f32_lanes16_ukernel_fn lanes16;
     /* channel-vector variant of conv (NULL: the ISA has none) */

@@ -64,6 +64,16 @@ void f32_round_ukernel__avx2(size_t n, const float *src, float *dst, int kind);
 void f32_round_ukernel__avx512(size_t n, const float *src, float *dst, int kind);
 
 /*
+ * The same rounding with non-temporal stores ("f32_round_nt"), for results
+ * not read again soon: the full vectors whose destination is vector-aligned
+ * (32 bytes AVX2, 64 AVX-512) bypass the cache. Same bits as f32_round; the
+ * caller runs store_fence before another thread reads them. Portable C has
+ * no such store: the scalar ISA uses f32_round.
+ */
+void f32_round_nt_ukernel__avx2(size_t n, const float *src, float *dst, int kind);
+void f32_round_nt_ukernel__avx512(size_t n, const float *src, float *dst, int kind);
+
+/*
  * fp32 pairs split and rounded ("f32_split2"): for i < n,
  * (i even ? even[i/2] : odd[i/2]) = src[i] rounded as f32_round does for kind,
  * or copied when kind is F32_ROUND_NONE. The W phase split of a stride-2 row
