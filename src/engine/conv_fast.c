@@ -915,7 +915,6 @@ static float phase_rows_weight(const data_run *r, const fast_geom *g, int64_t gr
                : conv_round_operand(load_as_f32(w->data, w->dtype, idx), p->mode);
 }
 
-/* Packs the weights of (group, channel block) i: [ci][tap][m] panels. */
 /* Whether the taps of g are every weight tap in order (tk[j] == j) and a
  * channel's taps lie one after the other in w: panel rows are then
  * transposes of w's [channel][tap] blocks. */
@@ -929,6 +928,7 @@ static bool taps_dense(const fast_geom *g, const conv_view *w)
     return w->stride[4] == 1 && w->stride[3] == g->ks[2] && w->stride[2] == g->ks[1] * g->ks[2];
 }
 
+/* Packs the weights of (group, channel block) i: [ci][tap][m] panels. */
 static void data_pack_weights(void *ctx, size_t i)
 {
     const data_run *r = ctx;
@@ -2105,8 +2105,12 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
                         const wt_dy_rows dys = {ds + (h0 - oh0 - gd->qmin[1]) * gd->wp +
                                                     (w0 - ow0 - gd->qmin[2]),
                                                 dcs, gd->wp};
-                        wt_block_rv(r, !st->with_data, xs, xcs, &dys, NULL, pg, lanes, n, grp, 0,
-                                    h0, 0, h1 - h0, w0, 0, w1 - w0);
+                        /* dy's rows come from memory when no data pass read
+                         * them just now and ds is the view itself */
+                        const bool cold =
+                            !st->with_data && ds != dr->slabs + (int64_t)slot * st->ds.slab_floats;
+                        wt_block_rv(r, cold, xs, xcs, &dys, NULL, pg, lanes, n, grp, 0, h0, 0,
+                                    h1 - h0, w0, 0, w1 - w0);
                     }
             if (lanes)
                 bias_block_sums(r, lanes, n, grp * (st->rv ? g->cout : g->cin),
