@@ -117,8 +117,8 @@ typedef struct grp_kernels {
     f32_grpconv_ukernel_fn conv;
     int conv_mr, conv_nr;
     f32_copy_ukernel_fn copy_nt;  /* dense fp32 gradInput planes, streamed; NULL: none */
-    void (*fence)(
-        void); /* after streamed stores (grpconv, the stores of results); NULL: none stream */
+    /* after streamed stores (grpconv, the results' stores); NULL: none stream */
+    void (*fence)(void);
 } grp_kernels;
 
 static grp_kernels pick_kernels(aclconvIsa isa)
