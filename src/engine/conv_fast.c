@@ -404,11 +404,10 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
                          * and short rows far apart (conv1d_wav_k10s5's dy: 240
                          * floats of rows 12.8 KB apart) arrive from memory in
                          * time: channels ahead up to FAST_PACK_AHEAD_BYTES */
-                        const int64_t ahead = span > 0
-                                                  ? max64(1, min64(FAST_PACK_AHEAD_CHANNELS,
-                                                                   FAST_PACK_AHEAD_BYTES / span))
-                                                  : 1;
-                        if (c + ahead < g->cin && ipw == 0 && span <= FAST_PREFETCH_MAX_BYTES)
+                        const int64_t ahead =
+                            max64(1, min64(FAST_PACK_AHEAD_CHANNELS,
+                                           FAST_PACK_AHEAD_BYTES / max64(1, span)));
+                        if (ipw == 0 && c + ahead < g->cin && span <= FAST_PREFETCH_MAX_BYTES)
                             ukernel_prefetch_run(
                                 (const char *)v->data +
                                     conv_view_index(v, n, c0 + c + ahead, d, h, w0) *
@@ -502,6 +501,7 @@ typedef struct data_state {
     int64_t slab_floats, tile_floats; /* maxima over sub-problems */
     int64_t wpk_floats;               /* all sub-problems */
     int64_t tasks_d, tasks_rb, tasks_wb; /* task grid per (n, group): planes, row / column blocks */
+    int64_t drun; /* output planes per task: a depth run (one sub-problem only), else 1 */
     uint64_t wpk_off, slab_off, tile_off;
 } data_state;
 
@@ -849,6 +849,7 @@ static bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geo
         if (empty[sub]) continue;
         st->slab_floats = max64(st->slab_floats, g->slab_floats);
         st->wpk_floats += smul(smul(smul(g->g, ceil_div(g->cout, st->mr) * st->mr), g->cin), g->nt);
+        st->drun = max64(st->drun, geom_drun(g)); /* drun > 1: the only sub-problem */
         st->tasks_d = max64(st->tasks_d, ceil_div(g->os[0], geom_drun(g)));
         st->tasks_rb = max64(st->tasks_rb, g->nrb);
         st->tasks_wb = max64(st->tasks_wb, g->nwb);
@@ -1244,14 +1245,8 @@ static void data_task(void *ctx, size_t index, int slot)
     const int64_t di = i % st->tasks_d;
     i /= st->tasks_d;
     const int64_t grp = i % r->p->g, n = i / r->p->g;
-    /* the output planes of the task: one, or a depth run (then the only
-     * sub-problem's) */
-    int64_t od0 = di, od1 = di + 1;
-    for (int64_t sub = 0; sub < r->nsub; ++sub)
-        if (!r->empty[sub] && r->subs[sub].drun > 1) {
-            od0 = di * r->subs[sub].drun;
-            od1 = min64(r->subs[sub].os[0], od0 + r->subs[sub].drun);
-        }
+    /* the output planes of the task: one, or a depth run */
+    const int64_t od0 = di * st->drun;
     /* the first output phase's stores miss (prefetched); the others' hit the
      * lines it brought (FAST_OUT_BLOCK_FLOATS) */
     bool first = true;
@@ -1267,15 +1262,15 @@ static void data_task(void *ctx, size_t index, int slot)
             packed = g;
         }
         /* output plane od reads the run's slab planes from od - od0 on */
-        const int64_t plane = g->nph[1] * g->nph[2] * g->hp * g->wp;
+        const int64_t plane = g->nph[1] * g->nph[2] * g->hp * g->wp,
+                      od1 = min64(g->os[0], od0 + st->drun);
         for (int64_t od = od0; od < od1; ++od)
             data_block(r, sub, n, grp, od, rbi, cbi, slot, first || od > od0,
                        xs + (od - od0) * plane, cs);
         first = false;
     }
-    if (st->round_blocks)
-        for (int64_t od = od0; od < od1; ++od)
-            round_block(r, n, grp, od, rbi, cbi);
+    if (st->round_blocks) /* strided W: several sub-problems, so no depth run */
+        round_block(r, n, grp, od0, rbi, cbi);
 }
 
 /* Zeros gradInput[n, c] at the positions of an output phase without taps. */
