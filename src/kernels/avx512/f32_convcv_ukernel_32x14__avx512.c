@@ -17,6 +17,12 @@
 #define MR 32
 #define NR 14
 #define VL 16
+/* The kernel asks for the strip of the channel this many ahead: successive
+ * channels' strips are a slab row (cs floats) apart, a pattern the L1
+ * prefetchers did not follow for conv1d_k3's rows of 252 (its gradInput
+ * pass -8 to -10% CPU time on Zen 5; the 3x3 and 1x1 passes unchanged; a
+ * request per tap instead, six per channel there, lost the gain). */
+#define PF_CHANNELS 4
 
 /* y[m*ldy + j*ystep] for m < rows, j < nr into r, transposed: r[j] holds
  * position j of 16 channels (rows m >= rows are 0) */
@@ -98,6 +104,15 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, con
     }
     for (size_t c = 0; c < nc; ++c) {
         const float *xc = x + c * cs;
+        if (c + PF_CHANNELS < nc) {
+            /* the first tap's strip: nr floats, one or two lines. The
+             * intrinsic, not ukernel_prefetch_addr: with its asm statement
+             * gcc spilled an accumulator in this loop (1x1 kernel
+             * benchmark 91% -> 30% of the peak) */
+            const char *pf = (const char *)(xc + PF_CHANNELS * cs + toff[0]);
+            _mm_prefetch(pf, _MM_HINT_T0);
+            _mm_prefetch(pf + (nr - 1) * sizeof(float), _MM_HINT_T0);
+        }
         for (size_t t = 0; t < nt; ++t) {
             const float *xt = xc + toff[t];
             /* loaded into variables that the unrolled FMAs use (docs/kernels.md) */
