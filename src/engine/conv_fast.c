@@ -940,13 +940,14 @@ static void data_pack_weights(void *ctx, size_t i)
     float *dst = r->wpk_sub + (int64_t)i * g->cin * g->nt * mr;
     const bool f32 = w->dtype == ACL_FLOAT, rounds = r->p->mode != CONV_MODE_F32;
     const int kind = conv_round_kind(r->p->mode);
-    if (!st->phase_rows && f32 && taps_dense(g, w) &&
-        (st->bwd ? w->stride[1] : w->stride[0]) >= 0) {
+    const int64_t sco = st->bwd ? w->stride[1] : w->stride[0]; /* panel row to row */
+    /* (one tap with adjacent rows: a copy per channel below; as 32 x 1
+     * transposes it took 5% of r50_c4_1x1's dx pass) */
+    if (!st->phase_rows && f32 && taps_dense(g, w) && sco >= 0 && !(g->nt == 1 && sco == 1)) {
         /* per input channel a [row][tap] block of w, transposed by the
          * ISA's kernel (the element-by-element gather: 3.5% of
          * deconv2d_k4s2's dx); the rows past cout are zero */
-        const int64_t co0 = mb * mr, rows = min64(mr, g->cout - co0),
-                      sco = st->bwd ? w->stride[1] : w->stride[0];
+        const int64_t co0 = mb * mr, rows = min64(mr, g->cout - co0);
         for (int64_t ci = 0; ci < g->cin; ++ci) {
             const int64_t idx = st->bwd ? conv_view_index(w, grp * g->cin + ci, co0, 0, 0, 0)
                                         : conv_view_index(w, grp * g->cout + co0, ci, 0, 0, 0);
@@ -971,7 +972,7 @@ static void data_pack_weights(void *ctx, size_t i)
                         for (int64_t m = 0; m < rows; ++m) dst[m] = phase_rows_weight(r, g, grp, ci, mb * mr + m, j);
                     } else {
                         /* row m of the panel is output channel co0 + m: one stride apart */
-                        const int64_t co0 = mb * mr, sco = st->bwd ? w->stride[1] : w->stride[0];
+                        const int64_t co0 = mb * mr;
                         const int64_t idx = st->bwd ? conv_view_index(w, grp * g->cin + ci, co0, kd, kh, kw)
                                                     : conv_view_index(w, grp * g->cout + co0, ci, kd, kh, kw);
                         if (f32 && sco == 1) /* D of a 1x1 layer: the channels are adjacent */
