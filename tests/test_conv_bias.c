@@ -8,6 +8,8 @@
  * streams gradOutput: 2-D images with rows not a multiple of 16, 1-D rows
  * split into column blocks; also with gradInput, the streamed pass), every result must equal a
  * plain loop written from that description, bit for bit, with every ISA's row kernel.
+ * With a NaN in gradOutput, in every cubeMathType, gradBias computed with
+ * gradWeight has the bits of gradBias alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +75,8 @@ static float bias_by_contract(const shape *s, const float *v, int64_t c)
 /* gradBias of gradOutput v (values in dtype dt) laid out dense or with a gap
  * after every row, from a k x k convolution that keeps the size; out
  * receives fp32 results. */
-static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, int gapped, float *out)
+static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, int gapped,
+                float *out, int8_t cube, int64_t nan_at, uint32_t nan_bits)
 {
     const int64_t hh = s->h ? s->h : 1, row = s->w + (gapped ? GAP : 0);
     const int nd = s->h ? 4 : 3;
@@ -101,6 +104,13 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
                 for (int64_t w = 0; w < s->w; ++w)
                     store_from_f32(y, dt, ((n * s->o + c) * hh + h) * row + w,
                                    v[((n * s->o + c) * hh + h) * s->w + w]);
+    if (nan_at >= 0) { /* element nan_at of the dense order gets NaN bits of dt's width */
+        const int64_t at = nan_at / s->w * row + nan_at % s->w;
+        if (es == 4)
+            memcpy((float *)y + at, &nan_bits, 4);
+        else
+            ((uint16_t *)y)[at] = (uint16_t)nan_bits;
+    }
     const int64_t bd[1] = {s->o}, one[2] = {1, 1}, zero[2] = {0, 0};
     const int64_t pad[2] = {s->ts ? 0 : s->k / 2, s->ts ? 0 : s->k / 2}, strides[2] = {ts, ts};
     const bool mask[3] = {s->data, s->weight, true};
@@ -119,7 +129,7 @@ static void run(aclrtStream st, const shape *s, aclDataType dt, const float *v, 
     uint64_t wsize = 0;
     aclOpExecutor *e = NULL;
     CHECK_ST(aclnnConvolutionBackwardGetWorkspaceSize(ty, tx, tw, NULL, sa, pd, dl, s->ts > 0, op,
-                                                      1, mk, 0, s->data ? tgi : NULL,
+                                                      1, mk, cube, s->data ? tgi : NULL,
                                                       s->weight ? tgw : NULL, tb, &wsize, &e),
              ACLNN_SUCCESS);
     void *ws = NULL;
@@ -155,8 +165,8 @@ int main(void)
                 float r = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
                 v[i] = dts[t] == ACL_FLOAT16 ? f32_round_f16(r) : dts[t] == ACL_BF16 ? f32_round_bf16(r) : r;
             }
-            run(st, s, dts[t], v, 0, dense);
-            run(st, s, dts[t], v, 1, gapped);
+            run(st, s, dts[t], v, 0, dense, 0, -1, 0);
+            run(st, s, dts[t], v, 1, gapped, 0, -1, 0);
             for (int64_t c = 0; c < s->o; ++c) {
                 float want = bias_by_contract(s, v, c);
                 CHECK(memcmp(&dense[c], &want, sizeof want) == 0 &&
@@ -165,6 +175,32 @@ int main(void)
                       s->name, dtype_name(dts[t]), (long long)c, dense[c], gapped[c], want);
             }
         }
+        /* a NaN in dy, signalling or quiet, with a payload, in every
+         * cubeMathType: the fused sums (from the rows the weights pass
+         * loaded, for 16-bit dy in the modes that keep it) must give the
+         * bits of gradBias alone */
+        for (int t = 0; t < 3 && s->weight; ++t)
+            for (int8_t cube = 0; cube <= 3; ++cube) {
+                for (int64_t i = 0; i < count; ++i)
+                    v[i] = (float)(i % 5) - 2.0f;
+                const uint32_t payload = (uint32_t)(1 + rand() % 63),
+                               quiet = (uint32_t)(rand() % 2);
+                const uint32_t bits = dts[t] == ACL_FLOAT  ? 0x7f800000u | quiet << 22 | payload
+                                      : dts[t] == ACL_BF16 ? 0x7f80u | quiet << 6 | payload
+                                                           : 0x7c00u | quiet << 9 | payload;
+                const int64_t at = rand() % count;
+                shape alone = *s;
+                alone.weight = alone.data = false;
+                run(st, s, dts[t], v, 0, dense, cube, at, bits);
+                run(st, &alone, dts[t], v, 0, gapped, cube, at, bits);
+                for (int64_t c = 0; c < s->o; ++c)
+                    CHECK(memcmp(&dense[c], &gapped[c], sizeof dense[c]) == 0,
+                          "isa %d, %s, %s, cube %d, NaN 0x%x at %lld, channel %lld: fused 0x%08x, "
+                          "alone 0x%08x",
+                          isa, s->name, dtype_name(dts[t]), (int)cube, (unsigned)bits,
+                          (long long)at, (long long)c, (unsigned)f32_bits(dense[c]),
+                          (unsigned)f32_bits(gapped[c]));
+            }
         free(v), free(dense), free(gapped);
     }
     aclconvSetMaxIsa((aclconvIsa)best);

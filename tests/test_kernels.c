@@ -746,25 +746,32 @@ static int check_f32_narrow_step2(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
-/* lanes16: every length 0..70 from lanes holding -0 and values, against the
- * plain loop bit for bit; the lanes no element reaches keep their bits (-0
- * too); nothing past x[n) is read (ASan: an exact allocation). */
+/* lanes16: 1 to 6 rows (the SIMD kernels' groups of rows and the rest), every
+ * length 0..70, rows with gaps between them, from lanes holding -0 and
+ * values, against the plain loop bit for bit; the lanes no element reaches
+ * keep their bits (-0 too); nothing past the last row's n elements is read
+ * (ASan: an exact allocation). */
 static int check_lanes16(const conv_ukernels *k, test_rng *r)
 {
     int bad = 0;
-    for (size_t n = 0; n <= 70; ++n) {
-        float *x = malloc((n ? n : 1) * sizeof(float));
-        float acc[16], want[16];
-        for (size_t i = 0; i < n; ++i) x[i] = (float)rng_range(r, -1000, 1000) / 7.0f;
-        for (int l = 0; l < 16; ++l) acc[l] = want[l] = l % 3 == 0 ? -0.0f : (float)(l - 8) / 3.0f;
-        for (size_t i = 0; i < n; ++i) want[i % 16] += x[i];
-        k->lanes16(n, x, acc);
-        for (int l = 0; l < 16; ++l)
-            if (f32_bits(acc[l]) != f32_bits(want[l]) && bad++ < 6)
-                printf("FAIL %s lanes16 n=%zu lane %d: 0x%08x, want 0x%08x\n", cpu_isa_name(k->isa), n, l,
-                       (unsigned)f32_bits(acc[l]), (unsigned)f32_bits(want[l]));
-        free(x);
-    }
+    for (size_t m = 1; m <= 6; ++m)
+        for (size_t n = 0; n <= 70; ++n) {
+            const size_t ldx = n + (m % 3) * 5, total = (m - 1) * ldx + n;
+            float *x = malloc((total ? total : 1) * sizeof(float));
+            float acc[6 * 16], want[6 * 16];
+            for (size_t i = 0; i < total; ++i) x[i] = (float)rng_range(r, -1000, 1000) / 7.0f;
+            for (size_t l = 0; l < m * 16; ++l)
+                acc[l] = want[l] = l % 3 == 0 ? -0.0f : (float)((int)l % 16 - 8) / 3.0f;
+            for (size_t row = 0; row < m; ++row)
+                for (size_t i = 0; i < n; ++i) want[row * 16 + i % 16] += x[row * ldx + i];
+            k->lanes16(m, n, x, ldx, acc);
+            for (size_t l = 0; l < m * 16; ++l)
+                if (f32_bits(acc[l]) != f32_bits(want[l]) && bad++ < 6)
+                    printf("FAIL %s lanes16 m=%zu n=%zu row %zu lane %zu: 0x%08x, want 0x%08x\n",
+                           cpu_isa_name(k->isa), m, n, l / 16, l % 16, (unsigned)f32_bits(acc[l]),
+                           (unsigned)f32_bits(want[l]));
+            free(x);
+        }
     return bad;
 }
 

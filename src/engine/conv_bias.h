@@ -10,7 +10,7 @@
  *
  * Block sums fit a pass that already streams gradOutput image by image: a
  * weights implementation may compute S(n, c) while the rows are in cache
- * (conv_bias_add_row, conv_bias_lanes_sum) and finish with
+ * (conv_bias_add_rows, conv_bias_lanes_sum) and finish with
  * conv_bias_store_sums; otherwise the plan runs conv_bias_run. */
 #ifndef ACLCONV_CONV_BIAS_H_
 #define ACLCONV_CONV_BIAS_H_
@@ -34,13 +34,25 @@ bool conv_bias_sums_fit(const conv_problem *p);
  * call's gradOutput is its x). */
 bool conv_bias_fusable(const conv_problem *p);
 
-/* acc[(lane0 + k) % CONV_BIAS_LANES] += bias_src[n, c, d, h, w0 + k], k < len,
- * in ascending k (the unrounded value, widened to fp32). lane0 is the
- * flattened index of (d, h, w0) in the block, modulo the lanes. k: the
- * plan's ISA's kernels (every ISA gives the same bits). */
-void conv_bias_add_row(float acc[CONV_BIAS_LANES], int64_t lane0, const conv_view *src, int64_t n,
-                       int64_t c, int64_t d, int64_t h, int64_t w0, int64_t len,
-                       const conv_ukernels *k);
+/* acc[o*CONV_BIAS_LANES + (lane0 + k) % CONV_BIAS_LANES] += bias_src[n, c + o,
+ * d, h, w0 + k], o < m, k < len, in ascending k (the unrounded value,
+ * widened to fp32). lane0 is the flattened index of (d, h, w0) in the block,
+ * modulo the lanes. k: the plan's ISA's kernels (every ISA gives the same
+ * bits). */
+void conv_bias_add_rows(float *acc, int64_t lane0, const conv_view *src, int64_t n, int64_t c,
+                        int64_t m, int64_t d, int64_t h, int64_t w0, int64_t len,
+                        const conv_ukernels *k);
+
+/* The same from fp32 rows x[o*ldx + k] (ldx >= 0) that hold the values of
+ * bias_src's: rows a pass loaded, widened or rounded in a mode that keeps
+ * their dtype (conv_mode_keeps). A NaN among them may have lost its payload
+ * bits: a block sum that comes out NaN is taken from the view instead
+ * (conv_bias_block_sum). */
+void conv_bias_add_f32(float *acc, int64_t lane0, const float *x, int64_t ldx, int64_t m,
+                       int64_t len, const conv_ukernels *k);
+
+/* The block sum S(n, c), from the view. */
+float conv_bias_block_sum(const conv_view *src, int64_t n, int64_t c, const conv_ukernels *k);
 
 /* The block sum of lanes: the fixed pairwise tree (acc is consumed). */
 float conv_bias_lanes_sum(float acc[CONV_BIAS_LANES]);

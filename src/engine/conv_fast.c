@@ -17,6 +17,7 @@
  * plan was made for) only, never on the number of threads. */
 #include "engine/conv_fast.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1689,30 +1690,42 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
 
 /* gradBias lanes of dy rows [h0, h0 + nrow) x [c0, c0 + ncol) of plane od of
  * channels [o0, o0 + oc) of image n (lanes[o*16 ...] for channel o0 + o),
- * read from the view right after a kernel or a transpose read them; one call
- * per channel when the rows are one run. */
-static void bias_block_rows(const wt_run *r, float *lanes, int64_t n, int64_t o0, int64_t oc, int64_t od,
-                            int64_t h0, int64_t nrow, int64_t c0, int64_t ncol)
+ * right after a kernel or a transpose read them: from the view (one call
+ * for all channels when each one's rows are one run), or from the rows the
+ * kernel read, x[o*xcs + rr*xld + j], when they hold dy's values
+ * (conv_bias_add_f32). */
+static void bias_block_rows(const wt_run *r, float *lanes, const float *x, int64_t xcs, int64_t xld,
+                            int64_t n, int64_t o0, int64_t oc, int64_t od, int64_t h0, int64_t nrow,
+                            int64_t c0, int64_t ncol)
 {
     const conv_view *src = &r->p->bias_src;
     const int64_t hh = r->st->g.os[1], ww = r->st->g.os[2];
-    const bool run = ncol == ww && src->stride[4] == 1 && (nrow == 1 || src->stride[3] == ww);
-    for (int64_t o = 0; o < oc; ++o) {
-        float *l = lanes + o * CONV_BIAS_LANES;
-        if (run) {
-            conv_bias_add_row(l, (od * hh + h0) * ww, src, n, o0 + o, od, h0, 0, nrow * ww, r->k);
-            continue;
-        }
+    if (x) {
         for (int64_t rr = 0; rr < nrow; ++rr)
-            conv_bias_add_row(l, (od * hh + h0 + rr) * ww + c0, src, n, o0 + o, od, h0 + rr, c0, ncol, r->k);
+            conv_bias_add_f32(lanes, (od * hh + h0 + rr) * ww + c0, x + rr * xld, xcs, oc, ncol, r->k);
+        return;
     }
+    const bool run = ncol == ww && src->stride[4] == 1 && (nrow == 1 || src->stride[3] == ww);
+    if (run) {
+        conv_bias_add_rows(lanes, (od * hh + h0) * ww, src, n, o0, oc, od, h0, 0, nrow * ww, r->k);
+        return;
+    }
+    for (int64_t rr = 0; rr < nrow; ++rr)
+        conv_bias_add_rows(lanes, (od * hh + h0 + rr) * ww + c0, src, n, o0, oc, od, h0 + rr, c0, ncol,
+                           r->k);
 }
 
 /* Block sums S(n, o0 + o) = the tree of lanes[o], o < oc (image n complete). */
 static void bias_block_sums(const wt_run *r, float *lanes, int64_t n, int64_t o0, int64_t oc)
 {
-    const int64_t channels = r->p->bias_src.dim[1];
-    for (int64_t o = 0; o < oc; ++o) r->sums[n * channels + o0 + o] = conv_bias_lanes_sum(lanes + o * CONV_BIAS_LANES);
+    const conv_view *src = &r->p->bias_src;
+    const int64_t channels = src->dim[1];
+    for (int64_t o = 0; o < oc; ++o) {
+        float s = conv_bias_lanes_sum(lanes + o * CONV_BIAS_LANES);
+        if (isnan(s)) /* lanes from loaded rows may hold a NaN without its payload */
+            s = conv_bias_block_sum(src, n, o0 + o, r->k);
+        r->sums[n * channels + o0 + o] = s;
+    }
 }
 
 /* The reduction-vector path of one position block: dW^T[(c,t)][o] += dy row
@@ -1785,11 +1798,13 @@ static void wt_block_rv(const wt_run *r, bool cold, const float *slab, int64_t c
             kern((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)ars, b,
                          (size_t)g->wp, pg + q0 * st->ldb + o0, 1, (size_t)st->ldb, 1);
         }
-        /* gradBias lanes from the dy rows just read (in L1); blocks come in
-         * the flattened order of the image: whole rows, or one row at a time */
+        /* gradBias lanes from the dy rows just read (in L1), the kernel's
+         * own when they hold dy's values (16-bit dy: not widened twice);
+         * blocks come in the flattened order of the image */
         if (lanes)
-            bias_block_rows(r, lanes + o0 * CONV_BIAS_LANES, n, grp * g->cout + o0, mr, od, oh0 + r0, nrow,
-                            ow0 + c0, ncol);
+            bias_block_rows(r, lanes + o0 * CONV_BIAS_LANES,
+                            conv_mode_keeps(y->dtype, r->p->mode) ? a[0] : NULL, blk, ars, n,
+                            grp * g->cout + o0, mr, od, oh0 + r0, nrow, ow0 + c0, ncol);
     }
 }
 
@@ -1832,7 +1847,7 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
                 for (int64_t d = 0; d < g->is[0]; ++d) {
                     pack_dyt(r, n0 + i, grp * g->cout + ob, oc, d, 0, g->is[1], 0, g->is[2],
                              dyt + (i * st->fpos + d * plane) * st->ldo);
-                    if (lanes) bias_block_rows(r, lanes, n0 + i, grp * g->cout + ob, oc, d, 0, g->is[1], 0, g->is[2]);
+                    if (lanes) bias_block_rows(r, lanes, NULL, 0, 0, n0 + i, grp * g->cout + ob, oc, d, 0, g->is[1], 0, g->is[2]);
                 }
                 if (lanes) bias_block_sums(r, lanes, n0 + i, grp * g->cout + ob, oc);
             }
@@ -1873,7 +1888,7 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
         for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
             const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
             pack_dyt(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
-            if (lanes) bias_block_rows(r, lanes, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol);
+            if (lanes) bias_block_rows(r, lanes, NULL, 0, 0, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol);
             for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
                 const int64_t mr = min64(st->mr, krows - q0);
                 const float *a[CONV_UKERNEL_MAX_MR];
@@ -2024,16 +2039,15 @@ static void bias_block_x(const wt_run *r, float *lanes, int64_t n, int64_t c0, i
     const int64_t hh = p->xs[1], ww = p->xs[2], *s = p->stride;
     const int64_t h0 = oh0 * s[1], nh = rows * s[1], w0 = ow0 * s[2], nw = cols * s[2];
     const bool run = nw == ww && src->stride[4] == 1 && (nh == 1 || src->stride[3] == ww);
-    for (int64_t c = 0; c < r->st->g.cin; ++c)
-        for (int64_t d = od * s[0]; d < (od + 1) * s[0]; ++d) {
-            float *l = lanes + c * CONV_BIAS_LANES;
-            if (run) {
-                conv_bias_add_row(l, (d * hh + h0) * ww, src, n, c0 + c, d, h0, 0, nh * ww, r->k);
-                continue;
-            }
-            for (int64_t h = h0; h < h0 + nh; ++h)
-                conv_bias_add_row(l, (d * hh + h) * ww + w0, src, n, c0 + c, d, h, w0, nw, r->k);
+    const int64_t m = r->st->g.cin;
+    for (int64_t d = od * s[0]; d < (od + 1) * s[0]; ++d) {
+        if (run) {
+            conv_bias_add_rows(lanes, (d * hh + h0) * ww, src, n, c0, m, d, h0, 0, nh * ww, r->k);
+            continue;
         }
+        for (int64_t h = h0; h < h0 + nh; ++h)
+            conv_bias_add_rows(lanes, (d * hh + h) * ww + w0, src, n, c0, m, d, h, w0, nw, r->k);
+    }
 }
 
 typedef struct stream_run {

@@ -629,13 +629,11 @@ static float bias_block_sum(const grp_run *r, int64_t n, int64_t c, const float 
     const int64_t len = p->ys[0] * p->ys[1] * p->ys[2];
     float lanes[CONV_BIAS_LANES] = {0};
     if (loaded && conv_mode_keeps(p->y.dtype, p->mode)) {
-        r->ck->lanes16((size_t)len, loaded, lanes);
+        r->ck->lanes16(1, (size_t)len, loaded, 0, lanes);
         const float s = conv_bias_lanes_sum(lanes);
         if (!isnan(s)) return s;
-        memset(lanes, 0, sizeof lanes);
     }
-    conv_bias_add_row(lanes, 0, &p->bias_src, n, c, 0, 0, 0, len, r->ck);
-    return conv_bias_lanes_sum(lanes);
+    return conv_bias_block_sum(&p->bias_src, n, c, r->ck);
 }
 
 /* Weights: task g*nchunk + k sums chunk k of the images for group g, image
