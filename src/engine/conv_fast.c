@@ -1644,6 +1644,24 @@ typedef struct wt_run {
     ptrdiff_t toff[FAST_MAX_TAPS];
 } wt_run;
 
+/* p[m] = row q0 + m of a slab, m < CONV_UKERNEL_MAX_MR, the last of the rows
+ * repeated past rows: row q is channel q / nt's tap q % nt at base. One
+ * division per call (one per row took 4% of conv1d_wav_k10s5's bf16 pass,
+ * whose reduction-vector kernel is called for every 4 of 512 channels). */
+static inline void slab_rows(const float **p, const float *base, int64_t q0, int64_t rows,
+                             int64_t nt, int64_t cs, const ptrdiff_t *toff)
+{
+    int64_t c = q0 / nt, t = q0 % nt;
+    for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m) {
+        if (m >= rows) {
+            p[m] = p[rows - 1];
+            continue;
+        }
+        p[m] = base + c * cs + toff[t];
+        if (++t == nt) t = 0, ++c;
+    }
+}
+
 /* dyT[(r*ncol + j)*ldo + o] = rounded dy[n, o0 + o, od, h0 + r, c0 + j] for
  * o < oc, zero for oc <= o < ldo. */
 static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t od, int64_t h0,
@@ -1791,10 +1809,7 @@ static void wt_block_rv(const wt_run *r, bool cold, const float *slab, int64_t c
         for (int64_t q0 = 0; q0 < krows; q0 += rnr) {
             const int64_t nr = min64(rnr, krows - q0);
             const float *b[CONV_UKERNEL_MAX_MR];
-            for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m) {
-                const int64_t q = q0 + min64(m, nr - 1);
-                b[m] = slab + (q / g->nt) * cs + r->toff[q % g->nt] + r0 * g->wp + c0;
-            }
+            slab_rows(b, slab + r0 * g->wp + c0, q0, nr, g->nt, cs, r->toff);
             kern((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)ars, b,
                          (size_t)g->wp, pg + q0 * st->ldb + o0, 1, (size_t)st->ldb, 1);
         }
@@ -1892,10 +1907,7 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
             for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
                 const int64_t mr = min64(st->mr, krows - q0);
                 const float *a[CONV_UKERNEL_MAX_MR];
-                for (int64_t m = 0; m < st->mr; ++m) {
-                    const int64_t q = q0 + min64(m, mr - 1);
-                    a[m] = xs + (q / g->nt) * cs + r->toff[q % g->nt] + r0 * g->wp + c0;
-                }
+                slab_rows(a, xs + r0 * g->wp + c0, q0, mr, g->nt, cs, r->toff);
                 for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
                     const int64_t nr = min64(st->nr, oc - o0);
                     r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)g->wp, dyt + o0,
