@@ -722,10 +722,13 @@ static void wt_task(void *ctx, size_t index, int slot)
                         const int64_t nr = min64(nr_max, q - q0);
                         const float *b[8];
                         const uint16_t *bm[8];
+                        /* row q0 + i: channel c's tap t (one division per call,
+                         * not three per row) */
+                        int64_t c = q0 / nt, t = q0 % nt;
                         for (int64_t i = 0; i < nr; ++i) {
-                            const int64_t qq = q0 + i;
-                            b[i] = src + (qq / nt) * st->cs + r->toff[qq % nt] + od * dpitch + j0;
-                            bm[i] = mtab + qq % nt % p->ks[2] * st->mwords + j0 / 16;
+                            b[i] = src + c * st->cs + r->toff[t] + od * dpitch + j0;
+                            bm[i] = mtab + t % p->ks[2] * st->mwords + j0 / 16;
+                            if (++t == nt) t = 0, ++c;
                         }
                         if (st->masked) {
                             /* the kernel spreads this call's slice of the next blocks over its steps */
