@@ -1191,7 +1191,10 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
                                       j0 = row * g->wp + c0;
                         if (in_place) {
                             float *dst = dst0 + c0 * ystep;
-                            prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
+                            /* (the channel-vector kernel asks for its unit-step
+                             * results itself, spread over its loop) */
+                            if (!st->cv || ystep != 1)
+                                prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
                             data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, dst, out->stride[1],
                                         ystep);
                         } else {

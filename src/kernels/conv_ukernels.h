@@ -37,7 +37,9 @@ typedef void (*f32_conv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, 
  * It reads exactly x[c*cs + toff[t] + j] for j < nr (no lanes past nr), so
  * any nr positions can be a tile: a row of any width costs no column tail.
  * ystep >= 1; only y[m*ldy + j*ystep], m < mr, j < nr, is written (the
- * elements between belong to other output phases).
+ * elements between belong to other output phases). With ystep == 1 the
+ * kernel asks for the lines of its results itself during its loop (a
+ * caller's burst of requests before the call made the core wait on them).
  */
 typedef void (*f32_convcv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                       const float *x, size_t cs, const ptrdiff_t *toff, float *y,

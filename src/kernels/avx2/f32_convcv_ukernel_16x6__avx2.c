@@ -83,6 +83,9 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, con
     }
     for (size_t c = 0; c < nc; ++c) {
         const float *xc = x + c * cs;
+        /* the result lines, spread over the loop (conv_ukernels.h) */
+        if (ystep == 1 && c < 2 * mr)
+            _mm_prefetch((const char *)(y + (c >> 1) * ldy + (c & 1) * (nr - 1)), _MM_HINT_T0);
         for (size_t t = 0; t < nt; ++t) {
             const float *xt = xc + toff[t];
             /* loaded into variables, then used by every FMA (docs/kernels.md) */
