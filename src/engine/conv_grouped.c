@@ -404,14 +404,15 @@ static void pack_group_split(const grp_run *r, const conv_view *v, int64_t n, in
         const int64_t h = sw_n - 1 - pws[kw] < 0 ? lo[kw] : (sw_n - 1 - pws[kw]) / 2 - offw[kw] + 1;
         hi[kw] = max64(lo[kw], min64(h, ow));
     }
+    /* the H phases innermost: source rows in ascending order (plane_pack) */
     for (int64_t c = 0; c < nc; ++c)
         for (int32_t ipd = 0; ipd < dd->nph; ++ipd)
-            for (int32_t iph = 0; iph < dh->nph; ++iph)
-                for (int64_t md = 0; md < dd->ext; ++md) {
-                    const int64_t sd = (md + dd->qmin) * dd->src_step + dd->ph_val[ipd];
-                    const int64_t at =
-                        (((int64_t)ipd * dh->nph + iph) * dd->ext + md) * dh->ext * ow;
-                    for (int64_t mh = 0; mh < dh->ext; ++mh) {
+            for (int64_t md = 0; md < dd->ext; ++md) {
+                const int64_t sd = (md + dd->qmin) * dd->src_step + dd->ph_val[ipd];
+                for (int64_t mh = 0; mh < dh->ext; ++mh)
+                    for (int32_t iph = 0; iph < dh->nph; ++iph) {
+                        const int64_t at =
+                            (((int64_t)ipd * dh->nph + iph) * dd->ext + md) * dh->ext * ow;
                         const int64_t sh = (mh + dh->qmin) * dh->src_step + dh->ph_val[iph];
                         const bool valid = sd >= 0 && sd < sd_n && sh >= 0 && sh < sh_n;
                         if (valid)
@@ -431,7 +432,7 @@ static void pack_group_split(const grp_run *r, const conv_view *v, int64_t n, in
                                    (size_t)(hi[kw] - lo[kw]) * sizeof(float));
                         }
                     }
-                }
+            }
 }
 
 /* Packs the CG planes (n, c0 + c) of x into the slot as shifted copies:
