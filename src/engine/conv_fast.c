@@ -87,6 +87,9 @@
 /* The F form streams when x's elements each take at most this many
  * multiply-adds per pass (output channels x taps reading the element). */
 #define FAST_STREAM_MAX_WORK 128
+/* Largest image of dy the streamed D pass copies whole (stream_image_floats):
+ * a quarter of L3 per thread, where the copy stays while its blocks read it. */
+#define FAST_STREAM_IMG_FLOATS (2 * 1024 * 1024)
 /* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
 #define FAST_MAX_FLOATS ((int64_t)1 << 34)
 
@@ -433,12 +436,20 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
  * 'conv' kernel) reads up to 16 floats past the last element, which must then
  * still lie in the same row (single row) or before the view's last element
  * (rows). */
+/* The geometry's part of slab_in_place: one plane per channel, no phase
+ * split, unit W stride; several rows only as whole input rows. */
+static bool geom_reads_in_place(const fast_geom *g)
+{
+    return g->ntap[0] == 1 && g->nph[1] == 1 && g->nph[2] == 1 && g->st[2] == 1 &&
+           (g->hp == 1 || (g->st[1] == 1 && g->wp == g->is[2]));
+}
+
 static bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n,
                           int64_t c0, int64_t od, int64_t oh0, int64_t ow0, bool overread,
                           const float **x, int64_t *cs)
 {
     if (v->dtype != ACL_FLOAT || mode != CONV_MODE_F32 || v->stride[4] != 1) return false;
-    if (g->ntap[0] != 1 || g->nph[1] != 1 || g->nph[2] != 1 || g->st[2] != 1) return false;
+    if (!geom_reads_in_place(g)) return false;
     const int64_t d = od * g->st[0] + g->tsh[0][0];
     const int64_t h = (oh0 + g->qmin[1]) * g->st[1] + g->phase[1][0];
     const int64_t w = ow0 + g->qmin[2] + g->phase[2][0];
@@ -882,6 +893,10 @@ typedef struct data_run {
     f32_convcv_ukernel_fn convcv;
     const conv_ukernels *k;
     const conv_view *in, *out;
+    /* the rounding in's values still need: the mode's, or none when in is
+     * a copy the mode's rounding already went into (the streamed pass's
+     * image copies) */
+    conv_mode in_mode;
     float *wpk, *slabs, *tiles;
     int64_t nsub;
     fast_geom subs[FAST_MAX_SUBS];
@@ -1120,8 +1135,8 @@ static const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, 
     float *slab = r->slabs + (int64_t)slot * r->st->slab_floats;
     const float *xs = slab;
     *cs = g->cs;
-    if (!slab_in_place(g, r->in, r->p->mode, n, grp * g->cin, od, oh0, ow0, true, &xs, cs))
-        pack_slab(g, r->in, r->p->mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
+    if (!slab_in_place(g, r->in, r->in_mode, n, grp * g->cin, od, oh0, ow0, true, &xs, cs))
+        pack_slab(g, r->in, r->in_mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
     return xs;
 }
 
@@ -1308,6 +1323,7 @@ static void data_run_prepare(data_run *r, const conv_problem *p, const data_stat
     r->convcv = k->convcv;
     r->k = k;
     r->in = st->bwd ? &p->y : &p->x;
+    r->in_mode = p->mode;
     r->out = &p->grad_input;
     char *ws = workspace;
     r->wpk = (float *)(ws + st->wpk_off);
@@ -1381,6 +1397,11 @@ typedef struct wt_state {
      * (fast_fuse_data): the run computes gradInput from the same slabs. */
     bool streamed, with_data;
     data_state ds;
+    /* > 0 (streamed D): dy's images are copied whole, widened and rounded
+     * for the mode, into a slot buffer of this many floats, and the blocks
+     * read that copy as an fp32 view (stream_image_copy) */
+    int64_t img_floats;
+    uint64_t img_off;
 } wt_state;
 
 _Static_assert(sizeof(wt_state) <= CONV_IMPL_STATE_BYTES, "state too large");
@@ -1529,6 +1550,28 @@ static bool wt_take_bias(const conv_problem *p, wt_state *st, int64_t channels, 
            ws_take(size, p->n * p->bias_src.dim[1], &st->sums_off);
 }
 
+/* Floats of one image of dy when the streamed D pass copies images whole
+ * (else 0): where dy is 16-bit, its blocks would each be widened into a slab
+ * from short pieces of its rows (conv1d_wav_k10s5: 512 pieces of 240 values
+ * 6 KB apart), a read the hardware prefetchers do not follow and software
+ * requests bring in no faster than the core's fill buffers allow (~10 GB/s).
+ * A copy of the whole image is one sequential read, and the blocks then read
+ * the copy in place from L3 as mode 0 reads fp32 dy from memory
+ * (conv1d_wav_k10s5 bf16 / fp16 1.28x -> 1.07-1.14x fp32's time on 2
+ * threads). Not for fp32 dy rounded by the mode: the rounded copy is as
+ * large as dy, and with the image it came from it crowded L3 (cubeMathType
+ * 1 / 2: +15% / +35% time). Needs one group, an image that is one dense run,
+ * and a copy of at most FAST_STREAM_IMG_FLOATS. */
+static int64_t stream_image_floats(const conv_problem *p)
+{
+    const conv_view *y = &p->y;
+    if (y->dtype == ACL_FLOAT || p->g != 1) return 0;
+    const int64_t plane = y->dim[2] * y->dim[3] * y->dim[4];
+    if (!conv_view_blocks_dense(y) || (y->dim[1] > 1 && y->stride[1] != plane)) return 0;
+    const int64_t floats = smul(y->dim[1], plane);
+    return floats <= FAST_STREAM_IMG_FLOATS ? floats : 0;
+}
+
 /* gd: the data pass's one sub-problem (wt_streams). */
 static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_geom *gd, wt_state *st,
                              uint64_t *bytes)
@@ -1572,6 +1615,10 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
      * block sums of every channel of gradBias's source */
     st->bias = bwd ? conv_bias_fusable(p) : stream_fwd_bias(p, gd);
     if (st->bias && !wt_take_bias(p, st, bwd ? st->ldb : g->cin, &size)) return false;
+    st->img_floats = bwd && geom_reads_in_place(gd) ? stream_image_floats(p) : 0;
+    if (st->img_floats > 0 && !ws_take(&size, (st->img_floats + CONV_UKERNEL_SLACK) * st->slots,
+                                       &st->img_off))
+        return false;
     *bytes = size;
     return true;
 }
@@ -1644,6 +1691,7 @@ typedef struct wt_run {
     const conv_ukernels *k;
     float *parts, *slabs, *dyts;
     float *lanes, *sums; /* st->bias */
+    float *imgs;         /* st->img_floats: per slot an image copy */
     ptrdiff_t toff[FAST_MAX_TAPS];
 } wt_run;
 
@@ -2076,6 +2124,24 @@ static void bias_block_x(const wt_run *r, float *lanes, int64_t n, int64_t c0, i
     }
 }
 
+/* The fp32 view of image n's copy at img (stream_image_floats): dy's shape,
+ * dense strides, every image index at the same copy. */
+static conv_view stream_image_copy(const wt_run *r, int64_t n, float *img)
+{
+    const conv_problem *p = r->p;
+    const conv_view *y = &p->y;
+    conv_load_row(y, n, 0, 0, 0, 0, 1, r->st->img_floats, p->mode, r->k, img);
+    conv_view v = *y;
+    v.data = (char *)img;
+    v.dtype = ACL_FLOAT;
+    v.stride[4] = 1;
+    v.stride[3] = y->dim[4];
+    v.stride[2] = y->dim[3] * y->dim[4];
+    v.stride[1] = y->dim[2] * v.stride[2];
+    v.stride[0] = 0;
+    return v;
+}
+
 typedef struct stream_run {
     wt_run w;
     data_run d;
@@ -2093,6 +2159,17 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
     const wt_run *r = &sr->w;
     const data_run *dr = &sr->d;
     const wt_state *st = r->st;
+    /* with image copies, the data pass's blocks read the slot's copy */
+    data_run dimg;
+    conv_view yimg;
+    float *img = NULL;
+    if (st->img_floats > 0) {
+        dimg = *dr;
+        dimg.in = &yimg;
+        dimg.in_mode = CONV_MODE_F32;
+        dr = &dimg;
+        img = r->imgs + (int64_t)slot * (st->img_floats + CONV_UKERNEL_SLACK);
+    }
     const fast_geom *g = &st->g, *gd = &dr->subs[0];
     const conv_problem *p = r->p;
     float *part = r->parts + (int64_t)chunk * st->part_floats;
@@ -2107,6 +2184,7 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
         for (int64_t grp = 0; grp < p->g; ++grp) {
             float *pg = part + grp * g->cin * g->nt * st->ldb;
             bool fresh = n == n0;
+            if (img) yimg = stream_image_copy(r, n, img); /* (one group) */
             if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
             for (int64_t od = 0; od < gd->os[0]; ++od)
                 for (int64_t rbi = 0; rbi < gd->nrb; ++rbi)
@@ -2168,6 +2246,7 @@ static void wt_run_streamed(const conv_problem *p, const wt_state *st, void *wor
     r->dyts = (float *)(ws + st->dyt_off);
     r->lanes = st->bias ? (float *)(ws + st->lanes_off) : NULL;
     r->sums = st->bias ? (float *)(ws + st->sums_off) : NULL;
+    r->imgs = st->img_floats > 0 ? (float *)(ws + st->img_off) : NULL;
     tap_offsets(&st->g, r->toff);
     pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_stream_chunk, &sr);
     pool_parallel_for((size_t)(st->g.g * ceil_div(st->g.cin, FAST_WT_FINISH_BLOCK)), wt_finish_task,
