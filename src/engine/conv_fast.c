@@ -427,6 +427,14 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
     memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(float));
 }
 
+/* The geometry's part of slab_in_place: one plane per channel, no phase
+ * split, unit W stride; several rows only as whole input rows. */
+static bool geom_reads_in_place(const fast_geom *g)
+{
+    return g->ntap[0] == 1 && g->nph[1] == 1 && g->nph[2] == 1 && g->st[2] == 1 &&
+           (g->hp == 1 || (g->st[1] == 1 && g->wp == g->is[2]));
+}
+
 /* The slab of pack_slab read in place: possible for an fp32 view with unit W
  * stride when nothing is rounded, there is one plane per channel (no depth
  * taps, no phase split) and the block lies inside the input: either a single
@@ -436,14 +444,6 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
  * 'conv' kernel) reads up to 16 floats past the last element, which must then
  * still lie in the same row (single row) or before the view's last element
  * (rows). */
-/* The geometry's part of slab_in_place: one plane per channel, no phase
- * split, unit W stride; several rows only as whole input rows. */
-static bool geom_reads_in_place(const fast_geom *g)
-{
-    return g->ntap[0] == 1 && g->nph[1] == 1 && g->nph[2] == 1 && g->st[2] == 1 &&
-           (g->hp == 1 || (g->st[1] == 1 && g->wp == g->is[2]));
-}
-
 static bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n,
                           int64_t c0, int64_t od, int64_t oh0, int64_t ow0, bool overread,
                           const float **x, int64_t *cs)
@@ -1557,7 +1557,7 @@ static bool wt_take_bias(const conv_problem *p, wt_state *st, int64_t channels, 
  * requests bring in no faster than the core's fill buffers allow (~10 GB/s).
  * A copy of the whole image is one sequential read, and the blocks then read
  * the copy in place from L3 as mode 0 reads fp32 dy from memory
- * (conv1d_wav_k10s5 bf16 / fp16 1.28x -> 1.07-1.14x fp32's time on 2
+ * (conv1d_wav_k10s5 bf16 / fp16 1.28x -> 1.07-1.18x fp32's time on 2
  * threads). Not for fp32 dy rounded by the mode: the rounded copy is as
  * large as dy, and with the image it came from it crowded L3 (cubeMathType
  * 1 / 2: +15% / +35% time). Needs one group, an image that is one dense run,
