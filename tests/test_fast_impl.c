@@ -66,7 +66,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
              : go->pointwise ? (int)rng_range(&r, 2, 3)
              : go->stream    ? (int)rng_range(&r, 1, 2)
                              : (int)rng_range(&r, 1, 3);
-    p.n = go->pointwise ? rng_range(&r, 1, 5)
+    /* pointwise: N >= 9 gives units of several images (wt_flat_images) */
+    p.n = go->pointwise ? rng_range(&r, 1, 20)
           : go->stream  ? rng_range(&r, 4, 6)
                         : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 3) ? rng_range(&r, 2, 3) : 1;

@@ -1380,8 +1380,12 @@ typedef struct wt_state {
     int64_t brows, bcols; /* reduction block: rows x columns of positions */
     int64_t nunits, nchunks;
     /* > 0: 1x1-like problem read in place, a unit is this many whole images
-     * (planes of fpos positions) and one kernel call reduces over all of them */
+     * (planes of fpos positions) and one kernel call reduces over all of them;
+     * fcopy: x is not fp32 read as it is: each row tile's rows are widened
+     * and rounded into the slot's slab before its calls */
     int64_t fnb, fpos;
+    bool fcopy;
+    int64_t slab_pitch; /* floats of each slot's slab */
     int slots;
     int64_t part_floats, dyt_floats;
     uint64_t part_off, slab_off, dyt_off;
@@ -1449,10 +1453,11 @@ static const char *wt_why_not(const conv_problem *p, aclconvIsa isa)
  * read in place (nothing rounded), the GEMM kernel, and a plane of dy^T
  * (positions x ldb) small enough that a block holds whole images. Then a
  * kernel call's rows are images (row stride: the image stride of x). */
-static int64_t wt_flat_images(const conv_problem *p, const fast_geom *g, bool rv, int64_t ldb)
+static int64_t wt_flat_images(const conv_problem *p, const fast_geom *g, bool rv, int64_t ldb,
+                              bool *copy)
 {
     const conv_view *x = &p->x;
-    if (rv || g->nt != 1 || x->dtype != ACL_FLOAT || p->mode != CONV_MODE_F32) return 0;
+    if (rv || g->nt != 1) return 0;
     for (int i = 0; i < 3; ++i)
         if (g->st[i] != 1 || g->tsh[i][0] != 0 || g->is[i] != g->os[i]) return 0;
     if (x->stride[4] != 1 || (g->is[1] > 1 && x->stride[3] != g->is[2]) ||
@@ -1460,6 +1465,12 @@ static int64_t wt_flat_images(const conv_problem *p, const fast_geom *g, bool rv
         return 0;
     const int64_t pos = g->is[0] * g->is[1] * g->is[2];
     const int64_t nb = FAST_WT_DYT_FLOATS / smul(pos, ldb);
+    /* x widened or rounded: each row tile's rows copied right before its
+     * calls, which needs them once (one dy^T block: ldb is every output
+     * channel) and a tile's rows of an image one run (r50_c4_1x1 in bf16:
+     * the GEMM path's slabs made its weights pass 19% slower than fp32's) */
+    *copy = x->dtype != ACL_FLOAT || p->mode != CONV_MODE_F32;
+    if (*copy && (ldb < round_up64(g->cout, 16) || (g->cin > 1 && x->stride[1] != pos))) return 0;
     /* at least 2 units per chunk when N allows (chunks of equal size) */
     return nb < 1 ? 0 : min64(nb, ceil_div(g->n, 2 * FAST_WT_CHUNKS));
 }
@@ -1643,13 +1654,13 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     st->nunits = smul(smul(g->n, g->os[0]), smul(g->nrb, g->nwb));
     /* flat: all output channels in one dy^T block when an image fits, so the
      * x rows of a kernel call are read once for every o tile */
-    st->fnb = wt_flat_images(p, g, st->rv, st->ldb);
+    st->fnb = wt_flat_images(p, g, st->rv, st->ldb, &st->fcopy);
     if (st->fnb > 0)
         st->ldo = st->ldb;
     else
-        st->fnb = wt_flat_images(p, g, st->rv, st->ldo);
+        st->fnb = wt_flat_images(p, g, st->rv, st->ldo, &st->fcopy);
     st->fpos = g->is[0] * g->is[1] * g->is[2];
-    if (st->fnb > 0) { /* x is read in place: no slab; blocks of whole images */
+    if (st->fnb > 0) { /* x is read in place or copied whole; blocks of whole images */
         st->nunits = ceil_div(g->n, st->fnb);
         st->brows = st->fnb;
         st->bcols = st->fpos;
@@ -1661,10 +1672,13 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     const int64_t dyt_rows = st->rv ? min64(g->cout, CONV_UKERNEL_MAX_MR) : st->ldo;
     st->dyt_floats = round_up64(st->brows * st->bcols * dyt_rows + CONV_UKERNEL_SLACK, 16);
     if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
+    st->slab_pitch = st->fnb == 0 ? g->slab_floats
+                     : st->fcopy  ? round_up64(st->fnb * st->mr * st->fpos + CONV_UKERNEL_SLACK, 16)
+                                  : 16;
     uint64_t size = 0;
     int64_t parts, slabs, dyts;
     if (!checked_mul_i64(st->part_floats, st->nchunks, &parts) ||
-        !checked_mul_i64(st->fnb > 0 ? 16 : g->slab_floats, st->slots, &slabs) ||
+        !checked_mul_i64(st->slab_pitch, st->slots, &slabs) ||
         !checked_mul_i64(st->dyt_floats, st->slots, &dyts))
         return false;
     if (!ws_take(&size, parts, &st->part_off) || !ws_take(&size, slabs, &st->slab_off) ||
@@ -1722,7 +1736,7 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
     const conv_view *v = &r->p->y;
     const int64_t ldb = st->ldo;
     enum { CHUNK = 64 };
-    float buf[FAST_WT_OBLOCK * CHUNK]; /* oc <= ldo <= FAST_WT_OBLOCK rows */
+    float buf[FAST_WT_OBLOCK * CHUNK];
     /* plain fp32 rows: the ISA's transpose kernel; whole planes at once when
      * the rows are contiguous */
     const bool plain = v->dtype == ACL_FLOAT && r->p->mode == CONV_MODE_F32 && v->stride[4] == 1;
@@ -1735,21 +1749,25 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
                                 (const float *)v->data + conv_view_index(v, n, o0, od, h0 + rr, c0),
                                 (size_t)v->stride[1], drow, (size_t)ldb);
         } else
-        for (int64_t w0 = 0; w0 < ncol; w0 += CHUNK) {
-            /* widened / rounded rows of CHUNK positions, then the transpose kernel */
-            const int64_t cnt = min64(CHUNK, ncol - w0), bytes = cnt * v->stride[4] * dtype_bytes(v->dtype);
-            /* the oc rows lie in oc planes: request them all first (one row
-             * after the other would wait for memory oc times) */
-            for (int64_t o = 0; o < oc; ++o) {
-                const char *src = (const char *)v->data +
-                                  conv_view_index(v, n, o0 + o, od, h0 + rr, c0 + w0) * dtype_bytes(v->dtype);
-                ukernel_prefetch_run(src, bytes, 0);
+        for (int64_t w0 = 0; w0 < ncol; w0 += CHUNK)
+            for (int64_t ob = 0; ob < oc; ob += FAST_WT_OBLOCK) {
+                /* widened / rounded rows of CHUNK positions, then the transpose
+                 * kernel; FAST_WT_OBLOCK rows at a time (the flat path's blocks
+                 * hold every output channel) */
+                const int64_t cnt = min64(CHUNK, ncol - w0), bytes = cnt * v->stride[4] * dtype_bytes(v->dtype);
+                const int64_t nb = min64(FAST_WT_OBLOCK, oc - ob);
+                /* the rows lie in nb planes: request them all first (one row
+                 * after the other would wait for memory nb times) */
+                for (int64_t o = ob; o < ob + nb; ++o) {
+                    const char *src = (const char *)v->data +
+                                      conv_view_index(v, n, o0 + o, od, h0 + rr, c0 + w0) * dtype_bytes(v->dtype);
+                    ukernel_prefetch_run(src, bytes, 0);
+                }
+                for (int64_t o = ob; o < ob + nb; ++o)
+                    conv_load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, r->k,
+                                  buf + (o - ob) * CHUNK);
+                r->k->transpose((size_t)nb, (size_t)cnt, buf, CHUNK, drow + w0 * ldb + ob, (size_t)ldb);
             }
-            for (int64_t o = 0; o < oc; ++o)
-                conv_load_row(v, n, o0 + o, od, h0 + rr, c0 + w0, 1, cnt, r->p->mode, r->k,
-                              buf + o * CHUNK);
-            r->k->transpose((size_t)oc, (size_t)cnt, buf, CHUNK, drow + w0 * ldb, (size_t)ldb);
-        }
         if (ldb > oc)
             for (int64_t j = 0; j < ncol; ++j)
                 for (int64_t o = oc; o < ldb; ++o) drow[j * ldb + o] = 0.0f;
@@ -1884,12 +1902,11 @@ static void flat_prefetch_part(const conv_view *x, int64_t n0, int64_t nb, int64
                                int64_t fpos, int64_t i, int64_t k)
 {
     if (rows < 1 || (rows > 1 && x->stride[1] != fpos)) return;
-    const int64_t bytes = rows * fpos * (int64_t)sizeof(float);
+    const int64_t es = dtype_bytes(x->dtype), bytes = rows * fpos * es;
     const int64_t lo = bytes * i / k / UKERNEL_CACHE_LINE * UKERNEL_CACHE_LINE,
                   hi = bytes * (i + 1) / k;
     for (int64_t n = n0; n < n0 + nb; ++n) {
-        const char *at =
-            (const char *)x->data + conv_view_index(x, n, c, 0, 0, 0) * (int64_t)sizeof(float);
+        const char *at = (const char *)x->data + conv_view_index(x, n, c, 0, 0, 0) * es;
         ukernel_prefetch_run(at + lo, hi - lo, 1);
     }
 }
@@ -1897,7 +1914,8 @@ static void flat_prefetch_part(const conv_view *x, int64_t n0, int64_t nb, int64
 /* The flat path (wt_flat_images): units [u0, u1) of fnb images each. dy^T of
  * the unit's images, image after image; then every (c, o) tile reduces over
  * all their positions in one call (images ascending, positions ascending). */
-static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, float *dyt, float *lanes)
+static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, float *dyt,
+                          float *lanes, float *xbuf)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
@@ -1922,20 +1940,29 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
             for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
                 const int64_t mr = min64(st->mr, krows - q0);
                 const float *a[CONV_UKERNEL_MAX_MR];
+                int64_t xns = x->stride[0]; /* image to image */
                 for (int64_t m = 0; m < st->mr; ++m) a[m] = x0 + (q0 + min64(m, mr - 1)) * x->stride[1];
+                if (st->fcopy) {
+                    /* the tile's rows of each image, widened / rounded into
+                     * the slot (in L1; one run of mr rows per image) */
+                    xns = st->mr * st->fpos;
+                    for (int64_t i = 0; i < nb; ++i)
+                        conv_load_row(x, n0 + i, grp * g->cin + q0, 0, 0, 0, 1, mr * st->fpos,
+                                      r->p->mode, r->k, xbuf + i * xns);
+                    for (int64_t m = 0; m < st->mr; ++m) a[m] = xbuf + min64(m, mr - 1) * st->fpos;
+                }
                 const int64_t ncall = ceil_div(oc, st->nr);
                 for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
                     const int64_t nr = min64(st->nr, oc - o0);
                     flat_prefetch_part(x, n0, nb, grp * g->cin + q0 + mr,
-                                       min64(st->mr, krows - q0 - mr), st->fpos, o0 / st->nr,
-                                       ncall);
+                                       min64(st->mr, krows - q0 - mr), st->fpos, o0 / st->nr, ncall);
                     /* the next row tile's partial sums, as in wt_oblock_gemm
                      * (r50_c4_1x1's weights pass -3 to -8% CPU) */
                     if (q0 + mr < krows)
                         prefetch_tile(pg + (q0 + mr) * st->ldb + o0, min64(st->mr, krows - q0 - mr),
                                       st->ldb, nr, 4);
                     r->k->convwt((size_t)mr, (size_t)nr, (size_t)nb, (size_t)st->fpos, a,
-                                 (size_t)x->stride[0], dyt + o0, (size_t)st->ldo,
+                                 (size_t)xns, dyt + o0, (size_t)st->ldo,
                                  pg + q0 * st->ldb + o0, (size_t)st->ldb, u > u0);
                 }
             }
@@ -1987,7 +2014,7 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
     float *part = r->parts + (int64_t)chunk * st->part_floats;
-    float *slab = r->slabs + (int64_t)slot * g->slab_floats;
+    float *slab = r->slabs + (int64_t)slot * st->slab_pitch;
     float *dyt = r->dyts + (int64_t)slot * st->dyt_floats;
     /* the GEMM kernels' first call for a tile of the chunk writes it (the same
      * bits as summing from +0); the reduction-vector kernel adds a lane tree
@@ -1997,7 +2024,8 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
     const int64_t u1 = ((int64_t)chunk + 1) * st->nunits / st->nchunks;
     const int64_t krows = g->cin * g->nt;
     if (st->fnb > 0) {
-        wt_chunk_flat(r, u0, u1, part, dyt, st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL);
+        wt_chunk_flat(r, u0, u1, part, dyt, st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL,
+                      slab);
         return;
     }
     for (int64_t u = u0; u < u1; ++u) {
