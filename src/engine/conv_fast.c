@@ -1463,14 +1463,16 @@ static const char *wt_why_not(const conv_problem *p, aclconvIsa isa)
 }
 
 /* Images per unit of the flat path (0: not flat): one tap at shift 0, stride
- * 1 (each dy position reads the same x position), fp32 x with dense planes
- * read in place (nothing rounded), the GEMM kernel, and a plane of dy^T
- * (positions x ldb) small enough that a block holds whole images. Then a
- * kernel call's rows are images (row stride: the image stride of x). */
+ * 1 (each dy position reads the same x position), x with dense planes, the
+ * GEMM kernel, and a plane of dy^T (positions x ldb) small enough that a
+ * block holds whole images. Then a kernel call's rows are images (row
+ * stride: the image stride of x, read in place; or of the slot's copy,
+ * *copy). */
 static int64_t wt_flat_images(const conv_problem *p, const fast_geom *g, bool rv, int64_t ldb,
                               bool *copy)
 {
     const conv_view *x = &p->x;
+    *copy = false;
     if (rv || g->nt != 1) return 0;
     for (int i = 0; i < 3; ++i)
         if (g->st[i] != 1 || g->tsh[i][0] != 0 || g->is[i] != g->os[i]) return 0;
