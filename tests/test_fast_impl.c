@@ -51,6 +51,10 @@ typedef struct gen_opts {
     int stream;    /* the streamed weights pass (the big operand read once for both
                       passes): D of 1-D / 2-D layers with few channels, or transposed
                       layers with strides (k = s, or s + 1 in W), N >= 4 */
+    int phase_w;   /* D of 1-D layers with stride 2 and few gradInput channels in the
+                      FLOAT16 / BF16 modes with fp32 gradInput: W output phases of
+                      150-350 results rounded and spread at step 2 (runs of several
+                      rounding chunks) */
 } gen_opts;
 
 static void one_case(uint64_t seed, const gen_opts *go)
@@ -60,12 +64,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
     conv_problem p;
     memset(&p, 0, sizeof p);
     const bool sfwd = go->stream && rng_chance(&r, 1, 2); /* the streamed pass's F form */
-    p.rank = sfwd            ? (int)rng_range(&r, 1, 3)
-             : go->long1d    ? 1
-             : go->wide      ? 2
-             : go->pointwise ? (int)rng_range(&r, 2, 3)
-             : go->stream    ? (int)rng_range(&r, 1, 2)
-                             : (int)rng_range(&r, 1, 3);
+    p.rank = sfwd                        ? (int)rng_range(&r, 1, 3)
+             : go->long1d || go->phase_w ? 1
+             : go->wide                  ? 2
+             : go->pointwise             ? (int)rng_range(&r, 2, 3)
+             : go->stream                ? (int)rng_range(&r, 1, 2)
+                                         : (int)rng_range(&r, 1, 3);
     /* pointwise: N >= 9 gives units of several images (wt_flat_images) */
     p.n = go->pointwise ? rng_range(&r, 1, 20)
           : go->stream  ? rng_range(&r, 4, 6)
@@ -90,7 +94,13 @@ static void one_case(uint64_t seed, const gen_opts *go)
         p.cg = sfwd ? rng_range(&r, 12, 24) : rng_range(&r, 1, 4);
         p.og = sfwd ? rng_range(&r, 32, 64) : rng_range(&r, 1, 64);
     }
+    if (go->phase_w) {
+        p.g = 1;
+        p.cg = rng_range(&r, 1, 3);
+        p.og = rng_range(&r, 2, 8);
+    }
     p.data_dir = go->stream             ? (sfwd ? CONV_DIR_FWD : CONV_DIR_BWD_DATA)
+                 : go->phase_w          ? CONV_DIR_BWD_DATA
                  : rng_chance(&r, 1, 2) ? CONV_DIR_FWD
                                         : CONV_DIR_BWD_DATA;
     p.transposed = p.data_dir == CONV_DIR_FWD;
@@ -117,7 +127,16 @@ static void one_case(uint64_t seed, const gen_opts *go)
             p.ks[i] = p.stride[i] + (i == 2 && rng_chance(&r, 1, 3));
             p.dil[i] = 1;
         }
-        it_draw_extent(&p, i, go->long1d ? 6000 : long_row ? 2000 : 0, maxs, &r);
+        if (go->phase_w) {
+            p.stride[i] = 2;
+            p.dil[i] = 1;
+        }
+        it_draw_extent(&p, i,
+                       go->long1d    ? 6000
+                       : long_row    ? 2000
+                       : go->phase_w ? 300
+                                     : 0,
+                       go->phase_w ? 700 : maxs, &r);
         if (go->pointwise) {
             /* after the draws above, so the pointwise seeds keep drawing the
              * rest of their problem from the same random numbers */
@@ -135,6 +154,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     p.mode = go->dtypes ? (conv_mode)rng_range(&r, 0, 3)
                         : (go->int_data ? (conv_mode)rng_range(&r, 0, 1) : CONV_MODE_F32);
     if (!go->int_data && rng_chance(&r, 1, 2)) p.mode = CONV_MODE_HF32;
+    if (go->phase_w) p.mode = rng_chance(&r, 1, 2) ? CONV_MODE_F16 : CONV_MODE_BF16;
     it_operands o;
     const int views = rng_chance(&r, 1, 3);
     it_operands_make(&o, &p, go->dtypes, views, &r);
@@ -142,7 +162,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
      * 256 and 2048 common, so that rounding shows (still exact in fp32: at
      * most ~1000 terms of 24 x 24 here) */
     const int64_t imax =
-        go->dtypes && (p.mode == CONV_MODE_F16 || p.mode == CONV_MODE_BF16) ? 24 : 0;
+        (go->dtypes || go->phase_w) && (p.mode == CONV_MODE_F16 || p.mode == CONV_MODE_BF16) ? 24
+                                                                                             : 0;
     it_fill(&o.x, go->int_data, imax, &r);
     it_fill(&o.y, go->int_data, imax, &r);
     it_fill(&o.w, go->int_data, imax, &r);
@@ -240,6 +261,10 @@ int main(int argc, char **argv)
                                  (uint64_t)isa * 7777777u,
                              &go);
             }
+            /* long stride-2 W phases of rounded fp32 results (phase_w) */
+            gen_opts gph = {.stride_max = 2, .int_data = 1, .dtypes = 0, .isa = isa, .phase_w = 1};
+            for (int i = 0; i < count / 30 + 1; ++i)
+                one_case(seed + 314159u * (uint64_t)(i + 1) + (uint64_t)isa, &gph);
             /* long 1-D rows: the column blocks of the fast layout */
             gen_opts go = {.stride_max = 5, .int_data = 1, .dtypes = 0, .isa = isa, .long1d = 1};
             for (int i = 0; i < count / 30 + 1; ++i)

@@ -17,6 +17,7 @@
 #include "common/cpu.h"
 #include "common/dtype.h"
 #include "engine/conv_fast_convert.h"
+#include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
 #include "kernels/ukernel_prefetch.h"
 #include "test_rng.h"
@@ -775,6 +776,44 @@ static int check_lanes16(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* conv_store_results with fp32 gradInput in the FLOAT16 / BF16 modes: runs
+ * of 1-300 results (past several of its 128-element rounding chunks) at
+ * steps 1, 2 and 3, every element the bits of conv_round_result, the
+ * elements between the steps and past the run untouched. */
+static int check_store_results(const conv_ukernels *k, test_rng *r)
+{
+    int bad = 0;
+    const int64_t counts[] = {1, 17, 127, 128, 129, 255, 300};
+    const conv_mode modes[2] = {CONV_MODE_F16, CONV_MODE_BF16};
+    for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ++ci)
+        for (int sw = 1; sw <= 3; ++sw)
+            for (int mi = 0; mi < 2; ++mi) {
+                const int64_t count = counts[ci], len = count * sw + 8;
+                float *src = malloc((size_t)count * sizeof(float));
+                float *out = malloc((size_t)len * sizeof(float));
+                for (int64_t i = 0; i < count; ++i)
+                    src[i] = (float)rng_range(r, -100000, 100000) / 37.0f;
+                for (int64_t i = 0; i < len; ++i)
+                    out[i] = -7.5f;
+                conv_view v = {(char *)out, ACL_FLOAT, {1, 1, 1, 1, len}, {len, len, len, len, 1}};
+                conv_store_results(&v, modes[mi], k, false, 3, sw, count, src);
+                for (int64_t i = 0; i < len; ++i) {
+                    const int64_t j = i - 3;
+                    const bool hit = j >= 0 && j % sw == 0 && j / sw < count;
+                    const float want = hit ? conv_round_result(src[j / sw], modes[mi]) : -7.5f;
+                    if (f32_bits(out[i]) != f32_bits(want) && bad++ < 6)
+                        printf(
+                            "FAIL %s conv_store_results count %lld step %d mode %d element %lld: "
+                            "0x%08x, want 0x%08x\n",
+                            cpu_isa_name(k->isa), (long long)count, sw, (int)modes[mi],
+                            (long long)i, (unsigned)f32_bits(out[i]), (unsigned)f32_bits(want));
+                }
+                free(src);
+                free(out);
+            }
+    return bad;
+}
+
 /* One convrv result in the order conv_ukernels.h documents, for an ISA with
  * vl lanes: lane l sums the terms j = l (mod vl), rows ascending then j
  * ascending, with a fused multiply-add per vector step (the SIMD kernels:
@@ -1029,6 +1068,9 @@ int main(void)
         }
         const int bad_l16 = check_lanes16(k, &r);
         printf("%s: lanes16 %s\n", cpu_isa_name(k->isa), bad_l16 ? "FAIL" : "ok");
+        const int bad_store = check_store_results(k, &r);
+        printf("%s: conv_store_results %s\n", cpu_isa_name(k->isa), bad_store ? "FAIL" : "ok");
+        g_fail += bad_store;
         g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr + bad_cv + bad_l16;
     }
     const int bad_pf = check_prefetch_parts();

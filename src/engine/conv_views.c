@@ -131,6 +131,13 @@ void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernel
             k->f32_round_nt((size_t)count, src, o, conv_round_kind(mode));
         else if (sw == 1)
             k->f32_round((size_t)count, src, o, conv_round_kind(mode));
+        else if (sw == 2) /* a stride-2 W phase: rounded a chunk at a time, then spread */
+            for (int64_t i = 0; i < count; i += STORE_CHUNK) {
+                float t[STORE_CHUNK];
+                const size_t n = (size_t)(count - i < STORE_CHUNK ? count - i : STORE_CHUNK);
+                k->f32_round(n, src + i, t, conv_round_kind(mode));
+                k->f32_store_step2(n, t, o + 2 * i);
+            }
         else if (mode == CONV_MODE_F16) /* conv_round_result, inline */
             for (int64_t i = 0; i < count; ++i) o[i * sw] = f32_round_f16_inl(src[i]);
         else
