@@ -53,8 +53,8 @@ typedef struct gen_opts {
                       layers with strides (k = s, or s + 1 in W), N >= 4 */
     int phase_w;   /* D of 1-D layers with stride 2 and few gradInput channels in the
                       FLOAT16 / BF16 modes with fp32 gradInput: W output phases of
-                      150-350 results rounded and spread at step 2 (runs of several
-                      rounding chunks) */
+                      150-350 results, rounded and spread at step 2 a kernel tile at a
+                      time (test_kernels checks runs longer than a rounding chunk) */
 } gen_opts;
 
 static void one_case(uint64_t seed, const gen_opts *go)
