@@ -776,40 +776,50 @@ static int check_lanes16(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
-/* conv_store_results with fp32 gradInput in the FLOAT16 / BF16 modes: runs
- * of 1-300 results (past several of its 128-element rounding chunks) at
- * steps 1, 2 and 3, every element the bits of conv_round_result, the
+/* conv_store_results: runs of 1-300 results (past several of its
+ * 128-element chunks) at steps 1, 2 and 3, into fp32 gradInput in the
+ * FLOAT16 / BF16 modes and into fp16 / bf16 gradInput in every mode; every
+ * element the bits of conv_round_result then the store to the dtype, the
  * elements between the steps and past the run untouched. */
 static int check_store_results(const conv_ukernels *k, test_rng *r)
 {
     int bad = 0;
     const int64_t counts[] = {1, 17, 127, 128, 129, 255, 300};
-    const conv_mode modes[2] = {CONV_MODE_F16, CONV_MODE_BF16};
+    const struct {
+        aclDataType dt;
+        conv_mode mode;
+    } kinds[] = {{ACL_FLOAT, CONV_MODE_F16},   {ACL_FLOAT, CONV_MODE_BF16},
+                 {ACL_FLOAT16, CONV_MODE_F32}, {ACL_FLOAT16, CONV_MODE_F16},
+                 {ACL_BF16, CONV_MODE_F32},    {ACL_BF16, CONV_MODE_BF16},
+                 {ACL_BF16, CONV_MODE_F16}};
     for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ++ci)
         for (int sw = 1; sw <= 3; ++sw)
-            for (int mi = 0; mi < 2; ++mi) {
+            for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ++ki) {
+                const aclDataType dt = kinds[ki].dt;
+                const conv_mode mode = kinds[ki].mode;
                 const int64_t count = counts[ci], len = count * sw + 8;
+                const size_t es = dt == ACL_FLOAT ? 4 : 2;
                 float *src = malloc((size_t)count * sizeof(float));
-                float *out = malloc((size_t)len * sizeof(float));
+                char *out = malloc((size_t)len * es), *want = malloc((size_t)len * es);
                 for (int64_t i = 0; i < count; ++i)
                     src[i] = (float)rng_range(r, -100000, 100000) / 37.0f;
-                for (int64_t i = 0; i < len; ++i)
-                    out[i] = -7.5f;
-                conv_view v = {(char *)out, ACL_FLOAT, {1, 1, 1, 1, len}, {len, len, len, len, 1}};
-                conv_store_results(&v, modes[mi], k, false, 3, sw, count, src);
                 for (int64_t i = 0; i < len; ++i) {
-                    const int64_t j = i - 3;
-                    const bool hit = j >= 0 && j % sw == 0 && j / sw < count;
-                    const float want = hit ? conv_round_result(src[j / sw], modes[mi]) : -7.5f;
-                    if (f32_bits(out[i]) != f32_bits(want) && bad++ < 6)
-                        printf(
-                            "FAIL %s conv_store_results count %lld step %d mode %d element %lld: "
-                            "0x%08x, want 0x%08x\n",
-                            cpu_isa_name(k->isa), (long long)count, sw, (int)modes[mi],
-                            (long long)i, (unsigned)f32_bits(out[i]), (unsigned)f32_bits(want));
+                    store_from_f32(out, dt, i, -7.5f);
+                    store_from_f32(want, dt, i, -7.5f);
                 }
+                for (int64_t j = 0; j < count; ++j)
+                    store_from_f32(want, dt, 3 + j * sw, conv_round_result(src[j], mode));
+                conv_view v = {out, dt, {1, 1, 1, 1, len}, {len, len, len, len, 1}};
+                conv_store_results(&v, mode, k, false, 3, sw, count, src);
+                for (int64_t i = 0; i < len; ++i)
+                    if (memcmp(out + i * es, want + i * es, es) != 0 && bad++ < 6)
+                        printf("FAIL %s conv_store_results dtype %d mode %d count %lld step %d "
+                               "element %lld\n",
+                               cpu_isa_name(k->isa), (int)dt, (int)mode, (long long)count, sw,
+                               (long long)i);
                 free(src);
                 free(out);
+                free(want);
             }
     return bad;
 }

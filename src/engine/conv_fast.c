@@ -1956,16 +1956,19 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
             for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
                 const int64_t mr = min64(st->mr, krows - q0);
                 const float *a[CONV_UKERNEL_MAX_MR];
-                int64_t xns = x->stride[0]; /* image to image */
-                for (int64_t m = 0; m < st->mr; ++m) a[m] = x0 + (q0 + min64(m, mr - 1)) * x->stride[1];
+                /* x's rows in place, or the tile's rows of each image
+                 * widened / rounded into the slot (in L1; one run of mr rows
+                 * per image) */
+                const int64_t xns =
+                    st->fcopy ? st->mr * st->fpos : x->stride[0]; /* image to image */
                 if (st->fcopy) {
-                    /* the tile's rows of each image, widened / rounded into
-                     * the slot (in L1; one run of mr rows per image) */
-                    xns = st->mr * st->fpos;
                     for (int64_t i = 0; i < nb; ++i)
                         conv_load_row(x, n0 + i, grp * g->cin + q0, 0, 0, 0, 1, mr * st->fpos,
                                       r->p->mode, r->k, xbuf + i * xns);
                     for (int64_t m = 0; m < st->mr; ++m) a[m] = xbuf + min64(m, mr - 1) * st->fpos;
+                } else {
+                    for (int64_t m = 0; m < st->mr; ++m)
+                        a[m] = x0 + (q0 + min64(m, mr - 1)) * x->stride[1];
                 }
                 const int64_t ncall = ceil_div(oc, st->nr);
                 for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {

@@ -154,13 +154,14 @@ void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernel
         /* a W phase of a stride-2 gradInput (the spread below: 8% of
          * r50_c3_3x3s2's fp16 dx) */
         k->f32_narrow_step2((size_t)count, src, o, bf16);
-    } else if (conv_mode_keeps(out->dtype, mode) &&
-               count <= STORE_CHUNK) { /* narrowed, then spread */
-        uint16_t h[STORE_CHUNK];
-        k->f32_narrow((size_t)count, src, h, bf16);
-        for (int64_t i = 0; i < count; ++i) o[i * sw] = h[i];
-    } else if (conv_mode_keeps(out->dtype, mode)) {
-        for (int64_t i = 0; i < count; ++i) o[i * sw] = bf16 ? f32_to_bf16(src[i]) : f32_to_f16_inl(src[i]);
+    } else if (conv_mode_keeps(out->dtype, mode)) { /* narrowed a chunk at a time, then spread */
+        for (int64_t i = 0; i < count; i += STORE_CHUNK) {
+            uint16_t h[STORE_CHUNK];
+            const int64_t n = count - i < STORE_CHUNK ? count - i : STORE_CHUNK;
+            k->f32_narrow((size_t)n, src + i, h, bf16);
+            for (int64_t j = 0; j < n; ++j)
+                o[(i + j) * sw] = h[j];
+        }
     } else { /* FLOAT16 results stored as bf16, or BF16 results as fp16: two roundings */
         for (int64_t i = 0; i < count; ++i)
             store_from_f32(out->data, out->dtype, base + i * sw, conv_round_result(src[i], mode));
