@@ -51,7 +51,7 @@ static double run_conv(const conv_ukernels *k, int calls)
     for (int c = 0; c < calls; ++c)
         for (int j0 = 0; j0 + k->conv_nr <= SPAN; j0 += k->conv_nr) {
             k->conv((size_t)k->conv_mr, (size_t)k->conv_nr, CH, NT, g_w, g_x + j0, CS, g_toff,
-                    g_y + j0, SPAN, 0);
+                    g_y + j0, SPAN, 0, F32_ROUND_NONE);
             flops += 2.0 * k->conv_mr * k->conv_nr * CH * NT;
         }
     return flops;

@@ -10,6 +10,8 @@
  *   rounding then shows): every partial sum is an exact fp32 integer, so any
  *   summation order gives the same fp32 sum and the same rounding to the
  *   output dtype: fast and direct must agree bitwise, in every mode/dtype.
+ *   In HF32 / FLOAT16 mode fp32 operands are such integers times 1 + 2^-13
+ *   (it_mark_rounding): a path that misses an operand's rounding shows.
  * - Real data (fp32 operands and outputs, modes FLOAT / HF32): the two sum the
  *   same terms in different orders (and fast uses FMA), so each differs from
  *   the exact sum by at most about n * 2^-24 * sum|terms| (n = terms per
@@ -55,6 +57,10 @@ typedef struct gen_opts {
                       FLOAT16 / BF16 modes with fp32 gradInput: W output phases of
                       150-350 results, rounded and spread at step 2 a kernel tile at a
                       time (test_kernels checks runs longer than a rounding chunk) */
+    int wav;       /* with stream: D of 1-D layers shaped like conv1d_wav_k10s5 (one or two
+                      gradInput channels, 40-64 dy channels, k = 2s, rows of thousands) in
+                      the HF32 / FLOAT16 modes: the data kernel rounds dy read in place,
+                      the weights pass rounds each kernel row block's dy rows */
 } gen_opts;
 
 static void one_case(uint64_t seed, const gen_opts *go)
@@ -63,7 +69,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
     rng_seed(&r, seed);
     conv_problem p;
     memset(&p, 0, sizeof p);
-    const bool sfwd = go->stream && rng_chance(&r, 1, 2); /* the streamed pass's F form */
+    /* the streamed pass's F form */
+    const bool sfwd = go->stream && !go->wav && rng_chance(&r, 1, 2);
     p.rank = sfwd                        ? (int)rng_range(&r, 1, 3)
              : go->long1d || go->phase_w ? 1
              : go->wide                  ? 2
@@ -99,6 +106,13 @@ static void one_case(uint64_t seed, const gen_opts *go)
         p.cg = rng_range(&r, 1, 3);
         p.og = rng_range(&r, 2, 8);
     }
+    if (go->wav) {
+        p.rank = 1;
+        p.g = 1;
+        p.n = rng_range(&r, 2, 4);
+        p.cg = rng_range(&r, 1, 2);
+        p.og = rng_range(&r, 40, 64);
+    }
     p.data_dir = go->stream             ? (sfwd ? CONV_DIR_FWD : CONV_DIR_BWD_DATA)
                  : go->phase_w          ? CONV_DIR_BWD_DATA
                  : rng_chance(&r, 1, 2) ? CONV_DIR_FWD
@@ -113,7 +127,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
         }
         /* streamed 1-D: rows long enough for several data column blocks */
         const bool long_row = go->stream && !sfwd && p.rank == 1 && rng_chance(&r, 1, 2);
-        const int64_t maxs = long_row      ? 9000
+        const int64_t maxs = go->wav       ? 3000
+                             : long_row    ? 9000
                              : go->long1d  ? 12000
                              : go->wide    ? 6
                              : p.rank == 1 ? 70
@@ -131,11 +146,16 @@ static void one_case(uint64_t seed, const gen_opts *go)
             p.stride[i] = 2;
             p.dil[i] = 1;
         }
+        if (go->wav) {
+            p.stride[i] = rng_range(&r, 2, 5);
+            p.ks[i] = 2 * p.stride[i];
+            p.dil[i] = 1;
+        }
         it_draw_extent(&p, i,
-                       go->long1d    ? 6000
-                       : long_row    ? 2000
-                       : go->phase_w ? 300
-                                     : 0,
+                       go->long1d || go->wav ? 6000
+                       : long_row            ? 2000
+                       : go->phase_w         ? 300
+                                             : 0,
                        go->phase_w ? 700 : maxs, &r);
         if (go->pointwise) {
             /* after the draws above, so the pointwise seeds keep drawing the
@@ -155,6 +175,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
                         : (go->int_data ? (conv_mode)rng_range(&r, 0, 1) : CONV_MODE_F32);
     if (!go->int_data && rng_chance(&r, 1, 2)) p.mode = CONV_MODE_HF32;
     if (go->phase_w) p.mode = rng_chance(&r, 1, 2) ? CONV_MODE_F16 : CONV_MODE_BF16;
+    if (go->wav) p.mode = rng_chance(&r, 1, 2) ? CONV_MODE_HF32 : CONV_MODE_F16;
     it_operands o;
     const int views = rng_chance(&r, 1, 3);
     it_operands_make(&o, &p, go->dtypes, views, &r);
@@ -167,6 +188,11 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_fill(&o.x, go->int_data, imax, &r);
     it_fill(&o.y, go->int_data, imax, &r);
     it_fill(&o.w, go->int_data, imax, &r);
+    if (go->int_data) {
+        it_mark_rounding(&o.x, p.mode);
+        it_mark_rounding(&o.y, p.mode);
+        it_mark_rounding(&o.w, p.mode);
+    }
     it_operands_attach(&p, &o);
     char desc[512];
     it_describe(&p, desc, sizeof desc);
@@ -282,6 +308,10 @@ int main(int argc, char **argv)
                                  (uint64_t)kind * 11u,
                              &gs);
             }
+            /* conv1d_wav-like layers in the rounding modes (wav) */
+            gen_opts gwv = {.stride_max = 5, .int_data = 1, .isa = isa, .stream = 1, .wav = 1};
+            for (int i = 0; i < count / 60 + 1; ++i)
+                one_case(seed + 8191u * (uint64_t)(i + 1) + (uint64_t)isa, &gwv);
             /* many channels: several sweeps of the weights, many o / (c, tap) tiles */
             gen_opts gw = {.stride_max = 3, .int_data = 1, .dtypes = 0, .isa = isa, .wide = 1};
             for (int i = 0; i < count / 60 + 1; ++i)

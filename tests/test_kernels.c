@@ -65,7 +65,8 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                 if (cvfn)
                     cvfn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);
                 else
-                    fn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);
+                    fn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, accumulate,
+                       F32_ROUND_NONE);
                 for (size_t i = 0; i < yn; ++i)
                     if (y[i] != want[i]) {
                         if (bad++ < 3)
@@ -81,6 +82,58 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                 free(y);
                 free(want);
             }
+    return bad;
+}
+
+/* An x value for the rounding checks: ordinary, halfway between two HF32 /
+ * fp16 / bf16 values, tiny, huge, or not finite. */
+static float rounding_value(test_rng *r)
+{
+    switch (rng_range(r, 0, 9)) {
+    case 0: return f32_from_bits(0x3f800800u + ((uint32_t)rng_range(r, 0, 1) << 12)); /* HF32 ties */
+    case 1: return f32_from_bits(0x3f801000u + ((uint32_t)rng_range(r, 0, 1) << 13)); /* fp16 ties */
+    case 2: return f32_from_bits(0x40008000u + ((uint32_t)rng_range(r, 0, 1) << 16)); /* bf16 ties */
+    case 3: return (float)(rng_unit(r) * 1e-6); /* fp16 subnormal or zero */
+    case 4: return 70000.0f * (rng_range(r, 0, 1) ? 1.0f : -1.0f); /* fp16 overflow */
+    case 5: return rng_range(r, 0, 1) ? INFINITY : f32_from_bits(0x7f800123u); /* inf, NaN */
+    default: return (float)rng_unit(r) * 2.0f - 1.0f;
+    }
+}
+
+/* conv with xround == kind: bitwise the kernel over x rounded first by the
+ * ISA's f32_round (the rounding a packed slab gets), for every kind */
+static int check_conv_xround(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_fn fn,
+                             test_rng *r)
+{
+    int bad = 0;
+    for (int kind = F32_ROUND_HF32; kind <= F32_ROUND_BF16; ++kind)
+        for (int trial = 0; trial < 48; ++trial) {
+            const size_t mr = (size_t)rng_range(r, 1, MR), nr = (size_t)rng_range(r, 1, NR);
+            const size_t nc = (size_t)rng_range(r, 1, 5), nt = (size_t)rng_range(r, 1, 4);
+            const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40), ldy = (size_t)NR + 3;
+            const int accumulate = trial & 1;
+            ptrdiff_t toff[4];
+            for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+            const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK, yn = (size_t)MR * ldy;
+            float *x = malloc(xn * sizeof(float)), *xr = malloc(xn * sizeof(float));
+            float *w = malloc(nc * nt * (size_t)MR * sizeof(float));
+            float *y = malloc(yn * sizeof(float)), *want = malloc(yn * sizeof(float));
+            for (size_t i = 0; i < xn; ++i) x[i] = rounding_value(r);
+            for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = (float)rng_unit(r) * 2.0f - 1.0f;
+            for (size_t i = 0; i < yn; ++i) y[i] = want[i] = (float)rng_unit(r);
+            k->f32_round(xn, x, xr, kind);
+            fn(mr, nr, nc, nt, w, xr, cs, toff, want, ldy, accumulate, F32_ROUND_NONE);
+            fn(mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, kind);
+            if (memcmp(y, want, yn * sizeof(float)) != 0 && bad++ < 3)
+                printf("FAIL conv %dx%d %s xround %d mr=%zu nr=%zu acc=%d: bits differ from a "
+                       "rounded x\n",
+                       MR, NR, cpu_isa_name(k->isa), kind, mr, nr, accumulate);
+            free(x);
+            free(xr);
+            free(w);
+            free(y);
+            free(want);
+        }
     return bad;
 }
 
@@ -120,7 +173,7 @@ static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
             for (size_t j0 = 0; j0 < nr; j0 += (size_t)k->conv_nr) {
                 const size_t cols = nr - j0 < (size_t)k->conv_nr ? nr - j0 : (size_t)k->conv_nr;
                 k->conv(rows, cols, nc, nt, ws + b * nc * nt * (size_t)MS, x + j0, cs, toff,
-                        want + b * (size_t)MS * ldy + j0, ldy, accumulate);
+                        want + b * (size_t)MS * ldy + j0, ldy, accumulate, F32_ROUND_NONE);
             }
         }
         k->convcv(mr, nr, nc, nt, w, x, cs, toff, y, ldy, 1, accumulate);
@@ -1002,8 +1055,10 @@ int main(void)
         }
         test_rng r;
         rng_seed(&r, seed + (uint64_t)isa);
-        int bad_conv = check_conv(k, k->conv_mr, k->conv_nr, k->conv, NULL, 1, &r);
-        int bad_conv1 = check_conv(k, 1, k->conv1_nr, k->conv1, NULL, 1, &r);
+        int bad_conv = check_conv(k, k->conv_mr, k->conv_nr, k->conv, NULL, 1, &r) +
+                       check_conv_xround(k, k->conv_mr, k->conv_nr, k->conv, &r);
+        int bad_conv1 = check_conv(k, 1, k->conv1_nr, k->conv1, NULL, 1, &r) +
+                        check_conv_xround(k, 1, k->conv1_nr, k->conv1, &r);
         int bad_wt = check_convwt(k, &r);
         int bad_rv = check_convrv(k, k->convrv_mr, k->convrv_nr, k->convrv, &r);
         int bad_rv1 = check_convrv(k, 1, k->convrv1_nr, k->convrv1, &r);

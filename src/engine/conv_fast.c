@@ -503,6 +503,9 @@ typedef struct data_state {
     bool phase_rows; /* D: output phases as kernel rows (see data_geom_phase_rows) */
     bool cv;         /* the channel-vector kernel (convcv): tiles are runs of one output row */
     bool round_blocks; /* result rounding per task over whole rows (data_rounds_block) */
+    /* fp32 input the mode rounds, read in place where it can be: the 'conv'
+     * kernel rounds it as it loads (data_slab) */
+    bool kernel_rounds;
     aclconvIsa isa;
     int mr, nr;
     /* results not stored in place: kernel tiles side by side in the tile
@@ -866,6 +869,15 @@ static bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geo
         st->tasks_rb = max64(st->tasks_rb, g->nrb);
         st->tasks_wb = max64(st->tasks_wb, g->nwb);
     }
+    /* One channel block per sub-problem: each input element is read by one
+     * kernel call per tap, from memory when read in place, and rounding it
+     * there costs nothing (conv1d_wav_k10s5's gradInput in cubeMathType 1:
+     * the same time as mode 0), where a rounded copy is a second pass over
+     * it. Full tiles of many channel blocks read a packed, rounded slab: the
+     * rounding would cost each block's calls again. */
+    st->kernel_rounds = !st->cv && p->mode != CONV_MODE_F32;
+    for (int64_t sub = 0; sub < st->nsub; ++sub)
+        if (!empty[sub] && subs[sub].cout > st->mr) st->kernel_rounds = false;
     uint64_t size = 0;
     int64_t slabs, tiles;
     if (!checked_mul_i64(st->slab_floats, st->slots, &slabs) ||
@@ -1114,15 +1126,15 @@ static inline int64_t tile_start(const data_state *st, int64_t t, int64_t span, 
 /* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
  * j*ystep] (ystep > 1: the channel-vector kernel only). */
 static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g,
-                               const float *w, const float *x, int64_t cs, const ptrdiff_t *toff,
-                               float *y, int64_t ldy, int64_t ystep)
+                               const float *w, const float *x, int64_t cs, int xround,
+                               const ptrdiff_t *toff, float *y, int64_t ldy, int64_t ystep)
 {
     if (r->st->cv)
         r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
                   (size_t)ldy, (size_t)ystep, 0);
     else
         r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
-                (size_t)ldy, 0);
+                (size_t)ldy, 0, xround);
 }
 
 /* The mode's result rounding of rows results written in place: row m has n
@@ -1142,23 +1154,35 @@ static void round_in_place(const data_run *r, float *y, int64_t rows, int64_t ld
 }
 
 /* The input slab of sub-problem g's block (n, grp, od, oh0, ow0): read in
- * place or packed into slot's buffer; *cs: floats per channel. */
+ * place or packed into slot's buffer; *cs: floats per channel; *xround: the
+ * rounding the kernel still does as it reads it (F32_ROUND_NONE, or the
+ * mode's for fp32 input read in place, st->kernel_rounds). */
 static const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, int64_t grp,
-                              int64_t od, int64_t oh0, int64_t ow0, int slot, int64_t *cs)
+                              int64_t od, int64_t oh0, int64_t ow0, int slot, int64_t *cs,
+                              int *xround)
 {
     float *slab = r->slabs + (int64_t)slot * r->st->slab_floats;
     const float *xs = slab;
     *cs = g->cs;
-    if (!slab_in_place(g, r->in, r->in_mode, n, grp * g->cin, od, oh0, ow0, true, &xs, cs))
+    const bool kr = r->st->kernel_rounds && r->in_mode != CONV_MODE_F32;
+    *xround = F32_ROUND_NONE;
+    /* (the kernel rounds: the view's values serve as they are) */
+    if (slab_in_place(g, r->in, kr ? CONV_MODE_F32 : r->in_mode, n, grp * g->cin, od, oh0, ow0,
+                      true, &xs, cs)) {
+        if (kr) *xround = conv_round_kind(r->in_mode);
+    } else {
         pack_slab(g, r->in, r->in_mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
+    }
     return xs;
 }
 
 /* The kernel calls and stores of sub-problem g's block (n, grp, od, rbi,
- * cbi) over its slab xs. touch: the block's first output phase (its stores
- * miss: prefetched first). */
+ * cbi) over its slab xs (the kernel rounds it for xround, data_slab).
+ * touch: the block's first output phase (its stores miss: prefetched
+ * first). */
 static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t od,
-                       int64_t rbi, int64_t cbi, int slot, bool touch, const float *xs, int64_t cs)
+                       int64_t rbi, int64_t cbi, int slot, bool touch, const float *xs, int64_t cs,
+                       int xround)
 {
     const data_state *st = r->st;
     const fast_geom *g = &r->subs[sub];
@@ -1224,11 +1248,11 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
                              * results itself, spread over its loop) */
                             if (!st->cv || ystep != 1)
                                 prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
-                            data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, dst, out->stride[1],
-                                        ystep);
+                            data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff, dst,
+                                        out->stride[1], ystep);
                         } else {
-                            data_kernel(r, mr, nr, g, w, xs + j0, cs, toff, tile + (c0 - g0),
-                                        st->tile_ld, 1);
+                            data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff,
+                                        tile + (c0 - g0), st->tile_ld, 1);
                         }
                     }
                     if (in_place && rounds && !st->round_blocks)
@@ -1287,12 +1311,13 @@ static void data_task(void *ctx, size_t index, int slot)
     const fast_geom *packed = NULL; /* the sub-problem whose slab xs holds */
     const float *xs = NULL;
     int64_t cs = 0;
+    int xround = F32_ROUND_NONE;
     for (int64_t sub = 0; sub < r->nsub; ++sub) {
         if (r->empty[sub]) continue;
         const fast_geom *g = &r->subs[sub];
         if (od0 >= g->os[0] || rbi >= g->nrb || cbi >= g->nwb) continue;
         if (!packed || !same_slab(packed, g)) {
-            xs = data_slab(r, g, n, grp, od0, rbi * g->rb, cbi * g->wb, slot, &cs);
+            xs = data_slab(r, g, n, grp, od0, rbi * g->rb, cbi * g->wb, slot, &cs, &xround);
             packed = g;
         }
         /* output plane od reads the run's slab planes from od - od0 on */
@@ -1300,7 +1325,7 @@ static void data_task(void *ctx, size_t index, int slot)
                       od1 = min64(g->os[0], od0 + st->drun);
         for (int64_t od = od0; od < od1; ++od)
             data_block(r, sub, n, grp, od, rbi, cbi, slot, first || od > od0,
-                       xs + (od - od0) * plane, cs);
+                       xs + (od - od0) * plane, cs, xround);
         first = false;
     }
     if (st->round_blocks) /* strided W: several sub-problems, so no depth run */
@@ -1607,6 +1632,8 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
     const bool not_empty = false;
     if (!data_plan_subs(p, isa, gd, &not_empty, 1, &st->ds, &size)) return false;
     const bool bwd = p->data_dir == CONV_DIR_BWD_DATA;
+    /* F: the weights pass takes the data slab as its rounded x */
+    if (!bwd) st->ds.kernel_rounds = false;
     /* D: x slabs as large as a data slab's positions; F: the data blocks */
     if (wt_geom(p, &st->g, bwd ? gd->hp : gd->rb, bwd ? gd->wp : gd->wb) != NULL) return false;
     const fast_geom *g = &st->g;
@@ -1623,6 +1650,12 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
         st->bcols = min64(g->wb, positions);
         st->brows = st->bcols == g->wb ? max64(1, positions / g->wb) : 1;
         st->dyt_floats = round_up64(st->brows * st->bcols * st->ldo + CONV_UKERNEL_SLACK, 16);
+    } else if (st->ds.kernel_rounds && p->y.dtype == ACL_FLOAT) {
+        /* D with fp32 dy read in place unrounded: wt_block_rv rounds the
+         * dy rows of a kernel row block (at most a slab's positions each)
+         * into this buffer */
+        st->dyt_floats = round_up64(smul(max64(1, k->convrv_mr), smul(gd->hp, gd->wp)) +
+                                        CONV_UKERNEL_SLACK, 16);
     }
     st->nchunks = min64(p->n, FAST_STREAM_CHUNKS);
     st->slots = plan_slots();
@@ -1901,10 +1934,19 @@ static void wt_block_rv(const wt_run *r, bool cold, const float *slab, int64_t c
         /* gradBias lanes from the dy rows just read (in L1), the kernel's
          * own when they hold dy's values (16-bit dy: not widened twice);
          * blocks come in the flattened order of the image */
-        if (lanes)
-            bias_block_rows(r, lanes + o0 * CONV_BIAS_LANES,
-                            conv_mode_keeps(y->dtype, r->p->mode) ? a[0] : NULL, blk, ars, n,
-                            grp * g->cout + o0, mr, od, oh0 + r0, nrow, ow0 + c0, ncol);
+        if (lanes) {
+            /* (rounded rows: dy's own fp32 rows, in L1 too after the copy) */
+            const bool keeps = conv_mode_keeps(y->dtype, r->p->mode);
+            const bool view = !keeps && y->dtype == ACL_FLOAT && y->stride[4] == 1;
+            const float *bx = keeps ? a[0]
+                              : view ? (const float *)y->data +
+                                           conv_view_index(y, n, grp * g->cout + o0, od,
+                                                           oh0 + r0, ow0 + c0)
+                                     : NULL;
+            bias_block_rows(r, lanes + o0 * CONV_BIAS_LANES, bx, view ? y->stride[1] : blk,
+                            view ? y->stride[3] : ars, n, grp * g->cout + o0, mr, od, oh0 + r0,
+                            nrow, ow0 + c0, ncol);
+        }
     }
 }
 
@@ -2221,7 +2263,7 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
     const conv_problem *p = r->p;
     float *part = r->parts + (int64_t)chunk * st->part_floats;
     float *xslab = st->rv ? r->slabs + (int64_t)slot * g->slab_floats : NULL;
-    float *dyt = st->rv ? NULL : r->dyts + (int64_t)slot * st->dyt_floats;
+    float *dyt = st->dyt_floats > 0 ? r->dyts + (int64_t)slot * st->dyt_floats : NULL;
     float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
     /* the reduction-vector kernel adds; the GEMM path's first calls write */
     if (st->rv) memset(part, 0, (size_t)st->part_floats * sizeof(float));
@@ -2238,9 +2280,11 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
                     for (int64_t cbi = 0; cbi < gd->nwb; ++cbi) {
                         const int64_t oh0 = rbi * gd->rb, ow0 = cbi * gd->wb;
                         int64_t dcs;
-                        const float *ds = data_slab(dr, gd, n, grp, od, oh0, ow0, slot, &dcs);
+                        int xround;
+                        const float *ds =
+                            data_slab(dr, gd, n, grp, od, oh0, ow0, slot, &dcs, &xround);
                         if (st->with_data) {
-                            data_block(dr, 0, n, grp, od, rbi, cbi, slot, true, ds, dcs);
+                            data_block(dr, 0, n, grp, od, rbi, cbi, slot, true, ds, dcs, xround);
                             if (st->ds.round_blocks) round_block(dr, n, grp, od, rbi, cbi);
                         }
                         if (!st->rv) { /* F: ds is x's slab of the weights geometry */
@@ -2270,8 +2314,13 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
                          * them just now and ds is the view itself */
                         const bool cold =
                             !st->with_data && ds != dr->slabs + (int64_t)slot * st->ds.slab_floats;
-                        wt_block_rv(r, cold, xs, xcs, &dys, NULL, pg, lanes, n, grp, 0, h0, 0,
-                                    h1 - h0, w0, 0, w1 - w0);
+                        /* dy in place, not rounded yet (the data kernel
+                         * rounds as it reads): wt_block_rv rounds each
+                         * kernel row block's rows into dyt, once for all
+                         * of its calls (rounding inside the
+                         * reduction-vector kernel, once per call: +37%) */
+                        wt_block_rv(r, cold, xs, xcs, xround == F32_ROUND_NONE ? &dys : NULL, dyt,
+                                    pg, lanes, n, grp, 0, h0, 0, h1 - h0, w0, 0, w1 - w0);
                     }
             if (lanes)
                 bias_block_sums(r, lanes, n, grp * (st->rv ? g->cout : g->cin),

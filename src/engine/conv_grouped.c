@@ -946,7 +946,7 @@ static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, 
                     continue;
                 }
                 sk->conv((size_t)mr, nr, (size_t)nin, (size_t)s->count, w, xa + j0, (size_t)st->cs,
-                         sk->off, y + j0, ldy, 0);
+                         sk->off, y + j0, ldy, 0, F32_ROUND_NONE);
             }
         }
         if (!st->in_place)
@@ -1090,7 +1090,7 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, int slot)
             for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
                 kern((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)s.count,
                      ws + mb * nin * s.count * mrr, src + j0, (size_t)st->cs, toff,
-                     gu + mb * mrr * st->glen + j0, (size_t)st->glen, 0);
+                     gu + mb * mrr * st->glen + j0, (size_t)st->glen, 0, F32_ROUND_NONE);
             }
         }
         if (!st->merge_w) {

@@ -23,10 +23,15 @@
  * every x[c*cs + toff[t] + j] for j < roundup(nr, 16) must be readable.
  * 1 <= mr <= MR, 1 <= nr <= NR, nc*nt >= 1. Only y[m*ldy + j], m < mr, j < nr,
  * is written.
+ * xround: each x value is first rounded as f32_round rounds for that kind
+ * (F32_ROUND_NONE: used as it is). A pass whose x is read once from memory
+ * (few rows) rounds fp32 x this way at no cost, where a rounded copy of x
+ * would be a second pass over it; full tiles of many rows take x rounded
+ * already (packed), as the extra operations would slow them.
  */
 typedef void (*f32_conv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                     const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                    size_t ldy, int accumulate);
+                                    size_t ldy, int accumulate, int xround);
 
 /*
  * Channel-vector convolution kernel ("convcv"): the sums, sum order and panel
@@ -129,13 +134,13 @@ const conv_ukernels *conv_ukernels_for(aclconvIsa isa);
 
 void f32_conv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                   size_t ldy, int accumulate);
+                                   size_t ldy, int accumulate, int xround);
 void f32_conv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                  const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                 size_t ldy, int accumulate);
+                                 size_t ldy, int accumulate, int xround);
 void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                   size_t ldy, int accumulate);
+                                   size_t ldy, int accumulate, int xround);
 void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                    size_t ldy, size_t ystep, int accumulate);
@@ -165,13 +170,13 @@ void f32_convrv_ukernel_4x6__avx512(size_t mr, size_t nr, size_t nrows, size_t l
 
 void f32_conv_ukernel_1x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                   size_t ldy, int accumulate);
+                                   size_t ldy, int accumulate, int xround);
 void f32_conv_ukernel_1x64__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                  const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                 size_t ldy, int accumulate);
+                                 size_t ldy, int accumulate, int xround);
 void f32_conv_ukernel_1x128__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                     const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                    size_t ldy, int accumulate);
+                                    size_t ldy, int accumulate, int xround);
 void f32_convrv_ukernel_1x8__avx2(size_t mr, size_t nr, size_t nrows, size_t len,
                                   const float *const *a, size_t ars, const float *const *b,
                                   size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);

@@ -121,6 +121,18 @@ void it_fill(it_tensor *t, int int_data, int64_t int_max, test_rng *r)
     }
 }
 
+void it_mark_rounding(it_tensor *t, conv_mode mode)
+{
+    if (t->v.dtype != ACL_FLOAT || (mode != CONV_MODE_HF32 && mode != CONV_MODE_F16)) return;
+    const float scale = 1.0f + 0x1p-13f;
+    for (int64_t e = 0; e < it_numel(&t->v); ++e) {
+        const int64_t o = it_offset_of(&t->v, e);
+        float *v = (float *)t->v.data + o;
+        if (conv_round_operand(*v * scale, mode) != *v) abort(); /* not a small integer */
+        *v *= scale;
+    }
+}
+
 void it_draw_extent(conv_problem *p, int i, int64_t lo_add, int64_t maxs, test_rng *r)
 {
     p->pad[i] = rng_range(r, 0, p->dil[i] * (p->ks[i] - 1) + 1);

@@ -93,6 +93,13 @@ int64_t it_offset_of(const conv_view *v, int64_t e);
  * reals in [-1, 1), into every view element in row-major order. */
 void it_fill(it_tensor *t, int int_data, int64_t int_max, test_rng *r);
 
+/* Small-integer data of an fp32 tensor scaled by 1 + 2^-13 when mode rounds
+ * fp32 operands (HF32, FLOAT16): the operand rounding takes each value back
+ * to its integer (below half an HF32 ulp), so the sums stay exact, while a
+ * path that leaves an operand unrounded sums non-integers and its bits
+ * differ. Nothing for other modes and dtypes. */
+void it_mark_rounding(it_tensor *t, conv_mode mode);
+
 /* Spatial dim i of a canonical problem whose ks[i], dil[i], stride[i] are
  * set: draws the head padding pad[i] in [0, ext] (ext = dil*(ks-1)+1), an
  * independent tail in [0, ext-1] (the canonical form of asymmetric padding)

@@ -2,16 +2,18 @@
  * accumulators): depthwise and very few output channels. */
 #include <immintrin.h>
 
+#include "kernels/avx2/f32_round__avx2.h"
 #include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/conv_ukernels.h"
 
 #define VL 8
 
-static inline __attribute__((always_inline)) void conv1_body(const int nv, size_t nr, size_t nc,
-                                                             size_t nt, const float *w,
+/* rounds: a constant, whether x is rounded (for kind xround) */
+static inline __attribute__((always_inline)) void conv1_body(const int nv, const int rounds, size_t nr,
+                                                             size_t nc, size_t nt, const float *w,
                                                              const float *x, size_t cs,
                                                              const ptrdiff_t *toff, float *y,
-                                                             int accumulate)
+                                                             int accumulate, int xround)
 {
     __m256 acc[8];
     const __m256i full = _mm256_set1_epi32(-1);
@@ -26,7 +28,10 @@ static inline __attribute__((always_inline)) void conv1_body(const int nv, size_
             const __m256 wv = _mm256_broadcast_ss(w++);
             __m256 xv[8];
 #pragma GCC unroll 8
-            for (int v = 0; v < nv; ++v) xv[v] = _mm256_loadu_ps(xt + v * VL);
+            for (int v = 0; v < nv; ++v) {
+                xv[v] = _mm256_loadu_ps(xt + v * VL);
+                if (rounds) xv[v] = f32x8_round(xv[v], xround);
+            }
 #pragma GCC unroll 8
             for (int v = 0; v < nv; ++v) acc[v] = _mm256_fmadd_ps(wv, xv[v], acc[v]);
         }
@@ -35,18 +40,26 @@ static inline __attribute__((always_inline)) void conv1_body(const int nv, size_
     for (int v = 0; v < nv; ++v) _mm256_maskstore_ps(y + v * VL, v == nv - 1 ? last : full, acc[v]);
 }
 
+#define CONV1_VECTORS(rounds)                                                                      \
+    do {                                                                                           \
+        switch ((nr + VL - 1) / VL) {                                                              \
+        case 8: conv1_body(8, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
+        case 7: conv1_body(7, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
+        case 6: conv1_body(6, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
+        case 5: conv1_body(5, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
+        case 4: conv1_body(4, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
+        case 3: conv1_body(3, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
+        case 2: conv1_body(2, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
+        default: conv1_body(1, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;  \
+        }                                                                                          \
+    } while (0)
+
 void f32_conv_ukernel_1x64__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                 const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                 size_t ldy, int accumulate)
+    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+    size_t ldy, int accumulate, int xround)
 {
-    switch ((nr + VL - 1) / VL) {
-    case 8: conv1_body(8, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
-    case 7: conv1_body(7, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
-    case 6: conv1_body(6, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
-    case 5: conv1_body(5, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
-    case 4: conv1_body(4, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
-    case 3: conv1_body(3, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
-    case 2: conv1_body(2, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
-    default: conv1_body(1, nr, nc, nt, w, x, cs, toff, y, accumulate); break;
-    }
+    if (xround == F32_ROUND_NONE)
+        CONV1_VECTORS(0);
+    else
+        CONV1_VECTORS(1);
 }

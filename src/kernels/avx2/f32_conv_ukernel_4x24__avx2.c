@@ -3,17 +3,20 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "kernels/avx2/f32_round__avx2.h"
 #include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/conv_ukernels.h"
 
 #define MR 4
 #define VL 8
 
-static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows, size_t nr,
-                                                            size_t nc, size_t nt, const float *w,
+/* rounds: a constant, whether x is rounded (for kind xround) */
+static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows,
+                                                            const int rounds, size_t nr, size_t nc,
+                                                            size_t nt, const float *w,
                                                             const float *x, size_t cs,
                                                             const ptrdiff_t *toff, float *y,
-                                                            size_t ldy, int accumulate)
+                                                            size_t ldy, int accumulate, int xround)
 {
     __m256 acc[MR][3];
     const __m256i full = _mm256_set1_epi32(-1);
@@ -46,7 +49,10 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
             const float *xt = xc + toff[t];
             __m256 xv[3];
 #pragma GCC unroll 8
-            for (int v = 0; v < nv; ++v) xv[v] = _mm256_loadu_ps(xt + v * VL);
+            for (int v = 0; v < nv; ++v) {
+                xv[v] = _mm256_loadu_ps(xt + v * VL);
+                if (rounds) xv[v] = f32x8_round(xv[v], xround);
+            }
 #pragma GCC unroll 8
             for (int m = 0; m < rows; ++m) {
                 const __m256 wv = _mm256_broadcast_ss(w + m);
@@ -63,27 +69,35 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
             _mm256_maskstore_ps(y + (size_t)m * ldy + (size_t)v * VL, v == nv - 1 ? last : full, acc[m][v]);
 }
 
-#define CONV_COLUMNS(rows)                                                                         \
+#define CONV_COLUMNS(rows, rounds)                                                                 \
     do {                                                                                           \
         if (nr > 2 * VL)                                                                           \
-            conv_body(3, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(3, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
         else if (nr > VL)                                                                          \
-            conv_body(2, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(2, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
         else                                                                                       \
-            conv_body(1, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(1, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
+    } while (0)
+
+/* the rows the tile has, as a constant: an edge tile (mr < MR) does no
+ * multiply-add for the rows it drops */
+#define CONV_ROWS(rounds)                                                                          \
+    do {                                                                                           \
+        switch (mr) {                                                                              \
+        case 1: CONV_COLUMNS(1, rounds); break;                                                    \
+        case 2: CONV_COLUMNS(2, rounds); break;                                                    \
+        case 3: CONV_COLUMNS(3, rounds); break;                                                    \
+        case 4: CONV_COLUMNS(4, rounds); break;                                                    \
+        default: break;                                                                            \
+        }                                                                                          \
     } while (0)
 
 void f32_conv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                  const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                 size_t ldy, int accumulate)
+                                 size_t ldy, int accumulate, int xround)
 {
-    /* the rows the tile has, as a constant: an edge tile (mr < MR) does no
-     * multiply-add for the rows it drops */
-    switch (mr) {
-    case 1: CONV_COLUMNS(1); break;
-    case 2: CONV_COLUMNS(2); break;
-    case 3: CONV_COLUMNS(3); break;
-    case 4: CONV_COLUMNS(4); break;
-    default: break;
-    }
+    if (xround == F32_ROUND_NONE)
+        CONV_ROWS(0);
+    else
+        CONV_ROWS(1);
 }

@@ -3,16 +3,19 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "kernels/avx512/f32_round__avx512.h"
 #include "kernels/conv_ukernels.h"
 
 #define MR 8
 #define VL 16
 
-static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows, size_t nr,
-                                                            size_t nc, size_t nt, const float *w,
+/* rounds: a constant, whether x is rounded (for kind xround) */
+static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows,
+                                                            const int rounds, size_t nr, size_t nc,
+                                                            size_t nt, const float *w,
                                                             const float *x, size_t cs,
                                                             const ptrdiff_t *toff, float *y,
-                                                            size_t ldy, int accumulate)
+                                                            size_t ldy, int accumulate, int xround)
 {
     __m512 acc[MR][3];
     const __mmask16 last = (__mmask16)((1u << (nr - (size_t)(nv - 1) * VL)) - 1u);
@@ -46,7 +49,10 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
         for (size_t t = 0; t < nt; ++t) {
             const float *xt = xc + toff[t];
             __m512 xv[3];
-            for (int v = 0; v < nv; ++v) xv[v] = _mm512_loadu_ps(xt + v * VL);
+            for (int v = 0; v < nv; ++v) {
+                xv[v] = _mm512_loadu_ps(xt + v * VL);
+                if (rounds) xv[v] = f32x16_round(xv[v], xround);
+            }
             for (int m = 0; m < rows; ++m) {
                 const __m512 wv = _mm512_set1_ps(w[m]);
                 for (int v = 0; v < nv; ++v) acc[m][v] = _mm512_fmadd_ps(wv, xv[v], acc[m][v]);
@@ -60,31 +66,39 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
                                   v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
 }
 
-#define CONV_COLUMNS(rows)                                                                         \
+#define CONV_COLUMNS(rows, rounds)                                                                 \
     do {                                                                                           \
         if (nr > 2 * VL)                                                                           \
-            conv_body(3, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(3, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
         else if (nr > VL)                                                                          \
-            conv_body(2, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(2, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
         else                                                                                       \
-            conv_body(1, rows, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate);                \
+            conv_body(1, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
+    } while (0)
+
+/* the rows the tile has, as a constant: an edge tile (mr < MR) does no
+ * multiply-add for the rows it drops */
+#define CONV_ROWS(rounds)                                                                          \
+    do {                                                                                           \
+        switch (mr) {                                                                              \
+        case 1: CONV_COLUMNS(1, rounds); break;                                                    \
+        case 2: CONV_COLUMNS(2, rounds); break;                                                    \
+        case 3: CONV_COLUMNS(3, rounds); break;                                                    \
+        case 4: CONV_COLUMNS(4, rounds); break;                                                    \
+        case 5: CONV_COLUMNS(5, rounds); break;                                                    \
+        case 6: CONV_COLUMNS(6, rounds); break;                                                    \
+        case 7: CONV_COLUMNS(7, rounds); break;                                                    \
+        case 8: CONV_COLUMNS(8, rounds); break;                                                    \
+        default: break;                                                                            \
+        }                                                                                          \
     } while (0)
 
 void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                   size_t ldy, int accumulate)
+                                   size_t ldy, int accumulate, int xround)
 {
-    /* the rows the tile has, as a constant: an edge tile (mr < MR) does no
-     * multiply-add for the rows it drops */
-    switch (mr) {
-    case 1: CONV_COLUMNS(1); break;
-    case 2: CONV_COLUMNS(2); break;
-    case 3: CONV_COLUMNS(3); break;
-    case 4: CONV_COLUMNS(4); break;
-    case 5: CONV_COLUMNS(5); break;
-    case 6: CONV_COLUMNS(6); break;
-    case 7: CONV_COLUMNS(7); break;
-    case 8: CONV_COLUMNS(8); break;
-    default: break;
-    }
+    if (xround == F32_ROUND_NONE)
+        CONV_ROWS(0);
+    else
+        CONV_ROWS(1);
 }

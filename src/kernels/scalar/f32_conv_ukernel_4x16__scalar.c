@@ -1,12 +1,13 @@
 /* Portable spatial-vector convolution kernel, 4 channels x 16 lanes. */
 #include "kernels/conv_ukernels.h"
+#include "kernels/scalar/f32_round__scalar.h"
 
 #define MR 4
 #define NR 16
 
 void f32_conv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                   size_t ldy, int accumulate)
+                                   size_t ldy, int accumulate, int xround)
 {
     float acc[MR][NR];
     for (size_t m = 0; m < MR; ++m)
@@ -16,7 +17,7 @@ void f32_conv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, c
         for (size_t t = 0; t < nt; ++t) {
             const float *xt = xc + toff[t];
             float xv[NR];
-            for (size_t j = 0; j < NR; ++j) xv[j] = j < nr ? xt[j] : 0.0f;
+            for (size_t j = 0; j < NR; ++j) xv[j] = j < nr ? f32_round_kind(xt[j], xround) : 0.0f;
             for (size_t m = 0; m < MR; ++m) {
                 const float wv = w[m];
                 for (size_t j = 0; j < NR; ++j) acc[m][j] += wv * xv[j];
