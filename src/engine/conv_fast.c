@@ -35,6 +35,9 @@
 /* The reduction-vector weights path asks for dy rows read in place from
  * memory this many kernel row blocks ahead. */
 #define FAST_RV_AHEAD 2
+/* The data pass rounds in-place input in its kernel (kernel_rounds) when a
+ * kernel call reads each element at most this many times. */
+#define FAST_KERNEL_ROUND_TAPS 4
 /* pack_slab asks for the rows of the channel this many channels ahead, at
  * most (and at most FAST_PACK_AHEAD_BYTES ahead): one channel ahead was too
  * late for short rows coming from memory (conv1d_wav_k10s5's rounded and
@@ -869,15 +872,16 @@ static bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geo
         st->tasks_rb = max64(st->tasks_rb, g->nrb);
         st->tasks_wb = max64(st->tasks_wb, g->nwb);
     }
-    /* One channel block per sub-problem: each input element is read by one
-     * kernel call per tap, from memory when read in place, and rounding it
-     * there costs nothing (conv1d_wav_k10s5's gradInput in cubeMathType 1:
-     * the same time as mode 0), where a rounded copy is a second pass over
-     * it. Full tiles of many channel blocks read a packed, rounded slab: the
-     * rounding would cost each block's calls again. */
+    /* One channel block per sub-problem and few taps: each input element is
+     * read by one kernel call per tap, from memory when read in place, and
+     * rounding it there costs nothing (conv1d_wav_k10s5's gradInput in
+     * cubeMathType 1: 2.9 -> 1.25 ms, mode 0 1.5), where a rounded copy is a
+     * second pass over it. Many channel blocks or taps read a packed,
+     * rounded slab: the rounding would be repeated for each. */
     st->kernel_rounds = !st->cv && p->mode != CONV_MODE_F32;
     for (int64_t sub = 0; sub < st->nsub; ++sub)
-        if (!empty[sub] && subs[sub].cout > st->mr) st->kernel_rounds = false;
+        if (!empty[sub] && (subs[sub].cout > st->mr || subs[sub].nt > FAST_KERNEL_ROUND_TAPS))
+            st->kernel_rounds = false;
     uint64_t size = 0;
     int64_t slabs, tiles;
     if (!checked_mul_i64(st->slab_floats, st->slots, &slabs) ||
@@ -1653,9 +1657,9 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
     } else if (st->ds.kernel_rounds && p->y.dtype == ACL_FLOAT) {
         /* D with fp32 dy read in place unrounded: wt_block_rv rounds the
          * dy rows of a kernel row block (at most a slab's positions each)
-         * into this buffer */
-        st->dyt_floats = round_up64(smul(max64(1, k->convrv_mr), smul(gd->hp, gd->wp)) +
-                                        CONV_UKERNEL_SLACK, 16);
+         * into this buffer: no larger than a data slab */
+        const int64_t rows = g->cout == 1 ? 1 : min64(g->cout, k->convrv_mr);
+        st->dyt_floats = round_up64(smul(rows, smul(gd->hp, gd->wp)) + CONV_UKERNEL_SLACK, 16);
     }
     st->nchunks = min64(p->n, FAST_STREAM_CHUNKS);
     st->slots = plan_slots();
