@@ -1900,18 +1900,27 @@ static void wt_block_rv(const wt_run *r, bool cold, const float *slab, int64_t c
         const int64_t mr = min64(rmr, g->cout - o0);
         if (!in_place) {
             const int64_t es = y->dtype == ACL_FLOAT ? 4 : 2;
+            /* fp32 rows with unit steps: the rounding kernel straight from
+             * the row, no view indexing per row (conv1d_wav_k10s5's rows of
+             * ~240 values: -2% CPU time in cubeMathType 1) */
+            const bool f32_rows = y->dtype == ACL_FLOAT && y->stride[4] == 1;
+            const int kind = conv_round_kind(r->p->mode);
+            const char *src0 =
+                (const char *)y->data +
+                conv_view_index(y, n, grp * g->cout + o0, od, oh0 + r0, ow0 + c0) * es;
             for (int64_t m = 0; m < mr; ++m)
                 for (int64_t rr = 0; rr < nrow; ++rr) {
+                    const char *src = src0 + (m * y->stride[1] + rr * y->stride[3]) * es;
+                    float *dst = dyr + m * blk + rr * ncol;
                     /* the row of the next block: short pieces of long rows
                      * are no stream for the hardware prefetchers */
-                    if (o0 + rmr + m < g->cout && y->stride[4] == 1) {
-                        const char *nx = (const char *)y->data +
-                                         conv_view_index(y, n, grp * g->cout + o0 + rmr + m, od, oh0 + r0 + rr,
-                                                         ow0 + c0) * es;
-                        ukernel_prefetch_run(nx, ncol * es, 0);
-                    }
-                    conv_load_row(y, n, grp * g->cout + o0 + m, od, oh0 + r0 + rr, ow0 + c0, 1,
-                                  ncol, r->p->mode, r->k, dyr + m * blk + rr * ncol);
+                    if (o0 + rmr + m < g->cout && y->stride[4] == 1)
+                        ukernel_prefetch_run(src + rmr * y->stride[1] * es, ncol * es, 0);
+                    if (f32_rows)
+                        r->k->f32_round((size_t)ncol, (const float *)src, dst, kind);
+                    else
+                        conv_load_row(y, n, grp * g->cout + o0 + m, od, oh0 + r0 + rr, ow0 + c0, 1,
+                                      ncol, r->p->mode, r->k, dst);
                 }
         }
         /* rows read in place from memory: short pieces of rows far apart
