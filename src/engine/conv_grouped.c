@@ -68,6 +68,8 @@ typedef struct grp_state {
     bool merge_nt;      /* merge_w, dense planes: merged into the slot (out_off), then streamed */
     int64_t out_off;    /* in a slot: the group's merged gradInput planes (merge_nt), floats */
     int64_t cb;         /* masked: first source column of a packed row */
+    int64_t wcopies;    /* weights, masked: copies per channel (2: one per W phase of
+                         * a stride-2 x, masked_geometry), xrow floats apart */
     int64_t xguard;     /* floats before the packed source in a slot (masked) */
     int64_t mwords;     /* weights, masked: 16-bit row-mask words per W tap */
     uint64_t mtab_off;  /* weights, masked: the row masks, bytes into the workspace */
@@ -189,14 +191,23 @@ static bool copies_layout(grp_state *st, int64_t slack)
 /* The masked layout (one copy per source channel, rows of OW source columns
  * from cb, the W taps as masked shifts of it) applies when W has one output
  * phase read at stride 1 and every source column a row needs fits in OW
- * columns: st->cb, or false. */
-static bool masked_geometry(const conv_problem *p, grp_state *st)
+ * columns: st->cb and st->wcopies = 1, or false. phases (the weights pass):
+ * also x read at W stride 2 by both of its phases, as one copy per phase
+ * (columns counted in the phase, from cb; wcopies = 2), split from each
+ * source row by conv_split_row (pack_group_split): two copies instead of KW
+ * shifted ones. */
+static bool masked_geometry(const conv_problem *p, grp_state *st, bool phases)
 {
     const dw_dim *dw = &st->dim[2];
-    if (dw->nsub != 1 || dw->nph != 1 || dw->src_step != 1 || dw->ph_val[0] != 0) return false;
+    const bool split = phases && dw->nph == 2 && dw->src_step == 2 && dw->ph_val[0] == 0 &&
+                       dw->ph_val[1] == 1 && p->xs[2] <= 2 * GRP_SPLIT_MAX &&
+                       conv_split_row_ok(&p->x, p->mode);
+    if (dw->nsub != 1 || (!split && (dw->nph != 1 || dw->src_step != 1 || dw->ph_val[0] != 0)))
+        return false;
     const int64_t nwt = dw->sub_tb[1] - dw->sub_tb[0];
     if (nwt < 1 || nwt > GRP_CONV_MAX_KW) return false;
-    const int64_t ow = dw->out_n, wsrc = st->bwd ? p->ys[2] : p->xs[2];
+    /* (split: the longer phase's columns) */
+    const int64_t ow = dw->out_n, wsrc = split ? (p->xs[2] + 1) / 2 : st->bwd ? p->ys[2] : p->xs[2];
     int64_t omin = 0, omax = 0;
     for (int64_t k = 0; k < nwt; ++k) {
         const int64_t o = dw->tap_off[dw->sub_tb[0] + k] + dw->qmin;
@@ -209,6 +220,7 @@ static bool masked_geometry(const conv_problem *p, grp_state *st)
     if (hi - lo > ow) return false;
     if (omin - cb < -GRP_CONV_MAX_WSH || omax - cb > GRP_CONV_MAX_WSH) return false;
     st->cb = cb;
+    st->wcopies = split ? 2 : 1;
     return true;
 }
 
@@ -232,7 +244,7 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
                    (p->mode == CONV_MODE_F32 || p->mode == CONV_MODE_HF32) && out->stride[4] == 1 &&
                    (out->stride[3] == dw->out_n || dh->out_n == 1);
     /* one copy per channel instead of KW: a 3x3's source block fits in L1 */
-    st->masked = st->mr != 1 && masked_geometry(p, st);
+    st->masked = st->mr != 1 && masked_geometry(p, st, false);
     if (st->masked) {
         st->mr = pick_kernels(isa).conv_mr;
         st->nmb = ceil_div(st->nout, st->mr);
@@ -310,9 +322,9 @@ static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void
      * packing for a 3x3, with a row-mask table of every W tap */
     const int64_t nkw = st->dim[2].sub_tb[1] - st->dim[2].sub_tb[0];
     st->mwords = ceil_div(p->ys[1] * p->ys[2], 16);
-    st->masked = masked_geometry(p, st) && st->mwords * nkw <= GRP_MTAB_MAX;
+    st->masked = masked_geometry(p, st, true) && st->mwords * nkw <= GRP_MTAB_MAX;
     if (st->masked) {
-        st->cs = round_floats(st->xrow); /* copies_layout's xrow: one copy */
+        st->cs = round_floats(st->wcopies * st->xrow); /* copies_layout's xrow: one copy */
         st->xguard = GRP_CONV_GUARD;
     }
     const conv_view *dy = &p->y;
@@ -384,22 +396,23 @@ static void load_run(const grp_run *r, const conv_view *v, int64_t n, int64_t c,
 
 /* pack_group for W stride 2 (both W phases): each source row is split into
  * its phases once (conv_split_row: rounded or widened on the way), and every
- * kernel column's copy row is a run of its phase's row; KW step-2 reads of
- * the row were most of resnext_g32_s2's weights pass. */
+ * copy row is a run of its phase's row: a kernel column's shifted copy, or
+ * in the masked layout one copy per phase (columns from cb); KW step-2 reads
+ * of the row were most of resnext_g32_s2's weights pass. */
 static void pack_group_split(const grp_run *r, const conv_view *v, int64_t n, int64_t c0,
                              int64_t nc, bool zeros, float *dst)
 {
     const grp_state *st = r->st;
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t ow = dw->out_n, sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
-    const int64_t nwt = dw->sub_tb[dw->nsub];
+    const int64_t nwt = st->masked ? st->wcopies : dw->sub_tb[dw->nsub];
     float ph[2][GRP_SPLIT_MAX];
     /* valid columns of each copy: 0 <= (col + offw)*2 + pw < sw_n */
     int64_t lo[GRP_CONV_MAX_KW], hi[GRP_CONV_MAX_KW], offw[GRP_CONV_MAX_KW];
     int pws[GRP_CONV_MAX_KW];
     for (int64_t kw = 0; kw < nwt; ++kw) {
-        offw[kw] = dw->tap_off[kw] + dw->qmin;
-        pws[kw] = dw->tap_ph[kw];
+        offw[kw] = st->masked ? st->cb : dw->tap_off[kw] + dw->qmin;
+        pws[kw] = st->masked ? (int)kw : dw->tap_ph[kw];
         lo[kw] = offw[kw] < 0 ? min64(-offw[kw], ow) : 0;
         const int64_t h = sw_n - 1 - pws[kw] < 0 ? lo[kw] : (sw_n - 1 - pws[kw]) / 2 - offw[kw] + 1;
         hi[kw] = max64(lo[kw], min64(h, ow));
@@ -415,6 +428,21 @@ static void pack_group_split(const grp_run *r, const conv_view *v, int64_t n, in
                             (((int64_t)ipd * dh->nph + iph) * dd->ext + md) * dh->ext * ow;
                         const int64_t sh = (mh + dh->qmin) * dh->src_step + dh->ph_val[iph];
                         const bool valid = sd >= 0 && sd < sd_n && sh >= 0 && sh < sh_n;
+                        if (valid && st->masked) {
+                            /* the phase copies' columns [cb, cb + ow): split
+                             * straight into them (lo = 0, hi[p] what the split
+                             * writes) */
+                            float *row0 = dst + c * st->cs + at + mh * ow, *row1 = row0 + st->xrow;
+                            const int64_t cnt = min64(sw_n - 2 * st->cb, 2 * ow);
+                            if (cnt > 0)
+                                conv_split_row(v, n, c0 + c, sd, sh, 2 * st->cb, cnt, r->p->mode,
+                                               r->ck, row0, row1);
+                            if (zeros) {
+                                zero_f32(row0 + hi[0], ow - hi[0]);
+                                zero_f32(row1 + hi[1], ow - hi[1]);
+                            }
+                            continue;
+                        }
                         if (valid)
                             conv_split_row(v, n, c0 + c, sd, sh, 0, sw_n, r->p->mode, r->ck, ph[0],
                                            ph[1]);
@@ -454,10 +482,12 @@ static void pack_group(const grp_run *r, const conv_view *v, int64_t n, int64_t 
     const bool unit = v->stride[4] == 1 && dw->src_step == 1;
     /* dense rows of fp32 without rounding: vector row copies, a call per run of rows */
     const bool fast = unit && v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32;
-    /* masked layout: one copy per channel, of the source columns from cb */
+    /* masked layout: one copy per channel, of the source columns from cb
+     * (or one per W phase: pack_group_split) */
     const int64_t ncopy = st->masked ? 1 : nwt;
-    if (ncopy > 1 && dw->src_step == 2 && dw->nph == 2 && dw->ph_val[0] == 0 &&
-        dw->ph_val[1] == 1 && sw_n <= 2 * GRP_SPLIT_MAX && conv_split_row_ok(v, p->mode)) {
+    if ((st->masked ? st->wcopies == 2 : ncopy > 1) && dw->src_step == 2 && dw->nph == 2 &&
+        dw->ph_val[0] == 0 && dw->ph_val[1] == 1 && sw_n <= 2 * GRP_SPLIT_MAX &&
+        conv_split_row_ok(v, p->mode)) {
         pack_group_split(r, v, n, c0, nc, zeros, dst);
         *ready = 1;
         return;
@@ -551,8 +581,10 @@ static void src_tap_offsets(const grp_state *st, const int64_t *ks, int64_t ow, 
         for (int64_t kh = 0; kh < ks[1]; ++kh)
             for (int64_t kw = 0; kw < ks[2]; ++kw, ++t) {
                 const int64_t phase = dd->tap_ph[kd] * (int64_t)dh->nph + dh->tap_ph[kh];
-                /* masked: the tap's W shift inside the one copy */
-                const int64_t wpart = st->masked ? dw->tap_off[kw] + dw->qmin - st->cb : kw * st->xrow;
+                /* masked: the tap's W shift inside the copy of its W phase */
+                const int64_t wpart =
+                    st->masked ? dw->tap_ph[kw] * st->xrow + dw->tap_off[kw] + dw->qmin - st->cb
+                               : kw * st->xrow;
                 toff[t] = (ptrdiff_t)(wpart +
                                       ((phase * dd->ext + dd->tap_off[kd]) * dh->ext + dh->tap_off[kh]) * ow);
             }
