@@ -40,23 +40,15 @@ void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t 
                    2) { /* phase split by 2: the ISA's step-2 load, then the mode's rounding */
             k->f32_load_step2((size_t)count, s, dst);
             if (mode != CONV_MODE_F32) k->f32_round((size_t)count, dst, dst, conv_round_kind(mode));
-        } else if (mode == CONV_MODE_F32)
+        } else if (sw == 1) { /* unit stride: the ISA's rounding kernel */
+            k->f32_round((size_t)count, s, dst, conv_round_kind(mode));
+        } else { /* gathered, then rounded in place by the ISA's kernel (one
+                  * value at a time through the scalar helpers was most of
+                  * conv1d_wav_k10s5's x packing in the rounding modes) */
             for (int64_t i = 0; i < count; ++i)
                 dst[i] = s[i * sw];
-        else if (sw == 1) /* unit stride: the ISA's rounding kernel */
-            k->f32_round((size_t)count, s, dst, conv_round_kind(mode));
-        else if (mode == CONV_MODE_HF32)
-            for (int64_t i = 0; i < count; ++i)
-                dst[i] = f32_round_hf32(s[i * sw]);
-        else if (mode == CONV_MODE_F16) /* conv_round_operand's f32_round_f16, inline */
-            for (int64_t i = 0; i < count; ++i)
-                dst[i] = f32_round_f16_inl(s[i * sw]);
-        else if (mode == CONV_MODE_BF16)
-            for (int64_t i = 0; i < count; ++i)
-                dst[i] = f32_round_bf16(s[i * sw]);
-        else
-            for (int64_t i = 0; i < count; ++i)
-                dst[i] = conv_round_operand(s[i * sw], mode);
+            if (mode != CONV_MODE_F32) k->f32_round((size_t)count, dst, dst, conv_round_kind(mode));
+        }
         return;
     }
     const uint16_t *s = (const uint16_t *)v->data + base;
