@@ -1061,8 +1061,6 @@ static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, in
     }
 }
 
-/* Data gradient from whole packed planes (D with a W stride > 1): every
- * output phase over the packed planes, junk columns computed and dropped. */
 /* data_planes' merge_nt form for a single output depth plane, in bands of
  * GRP_BAND_ROWS grid rows: each band's rows of every output phase, merged,
  * then streamed out, so the non-temporal stores drain while the next band
@@ -1133,6 +1131,8 @@ static void data_planes_banded(const grp_run *r, int64_t n, int64_t g, int slot)
     }
 }
 
+/* Data gradient from whole packed planes (D with a W stride > 1): every
+ * output phase over the packed planes, junk columns computed and dropped. */
 static void data_planes(const grp_run *r, int64_t n, int64_t g, int slot)
 {
     const conv_problem *p = r->p;
