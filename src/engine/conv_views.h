@@ -24,11 +24,14 @@ static inline bool conv_view_blocks_dense(const conv_view *v)
            (v->dim[2] == 1 || v->stride[2] == v->dim[3] * v->dim[4]);
 }
 
-/* The f32_round kernel's kind (src/kernels/cvt_ukernels.h) of mode's rounding
- * (mode is not CONV_MODE_F32). */
+/* The f32_round kernel's kind (src/kernels/cvt_ukernels.h) of mode's rounding:
+ * F32_ROUND_NONE, a copy, for CONV_MODE_F32. */
 static inline int conv_round_kind(conv_mode mode)
 {
-    return mode == CONV_MODE_HF32 ? F32_ROUND_HF32 : mode == CONV_MODE_F16 ? F32_ROUND_F16 : F32_ROUND_BF16;
+    return mode == CONV_MODE_HF32   ? F32_ROUND_HF32
+           : mode == CONV_MODE_F16  ? F32_ROUND_F16
+           : mode == CONV_MODE_BF16 ? F32_ROUND_BF16
+                                    : F32_ROUND_NONE;
 }
 
 /* Whether values of dtype dt (FLOAT, FLOAT16, BF16) pass mode's rounding

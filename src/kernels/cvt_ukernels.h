@@ -53,8 +53,9 @@ void h16_f32_split2_ukernel__avx512(size_t n, const uint16_t *src, float *even, 
  * src/common/dtype.h: F32_ROUND_HF32 = f32_round_hf32 (11 mantissa bits,
  * inf / NaN unchanged), F32_ROUND_F16 = f32_round_f16 (through fp16: NaNs
  * quieted, payload cut to 10 bits), F32_ROUND_BF16 = f32_round_bf16 (NaNs
- * quieted). Ties to even. src == dst allowed. Any n >= 0; reads and writes
- * exactly the n elements.
+ * quieted), F32_ROUND_NONE a copy (conv_round_kind of mode FLOAT). Ties to
+ * even. src == dst allowed. Any n >= 0; reads and writes exactly the n
+ * elements.
  */
 enum { F32_ROUND_NONE = -1, F32_ROUND_HF32, F32_ROUND_F16, F32_ROUND_BF16 };
 typedef void (*f32_round_ukernel_fn)(size_t n, const float *src, float *dst, int kind);

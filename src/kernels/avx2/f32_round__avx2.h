@@ -13,6 +13,7 @@
 
 static inline __m256 f32x8_round(__m256 x, int kind)
 {
+    if (kind == F32_ROUND_NONE) return x;
     const __m256i u = _mm256_castps_si256(x);
     if (kind == F32_ROUND_F16)
         return _mm256_cvtph_ps(_mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));

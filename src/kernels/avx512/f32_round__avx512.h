@@ -12,6 +12,7 @@
 
 static inline __m512 f32x16_round(__m512 x, int kind)
 {
+    if (kind == F32_ROUND_NONE) return x;
     const __m512i u = _mm512_castps_si512(x);
     if (kind == F32_ROUND_F16)
         return _mm512_cvtph_ps(_mm512_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
