@@ -1061,6 +1061,37 @@ static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, in
     }
 }
 
+/* Output phase s of group g over positions [j0, j1) of its grid: every
+ * channel block's kernel calls into gu (output channel o at o * glen), or
+ * zeros when no tap reaches the phase. src: the packed source planes. */
+static void phase_calls(const grp_run *r, int64_t g, const sub_taps *s, const float *src, float *gu,
+                        int64_t j0, int64_t j1)
+{
+    const grp_state *st = r->st;
+    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
+    if (s->count == 0) {
+        for (int64_t o = 0; o < nout; ++o)
+            memset(gu + o * st->glen + j0, 0, (size_t)(j1 - j0) * sizeof(float));
+        return;
+    }
+    const int nr_max = mrr == 1 ? r->ck->conv1_nr : r->ck->conv_nr;
+    const f32_conv_ukernel_fn kern = mrr == 1 ? r->ck->conv1 : r->ck->conv;
+    ptrdiff_t toff[DW_MAX_TAPS];
+    for (int64_t t = 0; t < s->count; ++t) {
+        int64_t kidx;
+        sub_tap(st, r->p->ks, s, t, &kidx, &toff[t]);
+    }
+    const float *ws =
+        (const float *)(r->ws + st->wpk_off) + g * st->gpanel + st->nmb * mrr * nin * s->first;
+    for (int64_t mb = 0; mb < st->nmb; ++mb) {
+        const int64_t mr = min64(mrr, nout - mb * mrr);
+        for (int64_t j = j0; j < j1; j += nr_max)
+            kern((size_t)mr, (size_t)min64(nr_max, j1 - j), (size_t)nin, (size_t)s->count,
+                 ws + mb * nin * s->count * mrr, src + j, (size_t)st->cs, toff,
+                 gu + mb * mrr * st->glen + j, (size_t)st->glen, 0, F32_ROUND_NONE);
+    }
+}
+
 /* data_planes' merge_nt form for a single output depth plane, in bands of
  * GRP_BAND_ROWS grid rows: each band's rows of every output phase, merged,
  * then streamed out, so the non-temporal stores drain while the next band
@@ -1075,11 +1106,7 @@ static void data_planes_banded(const grp_run *r, int64_t n, int64_t g, int slot)
     const grp_state *st = r->st;
     const dw_dim *dh = &st->dim[1], *dw = &st->dim[2];
     float *src = slot_buf(r, slot), *grid = src + st->aux_off;
-    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
-    const int nr_max = mrr == 1 ? r->ck->conv1_nr : r->ck->conv_nr;
-    const f32_conv_ukernel_fn kern = mrr == 1 ? r->ck->conv1 : r->ck->conv;
-    const float *wp = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
-    const int64_t pw = dw->ext;
+    const int64_t nout = st->nout, pw = dw->ext;
     const conv_view *out = &p->grad_input;
     const int64_t oh = out->dim[3], ow = out->dim[4], oplane = out->dim[2] * oh * ow;
     float *planes = slot_buf(r, slot) + st->out_off;
@@ -1088,7 +1115,6 @@ static void data_planes_banded(const grp_run *r, int64_t n, int64_t g, int slot)
                          : F32_ROUND_NONE;
     const int64_t nw = plane_sub_count(dw, 0) + plane_sub_count(dw, 1);
     const int64_t nbr = plane_sub_count(dh, 0); /* the most grid rows of an H phase */
-    ptrdiff_t toff[DW_MAX_TAPS];
     sub_taps s;
     for (int64_t b0 = 0; b0 < nbr; b0 += GRP_BAND_ROWS) {
         const int64_t b1 = min64(nbr, b0 + GRP_BAND_ROWS);
@@ -1096,25 +1122,7 @@ static void data_planes_banded(const grp_run *r, int64_t n, int64_t g, int slot)
             float *gu = grid + s.u[2] * nout * st->glen;
             const int64_t be = min64(b1, s.cnt[1]);
             if (be <= b0 || s.cnt[2] == 0) continue;
-            const int64_t j0 = b0 * pw, j1 = (be - 1) * pw + s.cnt[2];
-            if (s.count == 0) { /* no tap: zeros */
-                for (int64_t o = 0; o < nout; ++o)
-                    memset(gu + o * st->glen + j0, 0, (size_t)(j1 - j0) * sizeof(float));
-            } else {
-                for (int64_t t = 0; t < s.count; ++t) {
-                    int64_t kidx;
-                    sub_tap(st, p->ks, &s, t, &kidx, &toff[t]);
-                }
-                const float *ws = wp + st->nmb * mrr * nin * s.first;
-                for (int64_t mb = 0; mb < st->nmb; ++mb) {
-                    const int64_t mr = min64(mrr, nout - mb * mrr);
-                    for (int64_t j = j0; j < j1; j += nr_max)
-                        kern((size_t)mr, (size_t)min64(nr_max, j1 - j), (size_t)nin,
-                             (size_t)s.count, ws + mb * nin * s.count * mrr, src + j,
-                             (size_t)st->cs, toff, gu + mb * mrr * st->glen + j, (size_t)st->glen,
-                             0, F32_ROUND_NONE);
-                }
-            }
+            phase_calls(r, g, &s, src, gu, b0 * pw, (be - 1) * pw + s.cnt[2]);
             if (s.u[2] == 1) /* both W phases of H phase u1: its rows of the band merged */
                 for (int64_t o = 0; o < nout; ++o)
                     for (int64_t b = b0; b < be; ++b)
@@ -1140,7 +1148,7 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, int slot)
     const conv_view *v = st->bwd ? &p->y : &p->x;
     float *src = slot_buf(r, slot), *grid = src + st->aux_off;
     int32_t *ready = slot_flag(r, slot);
-    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
+    const int64_t nin = st->nin, nout = st->nout;
     if (*ready == 0) /* the slack the kernel may read past the last plane */
         memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
     for (int64_t c = 0; c < nin; ++c) {
@@ -1156,11 +1164,7 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, int slot)
         data_planes_banded(r, n, g, slot);
         return;
     }
-    const int nr_max = mrr == 1 ? r->ck->conv1_nr : r->ck->conv_nr;
-    const f32_conv_ukernel_fn kern = mrr == 1 ? r->ck->conv1 : r->ck->conv;
-    const float *wp = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
     const int64_t pw = st->dim[2].ext, ph = st->dim[1].ext;
-    ptrdiff_t toff[DW_MAX_TAPS];
     sub_taps s;
     /* merge_w: W output phase u into grids at gu, stored with the other;
      * merge_nt: into the slot's planes (channel o at o * oplane), streamed
@@ -1180,25 +1184,11 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, int slot)
         float *gu = st->merge_w ? grid + s.u[2] * nout * st->glen : grid;
         const bool empty = s.cnt[0] == 0 || s.cnt[1] == 0 || s.cnt[2] == 0;
         const int64_t len = empty ? 0 : ((s.cnt[0] - 1) * ph + (s.cnt[1] - 1)) * pw + s.cnt[2];
-        if (s.count == 0 && st->merge_w) { /* no tap: zeros */
-            for (int64_t o = 0; o < nout; ++o) memset(gu + o * st->glen, 0, (size_t)len * sizeof(float));
-        } else if (s.count == 0) {
+        if (s.count == 0 && !st->merge_w) {
             for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, NULL);
             continue;
         }
-        for (int64_t t = 0; t < s.count; ++t) {
-            int64_t kidx;
-            sub_tap(st, p->ks, &s, t, &kidx, &toff[t]);
-        }
-        const float *ws = wp + st->nmb * mrr * nin * s.first;
-        for (int64_t mb = 0; mb < st->nmb && s.count > 0; ++mb) {
-            const int64_t mr = min64(mrr, nout - mb * mrr);
-            for (int64_t j0 = 0; j0 < len; j0 += nr_max) {
-                kern((size_t)mr, (size_t)min64(nr_max, len - j0), (size_t)nin, (size_t)s.count,
-                     ws + mb * nin * s.count * mrr, src + j0, (size_t)st->cs, toff,
-                     gu + mb * mrr * st->glen + j0, (size_t)st->glen, 0, F32_ROUND_NONE);
-            }
-        }
+        phase_calls(r, g, &s, src, gu, 0, len);
         if (!st->merge_w) {
             for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, grid + o * st->glen);
         } else if (s.u[2] == 1) { /* both W phases computed */
