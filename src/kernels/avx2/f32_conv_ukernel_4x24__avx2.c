@@ -5,6 +5,7 @@
 
 #include "kernels/avx2/f32_round__avx2.h"
 #include "kernels/avx2/lane_mask__avx2.h"
+#include "kernels/conv_dispatch.h"
 #include "kernels/conv_ukernels.h"
 
 #define MR 4
@@ -68,16 +69,6 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
         for (int v = 0; v < nv; ++v)
             _mm256_maskstore_ps(y + (size_t)m * ldy + (size_t)v * VL, v == nv - 1 ? last : full, acc[m][v]);
 }
-
-#define CONV_COLUMNS(rows, rounds)                                                                 \
-    do {                                                                                           \
-        if (nr > 2 * VL)                                                                           \
-            conv_body(3, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
-        else if (nr > VL)                                                                          \
-            conv_body(2, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
-        else                                                                                       \
-            conv_body(1, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
-    } while (0)
 
 /* the rows the tile has, as a constant: an edge tile (mr < MR) does no
  * multiply-add for the rows it drops */

@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include "kernels/avx512/f32_round__avx512.h"
+#include "kernels/conv_dispatch.h"
 #include "kernels/conv_ukernels.h"
 
 #define VL 16
@@ -35,20 +36,6 @@ static inline __attribute__((always_inline)) void conv1_body(const int nv, const
     for (int v = 0; v < nv; ++v)
         _mm512_mask_storeu_ps(y + v * VL, v == nv - 1 ? last : (__mmask16)0xffff, acc[v]);
 }
-
-#define CONV1_VECTORS(rounds)                                                                      \
-    do {                                                                                           \
-        switch ((nr + VL - 1) / VL) {                                                              \
-        case 8: conv1_body(8, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
-        case 7: conv1_body(7, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
-        case 6: conv1_body(6, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
-        case 5: conv1_body(5, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
-        case 4: conv1_body(4, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
-        case 3: conv1_body(3, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
-        case 2: conv1_body(2, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;   \
-        default: conv1_body(1, rounds, nr, nc, nt, w, x, cs, toff, y, accumulate, xround); break;  \
-        }                                                                                          \
-    } while (0)
 
 void f32_conv_ukernel_1x128__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
     const float *x, size_t cs, const ptrdiff_t *toff, float *y,

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "kernels/avx512/f32_round__avx512.h"
+#include "kernels/conv_dispatch.h"
 #include "kernels/conv_ukernels.h"
 
 #define MR 8
@@ -65,16 +66,6 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
             _mm512_mask_storeu_ps(y + (size_t)m * ldy + (size_t)v * VL,
                                   v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
 }
-
-#define CONV_COLUMNS(rows, rounds)                                                                 \
-    do {                                                                                           \
-        if (nr > 2 * VL)                                                                           \
-            conv_body(3, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
-        else if (nr > VL)                                                                          \
-            conv_body(2, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
-        else                                                                                       \
-            conv_body(1, rows, rounds, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, xround);    \
-    } while (0)
 
 /* the rows the tile has, as a constant: an edge tile (mr < MR) does no
  * multiply-add for the rows it drops */
