@@ -1900,12 +1900,11 @@ static void wt_block_rv(const wt_run *r, bool cold, const float *slab, int64_t c
         const int64_t mr = min64(rmr, g->cout - o0);
         if (!in_place) {
             const int64_t es = y->dtype == ACL_FLOAT ? 4 : 2;
-            /* fp32 rows with unit steps in a rounding mode: the rounding
-             * kernel straight from the row, no view indexing per row
-             * (conv1d_wav_k10s5's rows of ~240 values: -2% CPU time in
-             * cubeMathType 1) */
-            const bool f32_rows =
-                y->dtype == ACL_FLOAT && y->stride[4] == 1 && r->p->mode != CONV_MODE_F32;
+            /* fp32 rows with unit steps (here only in a rounding mode: in
+             * mode 0 they are read in place): the rounding kernel straight
+             * from the row, no view indexing per row (conv1d_wav_k10s5's
+             * rows of ~240 values: -2% CPU time in cubeMathType 1) */
+            const bool f32_rows = y->dtype == ACL_FLOAT && y->stride[4] == 1;
             const int kind = conv_round_kind(r->p->mode);
             const char *src0 =
                 (const char *)y->data +
