@@ -29,7 +29,7 @@
 #define DW_WT_MIN_TASKS 16 /* weights pass: split n into chunks below this many channels */
 #define DW_WT_MAX_BLOCK 16 /* weights pass: channels per task, consecutive in memory */
 #define DW_BLOCK 16        /* data pass: channels per task */
-/* in-place weights pass: the planes asked for this many planes ahead of the
+/* in-place weights pass: x and dy asked for this many planes ahead of the
  * kernel. The pass streams two planes per ~700 FMAs at memory's rate; one
  * plane ahead, the rounded modes' copies of x and dy (which read the plane
  * the calls before asked for) still waited on memory: dw_3x3's weights
@@ -855,6 +855,24 @@ static void bias_plane(const dw_run *r, const float **planes, int64_t n, int64_t
         sums[n * p->g + c - g + i] = conv_bias_lanes_sum(bacc[i]);
 }
 
+/* The x and dy planes `ahead` after plane (n, c) in the order of a weights
+ * task over images [n0, n1) and channels [c0, c1), for `calls` calls to ask
+ * for. */
+static ukernel_prefetch wt_planes_ahead(const conv_problem *p, int64_t n0, int64_t n1, int64_t c0,
+                                        int64_t c1, int64_t n, int64_t c, int64_t ahead,
+                                        size_t calls)
+{
+    const int64_t at = (n - n0) * (c1 - c0) + (c - c0) + ahead;
+    const int64_t nn = n0 + at / (c1 - c0), nc = c0 + at % (c1 - c0);
+    ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
+    if (nn < n1) {
+        plane_lines(&p->x, nn, nc, 0, &next);
+        plane_lines(&p->y, nn, nc, 1, &next);
+    }
+    ukernel_prefetch_level(&next, calls);
+    return next;
+}
+
 /* The in-place weights loop of wt_task (unit strides): x and dy read in
  * dense fp32 rows, the views themselves or their planes widened into the
  * slot; the same terms, lanes and order as the packed path. */
@@ -881,16 +899,9 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
     const float *planes[DW_SUM_GROUP]; /* gradBias: a group's dy planes (bias_plane) */
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t c = c0; c < c1; ++c) {
-            /* x and dy planes DW_WT_AHEAD ahead in the task's order,
-             * asked for by the kernel calls */
-            const int64_t at = (n - n0) * (c1 - c0) + (c - c0) + DW_WT_AHEAD;
-            const int64_t nn = n0 + at / (c1 - c0), nc = c0 + at % (c1 - c0);
-            ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
-            if (nn < n1) {
-                plane_lines(x, nn, nc, 0, &next);
-                plane_lines(y, nn, nc, 1, &next);
-            }
-            ukernel_prefetch_level(&next, (size_t)p->ys[0]); /* a part per kernel call */
+            /* asked for by the kernel calls, a part each */
+            ukernel_prefetch next =
+                wt_planes_ahead(p, n0, n1, c0, c1, n, c, DW_WT_AHEAD, (size_t)p->ys[0]);
             if (!st->src_direct) load_plane(x, n, c, p->mode, r->ck, xbuf);
             const int64_t g = (c - c0) % DW_SUM_GROUP; /* a bias group's dy planes: one each */
             const float *dyp;
@@ -948,14 +959,9 @@ static void wt_task(void *ctx, size_t index, int slot)
     else
         for (int64_t n = n0; n < n1; ++n)
             for (int64_t c = c0; c < c1; ++c) {
-                /* the next x and dy planes, asked for as x is packed */
-                const int64_t nn = c + 1 < c1 ? n : n + 1, nc = c + 1 < c1 ? c + 1 : c0;
-                ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
-                if (nn < n1) {
-                    plane_lines(&p->x, nn, nc, 0, &next);
-                    plane_lines(y, nn, nc, 1, &next);
-                }
-                ukernel_prefetch_level(&next, 1);
+                /* the next planes, asked for as x is packed (two ahead:
+                 * no change in dw_3x3_s2's weights pass) */
+                const ukernel_prefetch next = wt_planes_ahead(p, n0, n1, c0, c1, n, c, 1, 1);
                 pack_source(r, &p->x, n, c, slot, src, &next);
                 const float *dy;
                 int64_t dps, rps;
