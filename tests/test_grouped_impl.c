@@ -28,7 +28,9 @@
  *   in place, fp32 dy rounded by the mode, fp16 / bf16 dy, a NaN in 16-bit
  *   dy) must be taken on every ISA.
  * - Dense 16-bit sources and gradInput in the masked layout (planes widened
- *   and stored a plane per call) must be run on every ISA.
+ *   and stored a plane per call) must be run on every ISA, and so must an
+ *   fp32 gradInput written in place in the FLOAT16 mode, masked (the kernel
+ *   rounds as it stores) and shifted copies (rounded after the kernel).
  * - Elements of the output buffers outside the views keep their sentinel; the
  *   workspace is filled with 0xA5 and must not be overrun.
  * - Every source layout (data pass: masked single copies, KW shifted
@@ -58,6 +60,9 @@ static int g_layout[3][5];
  * (whole source planes widened in one call), and with a dense 16-bit
  * gradInput (stored a plane at a time) */
 static int g_run16[3], g_store16[3];
+/* per ISA, data passes storing gradInput in place with the mode's result
+ * rounding: masked (by the kernel), shifted copies (after it) */
+static int g_round_in_place[3][2];
 
 typedef struct gen_opts {
     int int_data;
@@ -135,6 +140,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
     const char *layout = conv_grouped_layout(&p, CONV_PASS_DATA, (aclconvIsa)go->isa);
     if (layout) g_layout[go->isa][!strcmp(layout, "masked") ? 0 : !strcmp(layout, "copies") ? 1 : 2]++;
     const bool masked_data = layout && !strcmp(layout, "masked");
+    if (conv_grouped_rounds_in_place(&p, (aclconvIsa)go->isa))
+        g_round_in_place[go->isa][masked_data ? 0 : 1]++;
     layout = conv_grouped_layout(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa);
     if (layout) g_layout[go->isa][!strcmp(layout, "masked") ? 3 : 4]++;
     if (!views && layout && !strcmp(layout, "masked") && (p.x.dtype != ACL_FLOAT || p.y.dtype != ACL_FLOAT))
@@ -379,13 +386,22 @@ int main(int argc, char **argv)
                 printf("FAIL %s: no case planned the %s layout\n", cpu_isa_name((aclconvIsa)isa), names[l]);
                 it_fail();
             }
-        printf("%s: %s (data layouts: masked %d, copies %d, planes %d; weights: masked %d, copies %d; "
-               "dense 16-bit masked: sources %d, gradInput %d; fused gradBias of %d: fp32 in place %d, "
-               "fp32 rounded %d, fp16 %d, bf16 %d, NaN %d)\n",
-               cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL", g_layout[isa][0],
-               g_layout[isa][1], g_layout[isa][2], g_layout[isa][3], g_layout[isa][4], g_run16[isa],
-               g_store16[isa], nbias, fused[FUSED_IN_PLACE], fused[FUSED_F32_ROUNDED], fused[FUSED_F16],
-               fused[FUSED_BF16], fused[FUSED_NAN16]);
+        for (int l = 0; l < 2; ++l)
+            if (g_round_in_place[isa][l] == 0) {
+                printf("FAIL %s: no %s data pass rounded gradInput in place\n",
+                       cpu_isa_name((aclconvIsa)isa), l == 0 ? "masked" : "copies");
+                it_fail();
+            }
+        printf(
+            "%s: %s (data layouts: masked %d, copies %d, planes %d; weights: masked %d, copies %d; "
+            "dense 16-bit masked: sources %d, gradInput %d; rounded in place: masked %d, copies "
+            "%d; fused gradBias of %d: fp32 in place %d, "
+            "fp32 rounded %d, fp16 %d, bf16 %d, NaN %d)\n",
+            cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
+            g_layout[isa][0], g_layout[isa][1], g_layout[isa][2], g_layout[isa][3],
+            g_layout[isa][4], g_run16[isa], g_store16[isa], g_round_in_place[isa][0],
+            g_round_in_place[isa][1], nbias, fused[FUSED_IN_PLACE], fused[FUSED_F32_ROUNDED],
+            fused[FUSED_F16], fused[FUSED_BF16], fused[FUSED_NAN16]);
     }
     unsetenv("ACLCONV_ISA");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));

@@ -236,12 +236,15 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
     int64_t guard = 0;
     st->nmb = ceil_div(st->nout, st->mr);
     /* one W output phase: shifted copies, no junk column, and the kernel
-     * stores into a dense fp32 view (no result rounding, rows of OW) */
+     * stores into a dense fp32 view (rows of OW). The FLOAT16 mode's result
+     * rounding is done by the masked kernel as it stores (yround), by
+     * f32_round on the rows just written after the shifted copies' kernel:
+     * through the grid and a rounding copy, resnext_g32's data pass in
+     * cubeMathType 2 took +15-20% CPU time over mode 0 */
     const dw_dim *dh = &st->dim[1], *dw = &st->dim[2];
     const conv_view *out = &p->grad_input;
     st->flat = dw->nsub == 1;
-    st->in_place = st->flat && dh->nsub == 1 && out->dtype == ACL_FLOAT &&
-                   (p->mode == CONV_MODE_F32 || p->mode == CONV_MODE_HF32) && out->stride[4] == 1 &&
+    st->in_place = st->flat && dh->nsub == 1 && out->dtype == ACL_FLOAT && out->stride[4] == 1 &&
                    (out->stride[3] == dw->out_n || dh->out_n == 1);
     /* one copy per channel instead of KW: a 3x3's source block fits in L1 */
     st->masked = st->mr != 1 && masked_geometry(p, st, false);
@@ -947,6 +950,10 @@ static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, 
         return;
     }
     const int64_t len = s->cnt[1] * ow;
+    /* the mode's result rounding, when the kernel stores into gradInput */
+    const int yround = st->in_place && (r->p->mode == CONV_MODE_F16 || r->p->mode == CONV_MODE_BF16)
+                           ? conv_round_kind(r->p->mode)
+                           : F32_ROUND_NONE;
     ukernel_prefetch next = nx ? run_lines(nx, nxb, NULL, 0) : UKERNEL_PREFETCH_NONE;
     ukernel_prefetch_level(&next, ncalls);
     const float *ws = (const float *)(r->ws + st->wpk_off) + g * st->gpanel + st->nmb * mrr * nin * s->first;
@@ -974,11 +981,15 @@ static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, 
                     ++*call;
                     r->k.conv((size_t)mr, nr, (size_t)nin, (size_t)sk->nrt, (size_t)sk->nw, w,
                               xa + j0, (size_t)st->cs, sk->off, sk->wsh, (size_t)ow,
-                              (size_t)(j0 % ow), y + j0, ldy, st->in_place, &pf);
+                              (size_t)(j0 % ow), y + j0, ldy, st->in_place, yround, &pf);
                     continue;
                 }
                 sk->conv((size_t)mr, nr, (size_t)nin, (size_t)s->count, w, xa + j0, (size_t)st->cs,
                          sk->off, y + j0, ldy, 0, F32_ROUND_NONE);
+                if (yround != F32_ROUND_NONE) /* the rows just written, in L1 */
+                    for (int64_t m = 0; m < mr; ++m)
+                        r->ck->f32_round(nr, y + j0 + m * (int64_t)ldy, y + j0 + m * (int64_t)ldy,
+                                         yround);
             }
         }
         if (!st->in_place)
@@ -1258,4 +1269,13 @@ const char *conv_grouped_layout(const conv_problem *p, int pass, aclconvIsa isa)
     if (!grp_plan(p, (conv_pass)pass, isa, state, &bytes)) return NULL;
     const grp_state *st = (const grp_state *)state;
     return st->masked ? "masked" : st->flat || pass == CONV_PASS_WEIGHTS ? "copies" : "planes";
+}
+
+bool conv_grouped_rounds_in_place(const conv_problem *p, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    if (!grp_plan(p, CONV_PASS_DATA, isa, state, &bytes)) return false;
+    return ((const grp_state *)state)->in_place &&
+           (p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16);
 }

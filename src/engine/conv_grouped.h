@@ -17,4 +17,8 @@ extern const conv_impl conv_impl_grouped;
  * columns), NULL when it declines. */
 const char *conv_grouped_layout(const conv_problem *p, int pass, aclconvIsa isa);
 
+/* For tests: whether the data pass of p stores gradInput in place and
+ * rounds the results there (FLOAT16 / BF16 mode, fp32 gradInput). */
+bool conv_grouped_rounds_in_place(const conv_problem *p, aclconvIsa isa);
+
 #endif /* ACLCONV_CONV_GROUPED_H_ */

@@ -99,7 +99,10 @@ void f32_grpwtm_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const floa
  * (multiplied, like every padding term of the data pass), never a neighbour
  * row's element. Sum order per element: r ascending, then k, then c, one
  * fused multiply-add per term (multiply then add for the scalar kernel),
- * starting from 0; y is overwritten.
+ * starting from 0; y is overwritten. yround: F32_ROUND_NONE, or the kind
+ * (kernels/cvt_ukernels.h) each sum is rounded to as f32_round does before it
+ * is stored (the FLOAT16 / BF16 modes' result rounding, so gradInput can be
+ * written in place in those modes as well).
  * w: panel of nrt*nkw*nc rows of MR floats (rows m >= mr ignored but read).
  * x: every x[c*cs + roff[r] + wsh[k] + j] with j < roundup(nr, 16) must be
  * readable (the AVX2 kernel loads masked-off lanes and clears them; the
@@ -118,23 +121,23 @@ void f32_grpwtm_ukernel_4x6__avx512(size_t mr, size_t nr, size_t len, const floa
 typedef void (*f32_grpconv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                        const float *w, const float *x, size_t cs,
                                        const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                       size_t col0, float *y, size_t ldy, int stream,
+                                       size_t col0, float *y, size_t ldy, int stream, int yround,
                                        const ukernel_prefetch *pf);
 
 void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy, int stream,
+                                      size_t col0, float *y, size_t ldy, int stream, int yround,
                                       const ukernel_prefetch *pf);
 void f32_grpconv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                     const float *w, const float *x, size_t cs,
                                     const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                    size_t col0, float *y, size_t ldy, int stream,
+                                    size_t col0, float *y, size_t ldy, int stream, int yround,
                                     const ukernel_prefetch *pf);
 void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy, int stream,
+                                      size_t col0, float *y, size_t ldy, int stream, int yround,
                                       const ukernel_prefetch *pf);
 
 #endif /* ACLCONV_GRP_UKERNELS_H_ */

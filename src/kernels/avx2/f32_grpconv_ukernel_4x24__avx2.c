@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/avx2/f32_round__avx2.h"
 #include "kernels/grp_ukernels.h"
 
 #define MR 4
@@ -15,7 +16,7 @@
 static inline __attribute__((always_inline)) void
 body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, const float *w,
      const float *x, size_t cs, const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow, size_t col0,
-     float *y, size_t ldy, int stream, const ukernel_prefetch *pf)
+     float *y, size_t ldy, int stream, int yround, const ukernel_prefetch *pf)
 {
     const __m256i owv = _mm256_set1_epi32((int)ow);
     const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -74,6 +75,7 @@ body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, cons
             const bool full_last = nr - (size_t)(nv - 1) * VL == VL;
             _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v) {
                 float *yv = y + (size_t)m * ldy + (size_t)v * VL;
+                if (yround != F32_ROUND_NONE) acc[m][v] = f32x8_round(acc[m][v], yround);
                 if (nt && (v < nv - 1 || full_last))
                     _mm256_stream_ps(yv, acc[m][v]);
                 else if (v < nv - 1)
@@ -87,13 +89,13 @@ body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, cons
 void f32_grpconv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                     const float *w, const float *x, size_t cs,
                                     const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                    size_t col0, float *y, size_t ldy, int stream,
+                                    size_t col0, float *y, size_t ldy, int stream, int yround,
                                     const ukernel_prefetch *pf)
 {
     if (nr > 2 * VL)
-        body(3, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, pf);
+        body(3, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, yround, pf);
     else if (nr > VL)
-        body(2, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, pf);
+        body(2, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, yround, pf);
     else
-        body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, pf);
+        body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, yround, pf);
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/avx512/f32_round__avx512.h"
 #include "kernels/grp_ukernels.h"
 
 #define MR 8
@@ -17,7 +18,7 @@
 static inline __attribute__((always_inline)) void
 body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, const float *w,
      const float *x, size_t cs, const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow, size_t col0,
-     float *y, size_t ldy, int stream, const ukernel_prefetch *pf)
+     float *y, size_t ldy, int stream, int yround, const ukernel_prefetch *pf)
 {
     const __m512i owv = _mm512_set1_epi32((int)ow);
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -70,6 +71,7 @@ body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, cons
             float *ym = y + (size_t)m * ldy;
             const bool nt = stream && ((uintptr_t)ym & (VL * sizeof(float) - 1)) == 0;
             _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v) {
+                if (yround != F32_ROUND_NONE) acc[m][v] = f32x16_round(acc[m][v], yround);
                 if (nt && (v < nv - 1 || last == (__mmask16)0xffff))
                     _mm512_stream_ps(ym + (size_t)v * VL, acc[m][v]);
                 else
@@ -82,13 +84,13 @@ body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, cons
 void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy, int stream,
+                                      size_t col0, float *y, size_t ldy, int stream, int yround,
                                       const ukernel_prefetch *pf)
 {
     if (nr > 2 * VL)
-        body(3, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, pf);
+        body(3, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, yround, pf);
     else if (nr > VL)
-        body(2, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, pf);
+        body(2, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, yround, pf);
     else
-        body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, pf);
+        body(1, mr, nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, y, ldy, stream, yround, pf);
 }

@@ -1,6 +1,7 @@
 /* Portable grouped data-gradient kernel, 4 channels x 16 positions. A lane
  * whose W tap falls off its row adds w * 0 without reading the source. */
 #include "kernels/grp_ukernels.h"
+#include "kernels/scalar/f32_round__scalar.h"
 
 #define MR 4
 #define NR 16
@@ -8,7 +9,7 @@
 void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw,
                                       const float *w, const float *x, size_t cs,
                                       const ptrdiff_t *roff, const ptrdiff_t *wsh, size_t ow,
-                                      size_t col0, float *y, size_t ldy, int stream,
+                                      size_t col0, float *y, size_t ldy, int stream, int yround,
                                       const ukernel_prefetch *pf)
 {
     (void)stream; /* plain stores */
@@ -33,6 +34,7 @@ void f32_grpconv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nr
             }
         }
     for (size_t m = 0; m < mr; ++m)
-        for (size_t j = 0; j < nr; ++j) y[m * ldy + j] = acc[m][j];
+        for (size_t j = 0; j < nr; ++j)
+            y[m * ldy + j] = f32_round_kind(acc[m][j], yround);
     if (pf) ukernel_prefetch_steps(pf, 0, 1, 1);
 }
