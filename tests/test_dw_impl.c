@@ -20,7 +20,8 @@
  * - In the FLOAT16 / BF16 modes every fp32 gradInput element is a value of
  *   the mode's dtype (real data in any dtype, mode and stride: the packed
  *   path's merged stride-2 stores round as they write).
- * - In-place kinds (ACLCONV_DW_INPLACE=1, unit strides) in every dtype and
+ * - In-place kinds (ACLCONV_DW_INPLACE=1, unit strides, and 3x3 weights
+ *   passes at stride 2 on AVX-512, the dwrowwt_s2 kernel) in every dtype and
  *   mode: the in-place path, reading fp16 / bf16 / rounded planes widened into
  *   its workspace and storing rounded gradInput from there, must give the
  *   bits of the packed path (ACLCONV_DW_INPLACE=0), also with real data and
@@ -46,11 +47,13 @@
 #include "common/cpu.h"
 #include "common/dtype.h" /* f32_bits */
 #include "engine/conv_bias.h"
+#include "engine/conv_dw.h"
 #include "engine/conv_views.h" /* conv_mode_keeps */
 #include "impl_test.h"
 #include "test_rng.h"
 
 static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_streamed;
+static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
 
 typedef struct gen_opts {
     int int_data;
@@ -81,6 +84,9 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     /* in-place, half the cases: 3x3 in (H, W) (the kernels' 3x3 paths when
      * the H dilation is 1 and the rows are at most 32 wide), depth 1 or 3 */
     const bool k33 = go->inplace && p->rank >= 2 && rng_chance(r, 1, 2);
+    /* and a third of those at stride 2 in H and W, H dilation 1: the
+     * weights pass's stride-2 in-place kernel (AVX-512, <= 32 columns) */
+    const bool s2 = k33 && rng_chance(r, 1, 3);
     for (int i = 0; i < 3; ++i) {
         const bool used = i >= 3 - p->rank;
         if (!used) {
@@ -96,6 +102,8 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
         if (k33) p->ks[i] = i == 0 ? (rng_chance(r, 1, 2) ? 1 : 3) : 3;
         p->dil[i] = rng_chance(r, 1, 4) ? 2 : 1;
         p->stride[i] = !go->inplace && rng_chance(r, 1, 2) ? rng_range(r, 2, 3) : 1;
+        if (s2 && i > 0) p->stride[i] = 2;
+        if (s2 && i == 1) p->dil[i] = 1;
         it_draw_extent(p, i, 0, maxs, r);
     }
     p->mode = go->dtypes ? (conv_mode)rng_range(r, 0, 3)
@@ -324,6 +332,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (vs_ref) it_run_reference(&p, &o, ref);
     float *tol[2] = {NULL, NULL}; /* NULL: bitwise (small-integer data) */
     if (!go->int_data && vs_ref) it_tolerances(&p, &o, tol);
+    if (go->inplace && conv_dw_weights_inplace_s2(&p, (aclconvIsa)go->isa)) g_inplace_s2[go->isa]++;
     if (go->inplace && inplace_expected(&p)) {
         g_inplace += 2;
         g_widened += widened_expected(&p, 0) + widened_expected(&p, 1);
@@ -424,7 +433,14 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
         }
-        printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
+        /* the stride-2 in-place weights kernel: AVX-512's only */
+        if ((isa == ACLCONV_ISA_AVX512) != (g_inplace_s2[isa] > 0)) {
+            printf("FAIL %s: %d weights passes through the stride-2 in-place kernel\n",
+                   cpu_isa_name((aclconvIsa)isa), g_inplace_s2[isa]);
+            it_fail();
+        }
+        printf("%s: %s (stride-2 in-place weights passes: %d)\n", cpu_isa_name((aclconvIsa)isa),
+               it_failures() == before ? "ok" : "FAIL", g_inplace_s2[isa]);
     }
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");

@@ -47,6 +47,7 @@ typedef struct dw_state {
     bool bwd;           /* data pass from dy (D) */
     bool dy_direct;     /* weights pass reads dy rows from the view (fp32, unit W stride) */
     bool inplace;       /* the dwrow kernels read the source plane as it lies (no pack) */
+    bool inplace_s2;    /* inplace, weights pass at stride 2 in H and W (dwrowwt_s2) */
     bool src_direct;    /* in place: the source (D: dy, F and W: x) is the view, not a widened copy */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
     bool out_rounds;    /* out_direct, and the mode rounds results: in place, after the kernel */
@@ -209,6 +210,7 @@ typedef struct dw_kernels {
     f32_dwwt_ukernel_fn wt;
     f32_dwrow_ukernel_fn row;
     f32_dwrowwt_ukernel_fn rowwt;
+    f32_dwrowwt_ukernel_fn rowwt_s2; /* 3x3, stride 2; NULL: none (packed) */
     f32_dwsum_ukernel_fn sum;
     f32_copy_ukernel_fn copy_nt;     /* dense fp32 gradInput planes, streamed; NULL: none */
     void (*fence)(void);             /* after streamed stores; NULL: none stream */
@@ -218,18 +220,16 @@ static dw_kernels pick_kernels(aclconvIsa isa)
 {
     switch (isa) {
     case ACLCONV_ISA_AVX512:
-        return (dw_kernels){f32_dwconv_ukernel_128__avx512,
-                            f32_dwwt_ukernel_4x32__avx512,
-                            f32_dwrow_ukernel_4x32__avx512,
-                            f32_dwrowwt_ukernel_12x32__avx512,
-                            f32_dwsum_ukernel_4x16__avx512,
-                            f32_copy_nt_ukernel__avx512,
-                            store_fence__avx2};
+        return (dw_kernels){f32_dwconv_ukernel_128__avx512,      f32_dwwt_ukernel_4x32__avx512,
+                            f32_dwrow_ukernel_4x32__avx512,      f32_dwrowwt_ukernel_12x32__avx512,
+                            f32_dwrowwt_s2_ukernel_9x32__avx512, f32_dwsum_ukernel_4x16__avx512,
+                            f32_copy_nt_ukernel__avx512,         store_fence__avx2};
     case ACLCONV_ISA_AVX2:
         return (dw_kernels){f32_dwconv_ukernel_64__avx2,
                             f32_dwwt_ukernel_4x16__avx2,
                             f32_dwrow_ukernel_4x16__avx2,
                             f32_dwrowwt_ukernel_4x16__avx2,
+                            NULL,
                             f32_dwsum_ukernel_4x16__avx2,
                             f32_copy_nt_ukernel__avx2,
                             store_fence__avx2};
@@ -238,6 +238,7 @@ static dw_kernels pick_kernels(aclconvIsa isa)
                             f32_dwwt_ukernel_1x4__scalar,
                             f32_dwrow_ukernel_1x1__scalar,
                             f32_dwrowwt_ukernel_1x4__scalar,
+                            NULL,
                             f32_dwsum_ukernel_1x16__scalar,
                             NULL,
                             NULL};
@@ -284,6 +285,19 @@ static bool inplace_wanted(const conv_problem *p, aclconvIsa isa)
            p->dil[1] == 1;
 }
 
+/* The weights pass of a 3x3 (one depth tap, H dilation 1) at stride 2 in H
+ * and W, at most 32 output columns, has an in-place kernel on AVX-512
+ * (dwrowwt_s2): x read where it lies, two masked loads and a permute per
+ * vector of every other column, instead of packing its four phase planes
+ * (dw_3x3_s2's weights pass: the packing took ~3x the kernel's time). */
+static bool inplace_s2_applies(const conv_problem *p, conv_pass pass, const dw_state *st)
+{
+    return pass == CONV_PASS_WEIGHTS && pick_kernels(st->isa).rowwt_s2 != NULL &&
+           p->stride[0] == 1 && p->stride[1] == 2 && p->stride[2] == 2 && p->ks[0] == 1 &&
+           p->ks[1] == 3 && p->ks[2] == 3 && p->dil[1] == 1 && p->ys[2] <= 32 &&
+           view_plane(&p->x) <= DW_MAX_PLANE && view_plane(&p->y) <= DW_MAX_PLANE;
+}
+
 /* The in-place kernels take unit strides (one phase: taps are plain
  * offsets into the source) when their mask table fits. They read the source
  * (and dy) in dense fp32 rows: the view itself in mode FLOAT, else one plane
@@ -292,6 +306,7 @@ static bool inplace_wanted(const conv_problem *p, aclconvIsa isa)
 static bool inplace_applies(const conv_problem *p, conv_pass pass, const dw_state *st)
 {
     if (!inplace_wanted(p, st->isa)) return false;
+    if (inplace_s2_applies(p, pass, st)) return true;
     for (int i = 0; i < CONV_SPATIAL; ++i)
         if (p->stride[i] != 1) return false;
     const int64_t ow = st->dim[2].out_n;
@@ -354,6 +369,7 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
         st->ncb = ceil_div(p->g, st->cb);
     }
     st->inplace = inplace_applies(p, pass, st);
+    st->inplace_s2 = st->inplace && inplace_s2_applies(p, pass, st);
     int64_t src = st->src_floats;
     if (st->inplace) { /* the slot: a widened source plane, then gradInput's or dy's */
         const conv_view *v = pass == CONV_PASS_DATA && st->bwd ? &p->y : &p->x;
@@ -897,6 +913,10 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
                 tp.od_off[t] = dd->tap_off[kd] + dd->qmin;
                 tp.dh[t] = (ptrdiff_t)(dh->tap_off[kh] + dh->qmin);
                 tp.dw[t] = (ptrdiff_t)(dw->tap_off[kw] + dw->qmin);
+                if (st->inplace_s2) { /* dwrowwt_s2: source rows and columns */
+                    tp.dh[t] = (ptrdiff_t)(kh * p->dil[1] - p->pad[1]);
+                    tp.dw[t] = (ptrdiff_t)(kw * p->dil[2] - p->pad[2]);
+                }
             }
     float *xbuf = slot_buf(r, slot), *dybuf = xbuf + st->aux_off;
     const conv_view xv = st->src_direct ? *x : scratch_view(x, xbuf);
@@ -923,8 +943,9 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
                 f32_dwrow_src s;
                 taps_at_depth(&xv, n, c, od, &tp, &s);
                 s.pf = ukernel_prefetch_part(&next, (size_t)od, (size_t)p->ys[0]);
-                r->k.rowwt((size_t)p->ys[1], (size_t)p->ys[2], &s, dyp + od * yv.stride[2],
-                           (size_t)yv.stride[3], acc);
+                (st->inplace_s2 ? r->k.rowwt_s2 : r->k.rowwt)((size_t)p->ys[1], (size_t)p->ys[2],
+                                                              &s, dyp + od * yv.stride[2],
+                                                              (size_t)yv.stride[3], acc);
             }
             if (st->bias) bias_plane(r, planes, n, c, c0, c1, dyp);
         }
@@ -1023,3 +1044,11 @@ const conv_impl conv_impl_dw = {
     .run = dw_run_pass,
     .fuses_bias = dw_fuses_bias,
 };
+
+bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    return dw_plan(p, CONV_PASS_WEIGHTS, isa, state, &bytes) &&
+           ((const dw_state *)state)->inplace_s2;
+}

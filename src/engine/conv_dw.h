@@ -13,4 +13,8 @@
 
 extern const conv_impl conv_impl_dw;
 
+/* For tests: whether dw's weights pass of p reads x in place at stride 2
+ * (the dwrowwt_s2 kernel), with the in-place choice as planning makes it. */
+bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa);
+
 #endif /* ACLCONV_CONV_DW_H_ */

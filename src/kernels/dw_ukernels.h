@@ -104,6 +104,19 @@ typedef void (*f32_dwrow_ukernel_fn)(size_t rows, size_t ow, const f32_dwrow_src
 typedef void (*f32_dwrowwt_ukernel_fn)(size_t rows, size_t ow, const f32_dwrow_src *s,
                                        const float *dy, size_t dyrs, float *acc);
 
+/*
+ * Depthwise weight-gradient dot products of a 3x3 kernel at stride 2, in
+ * place ("dwrowwt_s2"): as dwrowwt with the source read at row and column
+ * step 2,
+ *   term (t, r, j) = X_t(2r + dh[t], 2j + dw[t]) * dy[r*dyrs + j],  r < rows, j < ow
+ * for taps on a 3x3 grid of one plane (t = 3*kh + kw, x[t] == x[0] != NULL,
+ * dh[t] = dh[0] + kh, dw[t] = dw[kw]) and ow <= 32: the lanes, order and
+ * arithmetic of dwwt over the packed phase planes, so the same bits. The
+ * AVX-512 kernel only (the other ISAs pack).
+ */
+void f32_dwrowwt_s2_ukernel_9x32__avx512(size_t rows, size_t ow, const f32_dwrow_src *s,
+                                         const float *dy, size_t dyrs, float *acc);
+
 void f32_dwrow_ukernel_1x1__scalar(size_t rows, size_t ow, const f32_dwrow_src *s,
                                     const float *w, float *y, size_t yrs);
 void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s, const float *w,
