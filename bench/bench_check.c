@@ -394,6 +394,7 @@ int bench_check(const bench_case *c, const bench_host *h, const bench_opts *o, a
     r->check_ok = 1;
     r->check_err = 0;
     r->check_tol = 0;
+    r->check_tol_out = 0;
     r->check_rel = 0;
     double worst_ratio = 0;
     for (int out = 0; out < 3; ++out) {
@@ -403,6 +404,7 @@ int bench_check(const bench_case *c, const bench_host *h, const bench_opts *o, a
         if (s->max_ratio >= worst_ratio) {
             worst_ratio = s->max_ratio;
             r->check_tol = s->tol_rel;
+            r->check_tol_out = s->u_out > 0;
         }
         const double rel = s->max_ref > 0 ? s->max_diff / s->max_ref : s->max_diff;
         if (rel > r->check_rel) r->check_rel = rel;

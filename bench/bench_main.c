@@ -229,9 +229,11 @@ static void print_case(int i, int count, const case_result *r, const bench_peak 
         }
     }
     if (a->checked) {
-        printf("  check     %s: max err %.3g of the terms' magnitude (tolerance %.3g), max rel err "
-               "%.3g, %s\n",
-               a->check_ok ? "ok" : "MISMATCH", a->check_err, a->check_tol, a->check_rel,
+        printf("  check     %s: max err %.3g of the terms' magnitude (tolerance %.3g%s), max rel "
+               "err %.3g, %s\n",
+               a->check_ok ? "ok" : "MISMATCH", a->check_err, a->check_tol,
+               a->check_tol_out ? " + the output dtype's rounding of the reference" : "",
+               a->check_rel,
                a->check_full ? "every element (shared reference)" : "sampled elements");
         if (a->check_msg[0]) printf("            %s\n", a->check_msg);
         if (!a->check_ok)

@@ -57,6 +57,7 @@ typedef struct acl_result {
     int check_full;   /* 1: every element compared, 0: sampled */
     double check_err; /* max |got - ref| / sum|terms| over the compared elements */
     double check_tol; /* the tolerance that err is held to */
+    int check_tol_out; /* ... plus, per element, the output dtype's rounding of |reference| */
     double check_rel; /* max |got - ref| / max |ref| of the tensor */
     char check_msg[256];
 } acl_result;
