@@ -638,12 +638,12 @@ static int check_f32_copy_nt(f32_copy_ukernel_fn copy, const char *isa)
 static int check_f32_round_nt(const conv_ukernels *k, test_rng *r)
 {
     enum { MAXN = 100, OFF = 17, PAD = 20 };
-    static const int kinds[] = {F32_ROUND_HF32, F32_ROUND_F16, F32_ROUND_BF16};
+    static const int kinds[] = {F32_ROUND_HF32, F32_ROUND_F16, F32_ROUND_BF16, F32_ROUND_NONE};
     int bad = 0;
     float *src = aligned_alloc(64, 256 * sizeof(float)),
           *dst = aligned_alloc(64, 256 * sizeof(float)),
           *want = aligned_alloc(64, 256 * sizeof(float));
-    for (size_t q = 0; q < 3; ++q)
+    for (size_t q = 0; q < sizeof kinds / sizeof kinds[0]; ++q)
         for (size_t off = 0; off < OFF; ++off)
             for (size_t n = 0; n <= MAXN; ++n) {
                 for (size_t i = 0; i < 256; ++i)
