@@ -895,9 +895,10 @@ static ukernel_prefetch wt_planes_ahead(const conv_problem *p, int64_t n0, int64
     return next;
 }
 
-/* The in-place weights loop of wt_task (unit strides): x and dy read in
- * dense fp32 rows, the views themselves or their planes widened into the
- * slot; the same terms, lanes and order as the packed path. */
+/* The in-place weights loop of wt_task (unit strides, or a 3x3 at stride 2
+ * with dwrowwt_s2): x and dy read in dense fp32 rows, the views themselves
+ * or their planes widened into the slot; the same terms, lanes and order as
+ * the packed path. */
 static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, int64_t n0,
                             int64_t n1, int64_t k)
 {
