@@ -306,7 +306,6 @@ static bool inplace_s2_applies(const conv_problem *p, conv_pass pass, const dw_s
 static bool inplace_applies(const conv_problem *p, conv_pass pass, const dw_state *st)
 {
     if (!inplace_wanted(p, st->isa)) return false;
-    if (inplace_s2_applies(p, pass, st)) return true;
     for (int i = 0; i < CONV_SPATIAL; ++i)
         if (p->stride[i] != 1) return false;
     const int64_t ow = st->dim[2].out_n;
@@ -368,8 +367,8 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
         st->cb = max64(1, min64(DW_WT_MAX_BLOCK, p->g / DW_WT_MIN_TASKS));
         st->ncb = ceil_div(p->g, st->cb);
     }
-    st->inplace = inplace_applies(p, pass, st);
-    st->inplace_s2 = st->inplace && inplace_s2_applies(p, pass, st);
+    st->inplace_s2 = inplace_wanted(p, isa) && inplace_s2_applies(p, pass, st);
+    st->inplace = st->inplace_s2 || inplace_applies(p, pass, st);
     int64_t src = st->src_floats;
     if (st->inplace) { /* the slot: a widened source plane, then gradInput's or dy's */
         const conv_view *v = pass == CONV_PASS_DATA && st->bwd ? &p->y : &p->x;
@@ -377,7 +376,7 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
         src = st->src_direct ? 0 : view_plane(v);
         if (pass == CONV_PASS_DATA) {
             st->out_direct = f32_out_rows(&p->grad_input);
-            st->out_rounds = st->out_direct && (p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16);
+            st->out_rounds = st->out_direct && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
             aux = st->out_direct ? 0 : view_plane(&p->grad_input);
         }
     }
@@ -510,8 +509,7 @@ void plane_store_merged(const dw_dim dim[CONV_SPATIAL], const conv_view *out, co
     const dw_dim *dd = &dim[0], *dh = &dim[1], *dw = &dim[2];
     const int64_t na = plane_sub_count(dd, u0), nb = plane_sub_count(dh, u1);
     const int64_t nw = plane_sub_count(dw, 0) + plane_sub_count(dw, 1);
-    const int kind =
-        mode == CONV_MODE_F16 || mode == CONV_MODE_BF16 ? conv_round_kind(mode) : F32_ROUND_NONE;
+    const int kind = conv_result_round_kind(mode);
     for (int64_t a = 0; a < na; ++a)
         for (int64_t b = 0; b < nb; ++b) {
             const int64_t at = (a * dh->ext + b) * dw->ext;
@@ -912,12 +910,11 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
         for (int64_t kh = 0; kh < p->ks[1]; ++kh)
             for (int64_t kw = 0; kw < p->ks[2]; ++kw, ++t) {
                 tp.od_off[t] = dd->tap_off[kd] + dd->qmin;
-                tp.dh[t] = (ptrdiff_t)(dh->tap_off[kh] + dh->qmin);
-                tp.dw[t] = (ptrdiff_t)(dw->tap_off[kw] + dw->qmin);
-                if (st->inplace_s2) { /* dwrowwt_s2: source rows and columns */
-                    tp.dh[t] = (ptrdiff_t)(kh * p->dil[1] - p->pad[1]);
-                    tp.dw[t] = (ptrdiff_t)(kw * p->dil[2] - p->pad[2]);
-                }
+                /* (dwrowwt_s2: offsets in source rows and columns) */
+                tp.dh[t] = (ptrdiff_t)(st->inplace_s2 ? kh * p->dil[1] - p->pad[1]
+                                                      : dh->tap_off[kh] + dh->qmin);
+                tp.dw[t] = (ptrdiff_t)(st->inplace_s2 ? kw * p->dil[2] - p->pad[2]
+                                                      : dw->tap_off[kw] + dw->qmin);
             }
     float *xbuf = slot_buf(r, slot), *dybuf = xbuf + st->aux_off;
     const conv_view xv = st->src_direct ? *x : scratch_view(x, xbuf);

@@ -2152,6 +2152,22 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
  * channels of dW^T, into chunk 0's rows (a vectorizable loop, each element's
  * order unchanged), and stores them transposed: o outer, so a dense
  * gradWeight gets runs of taps. */
+/* 16-bit gradWeight from rows [0, rows) of sums (row pitch lds, output
+ * channel o at column o): for each o, its rows' values are one run at
+ * dst + o*ostride, narrowed by the ISA's kernel after a block of output
+ * channels is transposed into buf (FAST_WT_FINISH_BUF floats, rows <= it). */
+static void narrow_runs(const wt_run *r, int64_t rows, const float *sums, int64_t lds,
+                        uint16_t *dst, int64_t ostride, int bf16, float *buf)
+{
+    const int64_t cout = r->st->g.cout, ob = FAST_WT_FINISH_BUF / rows;
+    for (int64_t o0 = 0; o0 < cout; o0 += ob) {
+        const int64_t oc = min64(ob, cout - o0);
+        r->k->transpose((size_t)rows, (size_t)oc, sums + o0, (size_t)lds, buf, (size_t)rows);
+        for (int64_t o = 0; o < oc; ++o)
+            r->k->f32_narrow((size_t)rows, buf + o * rows, dst + (o0 + o) * ostride, bf16);
+    }
+}
+
 static void wt_finish_task(void *ctx, size_t i)
 {
     const wt_run *r = ctx;
@@ -2192,28 +2208,13 @@ static void wt_finish_task(void *ctx, size_t i)
     for (int64_t t = 0; t < g->nt; ++t)
         taps_run = taps_run && toff[t] == t;
     if (h16 && g->nt == 1 && out->stride[1] == 1) { /* runs along C: cn per o */
-        const int64_t ob = FAST_WT_FINISH_BUF / FAST_WT_FINISH_BLOCK;
-        for (int64_t o0 = 0; o0 < g->cout; o0 += ob) {
-            const int64_t oc = min64(ob, g->cout - o0);
-            r->k->transpose((size_t)cn, (size_t)oc, sum0 + o0, (size_t)len, buf, (size_t)cn);
-            for (int64_t o = 0; o < oc; ++o)
-                r->k->f32_narrow((size_t)cn, buf + o * cn, h16 + base + (o0 + o) * out->stride[0],
-                                 bf16);
-        }
+        narrow_runs(r, cn, sum0, len, h16 + base, out->stride[0], bf16, buf);
         return;
     }
     if (h16 && taps_run && g->nt <= FAST_WT_FINISH_BUF) { /* runs along the taps: nt per (o, c) */
-        const int64_t ob = FAST_WT_FINISH_BUF / g->nt;
         for (int64_t ci = 0; ci < cn; ++ci)
-            for (int64_t o0 = 0; o0 < g->cout; o0 += ob) {
-                const int64_t oc = min64(ob, g->cout - o0);
-                r->k->transpose((size_t)g->nt, (size_t)oc, sum0 + ci * len + o0, (size_t)st->ldb,
-                                buf, (size_t)g->nt);
-                for (int64_t o = 0; o < oc; ++o)
-                    r->k->f32_narrow((size_t)g->nt, buf + o * g->nt,
-                                     h16 + base + ci * out->stride[1] + (o0 + o) * out->stride[0],
-                                     bf16);
-            }
+            narrow_runs(r, g->nt, sum0 + ci * len, st->ldb, h16 + base + ci * out->stride[1],
+                        out->stride[0], bf16, buf);
         return;
     }
     for (int64_t ci = 0; ci < cn; ++ci) {

@@ -951,9 +951,7 @@ static void data_sub(const grp_run *r, int64_t n, int64_t g, const sub_taps *s, 
     }
     const int64_t len = s->cnt[1] * ow;
     /* the mode's result rounding, when the kernel stores into gradInput */
-    const int yround = st->in_place && (r->p->mode == CONV_MODE_F16 || r->p->mode == CONV_MODE_BF16)
-                           ? conv_round_kind(r->p->mode)
-                           : F32_ROUND_NONE;
+    const int yround = st->in_place ? conv_result_round_kind(r->p->mode) : F32_ROUND_NONE;
     ukernel_prefetch next = nx ? run_lines(nx, nxb, NULL, 0) : UKERNEL_PREFETCH_NONE;
     ukernel_prefetch_level(&next, ncalls);
     const float *ws = (const float *)(r->ws + st->wpk_off) + g * st->gpanel + st->nmb * mrr * nin * s->first;
@@ -1121,9 +1119,7 @@ static void data_planes_banded(const grp_run *r, int64_t n, int64_t g, int slot)
     const conv_view *out = &p->grad_input;
     const int64_t oh = out->dim[3], ow = out->dim[4], oplane = out->dim[2] * oh * ow;
     float *planes = slot_buf(r, slot) + st->out_off;
-    const int kind = p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16
-                         ? conv_round_kind(p->mode)
-                         : F32_ROUND_NONE;
+    const int kind = conv_result_round_kind(p->mode);
     const int64_t nw = plane_sub_count(dw, 0) + plane_sub_count(dw, 1);
     const int64_t nbr = plane_sub_count(dh, 0); /* the most grid rows of an H phase */
     sub_taps s;
@@ -1277,5 +1273,5 @@ bool conv_grouped_rounds_in_place(const conv_problem *p, aclconvIsa isa)
     uint64_t bytes;
     if (!grp_plan(p, CONV_PASS_DATA, isa, state, &bytes)) return false;
     return ((const grp_state *)state)->in_place &&
-           (p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16);
+           conv_result_round_kind(p->mode) != F32_ROUND_NONE;
 }

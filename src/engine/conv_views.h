@@ -34,6 +34,14 @@ static inline int conv_round_kind(conv_mode mode)
                                     : F32_ROUND_NONE;
 }
 
+/* The f32_round kind of mode's result rounding: FLOAT16 and BF16 round
+ * accumulated results (conv_round_result), FLOAT and HF32 leave them
+ * (F32_ROUND_NONE). */
+static inline int conv_result_round_kind(conv_mode mode)
+{
+    return mode == CONV_MODE_F16 || mode == CONV_MODE_BF16 ? conv_round_kind(mode) : F32_ROUND_NONE;
+}
+
 /* Whether values of dtype dt (FLOAT, FLOAT16, BF16) pass mode's rounding
  * unchanged, NaNs aside: one rounding to dt then stands for the mode's
  * rounding followed by the cast. */
