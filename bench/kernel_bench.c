@@ -16,6 +16,7 @@
 #include "bench_peak.h"
 #include "common/cpu.h"
 #include "kernels/conv_ukernels.h"
+#include "kernels/grp_ukernels.h"
 
 static double cpu_seconds(void)
 {
@@ -136,6 +137,33 @@ static double run_convrv(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* The grouped data pass at W stride 2 (resnext_g32_s2: 8 dy channels of 28
+ * x 28 packed into rows of 29, 8 outputs, 3x3): every output row of a 56 x 56
+ * plane, both W phases a call (grpconv_s2; FLOPs counted over the 28 lanes
+ * of each phase's row). */
+enum { GPW = 29, GPH = 29, GCS = GPW * GPH, GC = 8 };
+static double run_grpconv_s2(const conv_ukernels *k, int calls)
+{
+    (void)k;
+    static const ptrdiff_t roff1[1] = {0}, roff2[2] = {0, GPW}, sh0[1] = {0}, sh1[2] = {1, 0};
+    const size_t nk[2] = {1, 2};
+    const ptrdiff_t *const sh[2] = {sh0, sh1};
+    double flops = 0;
+    for (int c = 0; c < calls; ++c)
+        for (int h = 0; h < 56; ++h) {
+            const size_t nrt = (size_t)(h % 2 + 1);
+            for (int mb = 0; mb < 2; ++mb) {
+                const float *const w[2] = {g_w + mb * nrt * 3 * GC * 4,
+                                           g_w + (2 + mb) * nrt * 3 * GC * 4};
+                f32_grpconv_s2_ukernel_4x64__avx512(4, 28, 56, GC, nrt, nk, w, g_x + h / 2 * GPW,
+                                                    GCS, nrt == 1 ? roff1 : roff2, sh,
+                                                    g_y + mb * 4 * 56, 56, F32_ROUND_NONE);
+                flops += 2.0 * 4 * 28 * GC * (double)nrt * 3;
+            }
+        }
+    return flops;
+}
+
 /* Best GFLOP/s of 5 trials of about `seconds` each. */
 static double measure(const conv_ukernels *k, case_fn fn, double seconds)
 {
@@ -207,6 +235,8 @@ int main(int argc, char **argv)
          "1x1, 256 channels of 196, slab in L2"},
         {"convwt", run_convwt, k->convwt_mr, k->convwt_nr, "2048 positions, dy^T in L2"},
         {"convrv", run_convrv, k->convrv_mr, k->convrv_nr, "rows of 256, in L1"},
+        {"grpconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv_s2 : NULL, 4, 64,
+         "resnext_g32_s2's dx, one plane"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         if (!cases[i].fn) continue;

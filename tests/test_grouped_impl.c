@@ -54,15 +54,17 @@
 #include "test_rng.h"
 
 static int g_cases, g_grp_data, g_grp_wt;
-/* layouts planned per ISA: data masked, copies, planes; weights masked, copies */
-static int g_layout[3][5];
+/* layouts planned per ISA: data masked, copies, planes; weights masked,
+ * copies; data merged (AVX-512 only: the ISA with a grpconv_s2 kernel) */
+static int g_layout[3][6];
 /* per ISA, cases with dense 16-bit x / dy in the masked layout of a pass
  * (whole source planes widened in one call), and with a dense 16-bit
  * gradInput (stored a plane at a time) */
 static int g_run16[3], g_store16[3];
 /* per ISA, data passes storing gradInput in place with the mode's result
- * rounding: masked (by the kernel), shifted copies (after it) */
-static int g_round_in_place[3][2];
+ * rounding: masked (by the kernel), shifted copies (after it), merged (by
+ * the kernel, AVX-512 only) */
+static int g_round_in_place[3][3];
 
 typedef struct gen_opts {
     int int_data;
@@ -138,10 +140,15 @@ static void one_case(uint64_t seed, const gen_opts *go)
     const char *isa = k_isa_env[go->isa];
     ++g_cases;
     const char *layout = conv_grouped_layout(&p, CONV_PASS_DATA, (aclconvIsa)go->isa);
-    if (layout) g_layout[go->isa][!strcmp(layout, "masked") ? 0 : !strcmp(layout, "copies") ? 1 : 2]++;
+    if (layout)
+        g_layout[go->isa][!strcmp(layout, "masked")   ? 0
+                          : !strcmp(layout, "copies") ? 1
+                          : !strcmp(layout, "merged") ? 5
+                                                      : 2]++;
     const bool masked_data = layout && !strcmp(layout, "masked");
+    const bool merged_data = layout && !strcmp(layout, "merged");
     if (conv_grouped_rounds_in_place(&p, (aclconvIsa)go->isa))
-        g_round_in_place[go->isa][masked_data ? 0 : 1]++;
+        g_round_in_place[go->isa][masked_data ? 0 : merged_data ? 2 : 1]++;
     layout = conv_grouped_layout(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa);
     if (layout) g_layout[go->isa][!strcmp(layout, "masked") ? 3 : 4]++;
     if (!views && layout && !strcmp(layout, "masked") && (p.x.dtype != ACL_FLOAT || p.y.dtype != ACL_FLOAT))
@@ -378,30 +385,35 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_run16[isa], g_store16[isa]);
             it_fail();
         }
-        /* every layout of both passes must have been run on this ISA */
-        static const char *const names[5] = {"data masked", "data copies", "data planes",
-                                             "weights masked", "weights copies"};
-        for (int l = 0; l < 5; ++l)
-            if (g_layout[isa][l] == 0) {
-                printf("FAIL %s: no case planned the %s layout\n", cpu_isa_name((aclconvIsa)isa), names[l]);
+        /* every layout of both passes must have been run on this ISA (merged
+         * exactly where the ISA has its kernel) */
+        static const char *const names[6] = {"data masked",    "data copies",    "data planes",
+                                             "weights masked", "weights copies", "data merged"};
+        const bool has_s2 = isa == ACLCONV_ISA_AVX512;
+        for (int l = 0; l < 6; ++l)
+            if ((g_layout[isa][l] == 0) != (l == 5 && !has_s2)) {
+                printf("FAIL %s: %d cases planned the %s layout\n", cpu_isa_name((aclconvIsa)isa),
+                       g_layout[isa][l], names[l]);
                 it_fail();
             }
-        for (int l = 0; l < 2; ++l)
+        static const char *const rnames[3] = {"masked", "copies", "merged"};
+        for (int l = 0; l < (has_s2 ? 3 : 2); ++l)
             if (g_round_in_place[isa][l] == 0) {
                 printf("FAIL %s: no %s data pass rounded gradInput in place\n",
-                       cpu_isa_name((aclconvIsa)isa), l == 0 ? "masked" : "copies");
+                       cpu_isa_name((aclconvIsa)isa), rnames[l]);
                 it_fail();
             }
         printf(
-            "%s: %s (data layouts: masked %d, copies %d, planes %d; weights: masked %d, copies %d; "
-            "dense 16-bit masked: sources %d, gradInput %d; rounded in place: masked %d, copies "
-            "%d; fused gradBias of %d: fp32 in place %d, "
+            "%s: %s (data layouts: masked %d, copies %d, planes %d, merged %d; weights: masked %d, "
+            "copies %d; dense 16-bit masked: sources %d, gradInput %d; rounded in place: masked "
+            "%d, copies %d, merged %d; fused gradBias of %d: fp32 in place %d, "
             "fp32 rounded %d, fp16 %d, bf16 %d, NaN %d)\n",
             cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
-            g_layout[isa][0], g_layout[isa][1], g_layout[isa][2], g_layout[isa][3],
-            g_layout[isa][4], g_run16[isa], g_store16[isa], g_round_in_place[isa][0],
-            g_round_in_place[isa][1], nbias, fused[FUSED_IN_PLACE], fused[FUSED_F32_ROUNDED],
-            fused[FUSED_F16], fused[FUSED_BF16], fused[FUSED_NAN16]);
+            g_layout[isa][0], g_layout[isa][1], g_layout[isa][2], g_layout[isa][5],
+            g_layout[isa][3], g_layout[isa][4], g_run16[isa], g_store16[isa],
+            g_round_in_place[isa][0], g_round_in_place[isa][1], g_round_in_place[isa][2], nbias,
+            fused[FUSED_IN_PLACE], fused[FUSED_F32_ROUNDED], fused[FUSED_F16], fused[FUSED_BF16],
+            fused[FUSED_NAN16]);
     }
     unsetenv("ACLCONV_ISA");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));

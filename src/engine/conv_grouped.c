@@ -66,6 +66,7 @@ typedef struct grp_state {
     bool merge_w;       /* whole planes, W stride 2: the two W output phases in two grids,
                          * stored as whole rows (plane_store_merged) */
     bool merge_nt;      /* merge_w, dense planes: merged into the slot (out_off), then streamed */
+    bool merged;        /* merge_w by the grpconv_s2 kernel: both W phases a call, no grids */
     int64_t out_off;    /* in a slot: the group's merged gradInput planes (merge_nt), floats */
     int64_t cb;         /* masked: first source column of a packed row */
     int64_t wcopies;    /* weights, masked: copies per channel (2: one per W phase of
@@ -121,6 +122,8 @@ typedef struct grp_kernels {
     f32_copy_ukernel_fn copy_nt;  /* dense fp32 gradInput planes, streamed; NULL: none */
     /* after streamed stores (grpconv, the results' stores); NULL: none stream */
     void (*fence)(void);
+    f32_grpconv_s2_ukernel_fn conv_s2; /* NULL: none (W stride 2 merges grids) */
+    int conv_s2_mr, conv_s2_nr;        /* channels, columns of each W phase */
 } grp_kernels;
 
 static grp_kernels pick_kernels(aclconvIsa isa)
@@ -136,7 +139,10 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              8,
                              48,
                              f32_copy_nt_ukernel__avx512,
-                             store_fence__avx2};
+                             store_fence__avx2,
+                             f32_grpconv_s2_ukernel_4x64__avx512,
+                             4,
+                             32};
     case ACLCONV_ISA_AVX2:
         return (grp_kernels){f32_grpwt_ukernel_3x4__avx2,
                              f32_grpcopy_ukernel__avx2,
@@ -147,7 +153,10 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              4,
                              24,
                              f32_copy_nt_ukernel__avx2,
-                             store_fence__avx2};
+                             store_fence__avx2,
+                             NULL,
+                             0,
+                             0};
     default:
         return (grp_kernels){f32_grpwt_ukernel_2x2__scalar,
                              f32_grpcopy_ukernel__scalar,
@@ -158,7 +167,10 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              4,
                              16,
                              NULL,
-                             NULL};
+                             NULL,
+                             NULL,
+                             0,
+                             0};
     }
 }
 
@@ -268,13 +280,20 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
         st->merge_w = plane_merges_w(st->dim, out);
         st->merge_nt = st->merge_w && isa != ACLCONV_ISA_SCALAR && conv_view_blocks_dense(out) &&
                        st->nout * out->dim[2] * out->dim[3] * out->dim[4] <= GRP_MERGE_MAX_FLOATS;
+        /* or one kernel call computes both W phases and interleaves them in
+         * registers: no grids, no merge */
+        st->merged = st->merge_w && pick_kernels(isa).conv_s2 != NULL;
+        if (st->merged) {
+            st->mr = pick_kernels(isa).conv_s2_mr;
+            st->nmb = ceil_div(st->nout, st->mr);
+        }
     }
     /* merge_nt: the group's planes, after the grids (rounded up to a vector) */
     const int64_t planes =
         st->merge_nt ? st->nout * out->dim[2] * out->dim[3] * out->dim[4] + GRP_FLOAT_ALIGN : 0;
     int64_t src, grid, slot;
     if (!checked_mul_i64(st->cs, st->nin, &src) ||
-        !checked_mul_i64(st->glen, st->nout * (st->merge_w ? 2 : 1), &grid) ||
+        !checked_mul_i64(st->merged ? 0 : st->glen, st->nout * (st->merge_w ? 2 : 1), &grid) ||
         !checked_add_i64(guard + src + CONV_UKERNEL_SLACK, grid, &slot) ||
         !checked_add_i64(slot, planes, &slot))
         return false;
@@ -866,9 +885,9 @@ static void data_pack_weights(void *ctx, size_t index)
                                             conv_view_index(&p->w, g * p->og + wo, wc, kd, kh, kw)),
                                 p->mode);
                         }
-                        /* masked: [t][c][MR], the grpconv kernel's tap-major order */
-                        const int64_t at = st->masked ? (mb * s.count + t) * nin + c
-                                                      : (mb * nin + c) * s.count + t;
+                        /* masked, merged: [t][c][MR], the grpconv kernels' tap-major order */
+                        const int64_t at = st->masked || st->merged ? (mb * s.count + t) * nin + c
+                                                                    : (mb * nin + c) * s.count + t;
                         ws[at * mrr + m] = v;
                     }
         }
@@ -1146,16 +1165,15 @@ static void data_planes_banded(const grp_run *r, int64_t n, int64_t g, int slot)
     }
 }
 
-/* Data gradient from whole packed planes (D with a W stride > 1): every
- * output phase over the packed planes, junk columns computed and dropped. */
-static void data_planes(const grp_run *r, int64_t n, int64_t g, int slot)
+/* Packs the source planes of group g of image n into the slot (its start). */
+static float *pack_planes(const grp_run *r, int64_t n, int64_t g, int slot)
 {
     const conv_problem *p = r->p;
     const grp_state *st = r->st;
     const conv_view *v = st->bwd ? &p->y : &p->x;
-    float *src = slot_buf(r, slot), *grid = src + st->aux_off;
+    float *src = slot_buf(r, slot);
     int32_t *ready = slot_flag(r, slot);
-    const int64_t nin = st->nin, nout = st->nout;
+    const int64_t nin = st->nin;
     if (*ready == 0) /* the slack the kernel may read past the last plane */
         memset(src + nin * st->cs, 0, CONV_UKERNEL_SLACK * sizeof(float));
     for (int64_t c = 0; c < nin; ++c) {
@@ -1167,6 +1185,96 @@ static void data_planes(const grp_run *r, int64_t n, int64_t g, int slot)
                    &next);
     }
     *ready = 1;
+    return src;
+}
+
+/* Data gradient of a W stride of 2 from whole packed planes (merged): output
+ * rows in ascending order, each by grpconv_s2 calls holding both W output
+ * phases (every tap of the row's (D, H) output phase); into the slot's
+ * planes, streamed out a band of GRP_BAND_ROWS rows at a time (merge_nt),
+ * else into gradInput's rows. */
+static void data_merged(const grp_run *r, int64_t n, int64_t g, int slot)
+{
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
+    const float *src = pack_planes(r, n, g, slot);
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const conv_view *out = &p->grad_input;
+    const int64_t od = out->dim[2], oh = out->dim[3], ow = out->dim[4], oplane = od * oh * ow;
+    const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
+    const int64_t th = dh->sub_tb[dh->nsub], tw = dw->sub_tb[dw->nsub]; /* taps of all phases */
+    const int64_t nj = plane_sub_count(dw, 0); /* W phase 0's columns: the most */
+    const int64_t nr_max = r->k.conv_s2_nr;
+    const int yround = conv_result_round_kind(p->mode);
+    float *planes = slot_buf(r, slot) + st->out_off;
+    const size_t ldy = (size_t)(st->merge_nt ? oplane : out->stride[1]);
+    const float *wg = (const float *)(r->ws + st->wpk_off) + g * st->gpanel;
+    const size_t nk[2] = {(size_t)(dw->sub_tb[1] - dw->sub_tb[0]),
+                          (size_t)(dw->sub_tb[2] - dw->sub_tb[1])};
+    ptrdiff_t shu[2][GRP_CONV_MAX_KW], roff[DW_MAX_TAPS];
+    for (int u = 0; u < 2; ++u)
+        for (size_t k = 0; k < nk[u]; ++k)
+            shu[u][k] = dw->tap_off[dw->sub_tb[u] + (int64_t)k];
+    const ptrdiff_t *const sh[2] = {shu[0], shu[1]};
+    for (int64_t z = 0; z < od; ++z) {
+        const int64_t u0 = z % dd->out_step, a = z / dd->out_step;
+        const int64_t nd = dd->sub_tb[u0 + 1] - dd->sub_tb[u0];
+        for (int64_t h0 = 0; h0 < oh; h0 += GRP_BAND_ROWS) {
+            const int64_t h1 = min64(oh, h0 + GRP_BAND_ROWS);
+            /* the band's rows an H output phase at a time: its taps once */
+            for (int64_t u1 = 0; u1 < dh->out_step && u1 < oh; ++u1) {
+                const int64_t nh = dh->sub_tb[u1 + 1] - dh->sub_tb[u1], nrt = nd * nh;
+                for (int64_t i = 0; i < nrt; ++i)
+                    roff[i] = (ptrdiff_t)((dd->tap_off[dd->sub_tb[u0] + i / nh] * dh->ext +
+                                           dh->tap_off[dh->sub_tb[u1] + i % nh]) *
+                                          dw->ext);
+                /* the packed panels of output phases (u0, u1, 0) and (u0, u1, 1):
+                 * next_sub's running first, in closed form */
+                const int64_t first = dd->sub_tb[u0] * th * tw + nd * dh->sub_tb[u1] * tw;
+                const float *wu[2] = {wg + st->nmb * mrr * nin * first,
+                                      wg + st->nmb * mrr * nin * (first + nrt * (int64_t)nk[0])};
+                const int64_t hs = h0 + (u1 - h0 % dh->out_step + dh->out_step) % dh->out_step;
+                for (int64_t h = hs; h < h1; h += dh->out_step) {
+                    const int64_t b = h / dh->out_step;
+                    float *row = st->merge_nt ? planes + (z * oh + h) * ow
+                                              : (float *)out->data +
+                                                    conv_view_index(out, n, g * nout, z, h, 0);
+                    if (nrt == 0) { /* no tap reaches the row */
+                        for (int64_t o = 0; o < nout; ++o)
+                            memset(row + o * (int64_t)ldy, 0, (size_t)ow * sizeof(float));
+                        continue;
+                    }
+                    const float *x = src + (a * dh->ext + b) * dw->ext;
+                    for (int64_t mb = 0; mb < st->nmb; ++mb) {
+                        const float *w[2] = {wu[0] + mb * nin * nrt * (int64_t)nk[0] * mrr,
+                                             wu[1] + mb * nin * nrt * (int64_t)nk[1] * mrr};
+                        for (int64_t j0 = 0; j0 < nj; j0 += nr_max) {
+                            const int64_t nr = min64(nr_max, nj - j0);
+                            r->k.conv_s2((size_t)min64(mrr, nout - mb * mrr), (size_t)nr,
+                                         (size_t)min64(ow - 2 * j0, 2 * nr), (size_t)nin,
+                                         (size_t)nrt, nk, w, x + j0, (size_t)st->cs, roff, sh,
+                                         row + (size_t)(mb * mrr) * ldy + 2 * j0, ldy, yround);
+                        }
+                    }
+                }
+            }
+            if (st->merge_nt) /* the band's rows, every channel: one run each */
+                for (int64_t o = 0; o < nout; ++o)
+                    r->k.copy_nt((size_t)((h1 - h0) * ow), planes + o * oplane + (z * oh + h0) * ow,
+                                 (float *)out->data +
+                                     conv_view_index(out, n, g * nout + o, z, h0, 0));
+        }
+    }
+}
+
+/* Data gradient from whole packed planes (D with a W stride > 1): every
+ * output phase over the packed planes, junk columns computed and dropped. */
+static void data_planes(const grp_run *r, int64_t n, int64_t g, int slot)
+{
+    const conv_problem *p = r->p;
+    const grp_state *st = r->st;
+    float *src = pack_planes(r, n, g, slot), *grid = src + st->aux_off;
+    const int64_t nout = st->nout;
     if (st->merge_nt && st->dim[0].nsub == 1 && st->dim[0].out_n == 1) {
         data_planes_banded(r, n, g, slot);
         return;
@@ -1223,6 +1331,8 @@ static void data_task(void *ctx, size_t index, int slot)
         data_masked(r, n, g, index, slot);
     else if (st->flat)
         data_flat(r, n, g, index, slot);
+    else if (st->merged)
+        data_merged(r, n, g, slot);
     else
         data_planes(r, n, g, slot);
     if (r->k.fence) r->k.fence(); /* the streamed stores of the task */
@@ -1264,7 +1374,10 @@ const char *conv_grouped_layout(const conv_problem *p, int pass, aclconvIsa isa)
     uint64_t bytes;
     if (!grp_plan(p, (conv_pass)pass, isa, state, &bytes)) return NULL;
     const grp_state *st = (const grp_state *)state;
-    return st->masked ? "masked" : st->flat || pass == CONV_PASS_WEIGHTS ? "copies" : "planes";
+    return st->masked                              ? "masked"
+           : st->flat || pass == CONV_PASS_WEIGHTS ? "copies"
+           : st->merged                            ? "merged"
+                                                   : "planes";
 }
 
 bool conv_grouped_rounds_in_place(const conv_problem *p, aclconvIsa isa)
@@ -1272,6 +1385,6 @@ bool conv_grouped_rounds_in_place(const conv_problem *p, aclconvIsa isa)
     _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
     uint64_t bytes;
     if (!grp_plan(p, CONV_PASS_DATA, isa, state, &bytes)) return false;
-    return ((const grp_state *)state)->in_place &&
-           conv_result_round_kind(p->mode) != F32_ROUND_NONE;
+    const grp_state *st = (const grp_state *)state;
+    return (st->in_place || st->merged) && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
 }

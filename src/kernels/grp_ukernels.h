@@ -140,4 +140,33 @@ void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nr
                                       size_t col0, float *y, size_t ldy, int stream, int yround,
                                       const ukernel_prefetch *pf);
 
+/*
+ * Grouped data-gradient kernel for a W stride of 2, both W output phases in
+ * one call ("grpconv_s2"): MR output channels x 2*nr columns of one output
+ * row, whose W output phase u holds the columns u, u + 2, ... For m < mr,
+ * j < nr, u < 2:
+ *   s_u(m, j) = sum_{r < nrt} sum_{k < nk[u]} sum_{c < nc}
+ *               w[u][((r*nk[u] + k)*nc + c)*MR + m] * x[c*cs + roff[r] + sh[u][k] + j]
+ *   y[m*ldy + 2j + u] = s_u(m, j)   where 2j + u < ncol
+ * x: rows packed with their zero borders (conv_plane.h), so no lane is
+ * masked. Sum order per element: r ascending, then c, then k, one fused
+ * multiply-add per term, starting from 0; nk[u] == 0 gives zeros.
+ * yround: as grpconv's. w[u]: panels of nrt*nk[u]*nc rows of MR floats (rows
+ * m >= mr ignored but read). Reads x[c*cs + roff[r] + sh[u][k] + j] for
+ * j < nr only. 1 <= mr <= MR, 1 <= nr <= NR, 2*nr - 1 <= ncol <= 2*nr,
+ * nc, nrt >= 1. Only y[m*ldy + i], m < mr, i < ncol, is written (plain
+ * stores). AVX-512 only (NULL elsewhere: the engine merges grids).
+ */
+typedef void (*f32_grpconv_s2_ukernel_fn)(size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt,
+                                          const size_t nk[2], const float *const w[2],
+                                          const float *x, size_t cs, const ptrdiff_t *roff,
+                                          const ptrdiff_t *const sh[2], float *y, size_t ldy,
+                                          int yround);
+
+void f32_grpconv_s2_ukernel_4x64__avx512(size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt,
+                                         const size_t nk[2], const float *const w[2],
+                                         const float *x, size_t cs, const ptrdiff_t *roff,
+                                         const ptrdiff_t *const sh[2], float *y, size_t ldy,
+                                         int yround);
+
 #endif /* ACLCONV_GRP_UKERNELS_H_ */
