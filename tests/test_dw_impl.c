@@ -54,6 +54,9 @@
 
 static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_streamed;
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
+/* per ISA: stride-2 data passes by the merged kernel (dwconv_s2), of them
+ * with the mode's result rounding */
+static int g_merged[3], g_merged_round[3];
 
 typedef struct gen_opts {
     int int_data;
@@ -333,6 +336,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
     float *tol[2] = {NULL, NULL}; /* NULL: bitwise (small-integer data) */
     if (!go->int_data && vs_ref) it_tolerances(&p, &o, tol);
     if (go->inplace && conv_dw_weights_inplace_s2(&p, (aclconvIsa)go->isa)) g_inplace_s2[go->isa]++;
+    if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
+        g_merged[go->isa]++;
+        g_merged_round[go->isa] += conv_result_round_kind(p.mode) != F32_ROUND_NONE;
+    }
     if (go->inplace && inplace_expected(&p)) {
         g_inplace += 2;
         g_widened += widened_expected(&p, 0) + widened_expected(&p, 1);
@@ -439,8 +446,16 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_inplace_s2[isa]);
             it_fail();
         }
-        printf("%s: %s (stride-2 in-place weights passes: %d)\n", cpu_isa_name((aclconvIsa)isa),
-               it_failures() == before ? "ok" : "FAIL", g_inplace_s2[isa]);
+        /* the merged stride-2 data kernel: AVX-512's only; its rounding too */
+        if ((isa == ACLCONV_ISA_AVX512) != (g_merged[isa] > 0 && g_merged_round[isa] > 0)) {
+            printf("FAIL %s: %d data passes through the merged stride-2 kernel (%d rounding)\n",
+                   cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa]);
+            it_fail();
+        }
+        printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
+               "%d rounding)\n",
+               cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
+               g_inplace_s2[isa], g_merged[isa], g_merged_round[isa]);
     }
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");

@@ -55,6 +55,7 @@ typedef struct dw_state {
                          * phases computed into two grids and stored as whole rows */
     bool merge_nt;      /* merge_w, a dense plane: the rows merged into the slot (out_off),
                          * the plane then streamed to gradInput */
+    bool merged;        /* merge_w by the dwconv_s2 kernel: both W phases a call, no grids */
     bool bias;          /* weights pass: also writes gradBias (block sums, conv_bias.h) */
     uint64_t sums_off;  /* the N x C block sums of gradBias */
     int slots;
@@ -211,6 +212,7 @@ typedef struct dw_kernels {
     f32_dwrow_ukernel_fn row;
     f32_dwrowwt_ukernel_fn rowwt;
     f32_dwrowwt_ukernel_fn rowwt_s2; /* 3x3, stride 2; NULL: none (packed) */
+    f32_dwconv_s2_ukernel_fn conv_s2; /* W stride 2, both W phases; NULL: grids merged */
     f32_dwsum_ukernel_fn sum;
     f32_copy_ukernel_fn copy_nt;     /* dense fp32 gradInput planes, streamed; NULL: none */
     void (*fence)(void);             /* after streamed stores; NULL: none stream */
@@ -220,15 +222,21 @@ static dw_kernels pick_kernels(aclconvIsa isa)
 {
     switch (isa) {
     case ACLCONV_ISA_AVX512:
-        return (dw_kernels){f32_dwconv_ukernel_128__avx512,      f32_dwwt_ukernel_4x32__avx512,
-                            f32_dwrow_ukernel_4x32__avx512,      f32_dwrowwt_ukernel_12x32__avx512,
-                            f32_dwrowwt_s2_ukernel_9x32__avx512, f32_dwsum_ukernel_4x16__avx512,
-                            f32_copy_nt_ukernel__avx512,         store_fence__avx2};
+        return (dw_kernels){f32_dwconv_ukernel_128__avx512,
+                            f32_dwwt_ukernel_4x32__avx512,
+                            f32_dwrow_ukernel_4x32__avx512,
+                            f32_dwrowwt_ukernel_12x32__avx512,
+                            f32_dwrowwt_s2_ukernel_9x32__avx512,
+                            f32_dwconv_s2_ukernel_32__avx512,
+                            f32_dwsum_ukernel_4x16__avx512,
+                            f32_copy_nt_ukernel__avx512,
+                            store_fence__avx2};
     case ACLCONV_ISA_AVX2:
         return (dw_kernels){f32_dwconv_ukernel_64__avx2,
                             f32_dwwt_ukernel_4x16__avx2,
                             f32_dwrow_ukernel_4x16__avx2,
                             f32_dwrowwt_ukernel_4x16__avx2,
+                            NULL,
                             NULL,
                             f32_dwsum_ukernel_4x16__avx2,
                             f32_copy_nt_ukernel__avx2,
@@ -238,6 +246,7 @@ static dw_kernels pick_kernels(aclconvIsa isa)
                             f32_dwwt_ukernel_1x4__scalar,
                             f32_dwrow_ukernel_1x1__scalar,
                             f32_dwrowwt_ukernel_1x4__scalar,
+                            NULL,
                             NULL,
                             f32_dwsum_ukernel_1x16__scalar,
                             NULL,
@@ -385,6 +394,9 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
      * each line written twice; merged, each row is written once, whole */
     st->merge_w = pass == CONV_PASS_DATA && !st->inplace && plane_merges_w(st->dim, &p->grad_input);
     if (st->merge_w) aux *= 2;
+    /* or computed merged, both W phases a kernel call: no grids */
+    st->merged = st->merge_w && pick_kernels(isa).conv_s2 != NULL;
+    if (st->merged) aux = 0;
     /* and a dense plane is assembled in the slot, then streamed: the lines
      * of gradInput (4x dy for stride 2) are not read for ownership */
     st->merge_nt = st->merge_w && isa != ACLCONV_ISA_SCALAR && conv_view_blocks_dense(&p->grad_input) &&
@@ -618,6 +630,49 @@ static conv_view scratch_view(const conv_view *v, float *buf)
     return s;
 }
 
+/* data_plane's merged form: per output (D, H) phase, its taps of each W
+ * phase (the packed path's order), and a dwconv_s2 call per output depth
+ * plane over the phase's rows, into mout's rows (gradInput, or the slot's
+ * plane for merge_nt) with the mode's result rounding. */
+static void data_plane_merged(const dw_run *r, int64_t n, int64_t c, const float *src,
+                              const float *wk, const conv_view *mout)
+{
+    const conv_problem *p = r->p;
+    const dw_state *st = r->st;
+    const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
+    const int64_t pw = dw->ext, ph = dh->ext;
+    const int kind = conv_result_round_kind(p->mode);
+    ptrdiff_t toff[2][DW_MAX_TAPS];
+    float wv[2][DW_MAX_TAPS];
+    for (int64_t u0 = 0; u0 < dd->nsub; ++u0)
+        for (int64_t u1 = 0; u1 < dh->nsub; ++u1) {
+            const int64_t na = plane_sub_count(dd, u0), nb = plane_sub_count(dh, u1);
+            if (na == 0 || nb == 0) continue;
+            size_t nt[2] = {0, 0};
+            for (int u = 0; u < 2; ++u)
+                for (int td = dd->sub_tb[u0]; td < dd->sub_tb[u0 + 1]; ++td)
+                    for (int th = dh->sub_tb[u1]; th < dh->sub_tb[u1 + 1]; ++th)
+                        for (int tw = dw->sub_tb[u]; tw < dw->sub_tb[u + 1]; ++tw, ++nt[u]) {
+                            toff[u][nt[u]] =
+                                (ptrdiff_t)((dd->tap_off[td] * ph + dh->tap_off[th]) * pw +
+                                            dw->tap_off[tw]);
+                            wv[u][nt[u]] =
+                                wk[(dd->tap_k[td] * p->ks[1] + dh->tap_k[th]) * p->ks[2] +
+                                   dw->tap_k[tw]];
+                        }
+            const float *const w[2] = {wv[0], wv[1]};
+            const ptrdiff_t *const to[2] = {toff[0], toff[1]};
+            for (int64_t a = 0; a < na; ++a)
+                r->k.conv_s2(
+                    (size_t)nb, (size_t)dw->out_n, nt, w, src + a * ph * pw, (size_t)pw, to,
+                    (float *)mout->data + conv_view_index(mout, n, c, u0 + a * dd->out_step, u1, 0),
+                    (size_t)(mout->stride[3] * dh->out_step), kind);
+        }
+    if (st->merge_nt) /* fenced at the end of the task */
+        r->k.copy_nt((size_t)view_plane(&p->grad_input), (const float *)mout->data,
+                     (float *)p->grad_input.data + conv_view_index(&p->grad_input, n, c, 0, 0, 0));
+}
+
 /* Data gradient of plane (n, c): task n*G + c; next: lines to ask for while
  * packing; mout: where merge_w writes its rows (gradInput, or the slot's
  * plane for merge_nt). */
@@ -637,6 +692,10 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot,
 
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t pw = dw->ext, ph = dh->ext;
+    if (st->merged) {
+        data_plane_merged(r, n, c, src, wk, mout);
+        return;
+    }
     int64_t u[CONV_SPATIAL], cnt[CONV_SPATIAL];
     for (u[0] = 0; u[0] < dd->nsub; ++u[0])
         for (u[1] = 0; u[1] < dh->nsub; ++u[1]) {
@@ -1042,6 +1101,13 @@ const conv_impl conv_impl_dw = {
     .run = dw_run_pass,
     .fuses_bias = dw_fuses_bias,
 };
+
+bool conv_dw_data_merged(const conv_problem *p, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    return dw_plan(p, CONV_PASS_DATA, isa, state, &bytes) && ((const dw_state *)state)->merged;
+}
 
 bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa)
 {

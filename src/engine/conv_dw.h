@@ -17,4 +17,8 @@ extern const conv_impl conv_impl_dw;
  * (the dwrowwt_s2 kernel), with the in-place choice as planning makes it. */
 bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa);
 
+/* For tests: whether dw's data pass of p computes both W output phases of a
+ * stride-2 gradInput in one kernel call (dwconv_s2), without grids. */
+bool conv_dw_data_merged(const conv_problem *p, aclconvIsa isa);
+
 #endif /* ACLCONV_CONV_DW_H_ */

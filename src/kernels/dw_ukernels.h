@@ -39,6 +39,31 @@ typedef void (*f32_dwwt_ukernel_fn)(size_t nt, size_t rows, size_t len, const fl
                                     size_t xps, const ptrdiff_t *toff, const float *dy,
                                     size_t dyps, float *acc);
 
+/*
+ * Depthwise correlation of one channel at a W stride of 2, both W output
+ * phases in one call ("dwconv_s2"), over rows of one output H phase: for
+ * i < rows, u < 2,
+ *   s_u(i, j) = sum_{t < nt[u]} w[u][t] * x[i*xrs + toff[u][t] + j]
+ *   y[i*yrs + 2j + u] = s_u(i, j)   for 2j + u < ncol
+ * (W output phase u of a stride-2 gradInput holds its columns u, u + 2,
+ * ...). Sum order per element: t ascending from +0, one fused multiply-add
+ * per term: dwconv's on each phase, so the same bits as dwconv's grids
+ * merged by f32_merge2. nt[u] == 0 gives zeros. yround: F32_ROUND_NONE or
+ * the kind each sum is rounded to before it is stored (the FLOAT16 / BF16
+ * modes' result rounding, as f32_merge2's). Reads x[i*xrs + toff[u][t] + j]
+ * for j < (ncol + 1 - u) / 2 only; writes y[i*yrs + k], k < ncol, only.
+ * AVX-512 only (NULL elsewhere: the engine merges grids).
+ */
+typedef void (*f32_dwconv_s2_ukernel_fn)(size_t rows, size_t ncol, const size_t nt[2],
+                                         const float *const w[2], const float *x, size_t xrs,
+                                         const ptrdiff_t *const toff[2], float *y, size_t yrs,
+                                         int yround);
+
+void f32_dwconv_s2_ukernel_32__avx512(size_t rows, size_t ncol, const size_t nt[2],
+                                      const float *const w[2], const float *x, size_t xrs,
+                                      const ptrdiff_t *const toff[2], float *y, size_t yrs,
+                                      int yround);
+
 void f32_dwconv_ukernel_16__scalar(size_t len, size_t nt, const float *w, const float *x,
                                    const ptrdiff_t *toff, float *y);
 void f32_dwconv_ukernel_64__avx2(size_t len, size_t nt, const float *w, const float *x,
