@@ -237,7 +237,7 @@ static dw_kernels pick_kernels(aclconvIsa isa)
                             f32_dwrow_ukernel_4x16__avx2,
                             f32_dwrowwt_ukernel_4x16__avx2,
                             NULL,
-                            NULL,
+                            f32_dwconv_s2_ukernel_16__avx2,
                             f32_dwsum_ukernel_4x16__avx2,
                             f32_copy_nt_ukernel__avx2,
                             store_fence__avx2};
@@ -247,7 +247,7 @@ static dw_kernels pick_kernels(aclconvIsa isa)
                             f32_dwrow_ukernel_1x1__scalar,
                             f32_dwrowwt_ukernel_1x4__scalar,
                             NULL,
-                            NULL,
+                            f32_dwconv_s2_ukernel_8__scalar,
                             f32_dwsum_ukernel_1x16__scalar,
                             NULL,
                             NULL};

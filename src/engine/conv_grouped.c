@@ -154,9 +154,9 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              24,
                              f32_copy_nt_ukernel__avx2,
                              store_fence__avx2,
-                             NULL,
-                             0,
-                             0};
+                             f32_grpconv_s2_ukernel_3x32__avx2,
+                             3,
+                             16};
     default:
         return (grp_kernels){f32_grpwt_ukernel_2x2__scalar,
                              f32_grpcopy_ukernel__scalar,
@@ -168,9 +168,9 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              16,
                              NULL,
                              NULL,
-                             NULL,
-                             0,
-                             0};
+                             f32_grpconv_s2_ukernel_2x8__scalar,
+                             2,
+                             4};
     }
 }
 

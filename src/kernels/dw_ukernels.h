@@ -52,13 +52,21 @@ typedef void (*f32_dwwt_ukernel_fn)(size_t nt, size_t rows, size_t len, const fl
  * the kind each sum is rounded to before it is stored (the FLOAT16 / BF16
  * modes' result rounding, as f32_merge2's). Reads x[i*xrs + toff[u][t] + j]
  * for j < (ncol + 1 - u) / 2 only; writes y[i*yrs + k], k < ncol, only.
- * AVX-512 only (NULL elsewhere: the engine merges grids).
+ * The scalar kernel multiplies, then adds (as its dwconv).
  */
 typedef void (*f32_dwconv_s2_ukernel_fn)(size_t rows, size_t ncol, const size_t nt[2],
                                          const float *const w[2], const float *x, size_t xrs,
                                          const ptrdiff_t *const toff[2], float *y, size_t yrs,
                                          int yround);
 
+void f32_dwconv_s2_ukernel_8__scalar(size_t rows, size_t ncol, const size_t nt[2],
+                                     const float *const w[2], const float *x, size_t xrs,
+                                     const ptrdiff_t *const toff[2], float *y, size_t yrs,
+                                     int yround);
+void f32_dwconv_s2_ukernel_16__avx2(size_t rows, size_t ncol, const size_t nt[2],
+                                    const float *const w[2], const float *x, size_t xrs,
+                                    const ptrdiff_t *const toff[2], float *y, size_t yrs,
+                                    int yround);
 void f32_dwconv_s2_ukernel_32__avx512(size_t rows, size_t ncol, const size_t nt[2],
                                       const float *const w[2], const float *x, size_t xrs,
                                       const ptrdiff_t *const toff[2], float *y, size_t yrs,

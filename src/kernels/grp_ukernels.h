@@ -155,7 +155,7 @@ void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nr
  * m >= mr ignored but read). Reads x[c*cs + roff[r] + sh[u][k] + j] for
  * j < nr only. 1 <= mr <= MR, 1 <= nr <= NR, 2*nr - 1 <= ncol <= 2*nr,
  * nc, nrt >= 1. Only y[m*ldy + i], m < mr, i < ncol, is written (plain
- * stores). AVX-512 only (NULL elsewhere: the engine merges grids).
+ * stores). The scalar kernel multiplies, then adds.
  */
 typedef void (*f32_grpconv_s2_ukernel_fn)(size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt,
                                           const size_t nk[2], const float *const w[2],
@@ -163,6 +163,16 @@ typedef void (*f32_grpconv_s2_ukernel_fn)(size_t mr, size_t nr, size_t ncol, siz
                                           const ptrdiff_t *const sh[2], float *y, size_t ldy,
                                           int yround);
 
+void f32_grpconv_s2_ukernel_2x8__scalar(size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt,
+                                        const size_t nk[2], const float *const w[2], const float *x,
+                                        size_t cs, const ptrdiff_t *roff,
+                                        const ptrdiff_t *const sh[2], float *y, size_t ldy,
+                                        int yround);
+void f32_grpconv_s2_ukernel_3x32__avx2(size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt,
+                                       const size_t nk[2], const float *const w[2], const float *x,
+                                       size_t cs, const ptrdiff_t *roff,
+                                       const ptrdiff_t *const sh[2], float *y, size_t ldy,
+                                       int yround);
 void f32_grpconv_s2_ukernel_4x64__avx512(size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt,
                                          const size_t nk[2], const float *const w[2],
                                          const float *x, size_t cs, const ptrdiff_t *roff,

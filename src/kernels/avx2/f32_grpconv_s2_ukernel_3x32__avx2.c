@@ -1,0 +1,107 @@
+/* AVX2 grouped data-gradient kernel for a W stride of 2: 3 channels x 16
+ * columns of each W output phase (12 ymm accumulators, two source vectors
+ * per tap, each broadcast weight for two FMAs), the two phases interleaved
+ * in registers (unpacks within the 128-bit halves, then a lane permute)
+ * into 32 consecutive columns of the output row. */
+#include <immintrin.h>
+#include <stdbool.h>
+
+#include "kernels/avx2/f32_round__avx2.h"
+#include "kernels/avx2/lane_mask__avx2.h"
+#include "kernels/grp_ukernels.h"
+
+#define MR 3
+#define VL 8
+
+static inline __m256 maybe_round(__m256 v, int kind)
+{
+    return kind == F32_ROUND_NONE ? v : f32x8_round(v, kind);
+}
+
+static inline __m256i lanes(size_t n)
+{
+    return avx2_lane_mask(n > VL ? VL : n);
+}
+
+/* n values to p: a whole vector stored plainly (AMD runs vmaskmovps
+ * stores slowly) */
+static inline void store(float *p, size_t n, __m256 v)
+{
+    if (n >= VL)
+        _mm256_storeu_ps(p, v);
+    else if (n > 0)
+        _mm256_maskstore_ps(p, lanes(n), v);
+}
+
+/* acc[m][v] += the phase's taps of channel c (w: the panel of the row tap,
+ * tap k of channel c at (k*nc + c)*MR) */
+static inline __attribute__((always_inline)) void
+phase_taps(const int nv, __m256 acc[MR][2], size_t nk, size_t nc, size_t c, const float *w,
+           const float *xc, const ptrdiff_t *sh, const __m256i in[2], const bool full[2])
+{
+    for (size_t k = 0; k < nk; ++k) {
+        __m256 xv[2];
+        _Pragma("GCC unroll 2") for (int v = 0; v < nv; ++v) xv[v] =
+            full[v] ? _mm256_loadu_ps(xc + sh[k] + v * VL)
+                    : _mm256_maskload_ps(xc + sh[k] + v * VL, in[v]);
+        const float *wk = w + (k * nc + c) * MR;
+        _Pragma("GCC unroll 3") for (int m = 0; m < MR; ++m)
+        {
+            const __m256 wv = _mm256_broadcast_ss(wk + m);
+            _Pragma("GCC unroll 2") for (int v = 0; v < nv; ++v) acc[m][v] =
+                _mm256_fmadd_ps(wv, xv[v], acc[m][v]);
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void
+body(const int nv, size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt, const size_t nk[2],
+     const float *const w[2], const float *x, size_t cs, const ptrdiff_t *roff,
+     const ptrdiff_t *const sh[2], float *y, size_t ldy, int yround)
+{
+    const __m256i in[2] = {lanes(nr), lanes(nr > VL ? nr - VL : 0)};
+    /* whole vectors load plainly (AMD runs vmaskmovps slowly) */
+    const bool full[2] = {nr >= VL, nr >= 2 * VL};
+    __m256 e[MR][2], o[MR][2];
+    _Pragma("GCC unroll 3") for (int m = 0; m < MR; ++m)
+        _Pragma("GCC unroll 2") for (int v = 0; v < nv; ++v)
+    {
+        e[m][v] = _mm256_setzero_ps();
+        o[m][v] = _mm256_setzero_ps();
+    }
+    for (size_t r = 0; r < nrt; ++r) {
+        const float *w0 = w[0] + r * nk[0] * nc * MR, *w1 = w[1] + r * nk[1] * nc * MR;
+        for (size_t c = 0; c < nc; ++c) {
+            const float *xc = x + roff[r] + c * cs;
+            phase_taps(nv, e, nk[0], nc, c, w0, xc, sh[0], in, full);
+            phase_taps(nv, o, nk[1], nc, c, w1, xc, sh[1], in, full);
+        }
+    }
+    /* column 2j + u of the row is phase u's column j */
+    _Pragma("GCC unroll 3") for (int m = 0; m < MR; ++m) if ((size_t)m < mr)
+    {
+        float *ym = y + (size_t)m * ldy;
+        _Pragma("GCC unroll 2") for (int v = 0; v < nv; ++v)
+        {
+            const __m256 em = maybe_round(e[m][v], yround), om = maybe_round(o[m][v], yround);
+            /* e0 o0 e1 o1 | e4 o4 e5 o5 and e2 o2 e3 o3 | e6 o6 e7 o7 */
+            const __m256 a = _mm256_unpacklo_ps(em, om), b = _mm256_unpackhi_ps(em, om);
+            const size_t c0 = 2 * (size_t)v * VL; /* the pair's first column */
+            store(ym + c0, ncol > c0 ? ncol - c0 : 0, _mm256_permute2f128_ps(a, b, 0x20));
+            store(ym + c0 + VL, ncol > c0 + VL ? ncol - c0 - VL : 0,
+                  _mm256_permute2f128_ps(a, b, 0x31));
+        }
+    }
+}
+
+void f32_grpconv_s2_ukernel_3x32__avx2(size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt,
+                                       const size_t nk[2], const float *const w[2], const float *x,
+                                       size_t cs, const ptrdiff_t *roff,
+                                       const ptrdiff_t *const sh[2], float *y, size_t ldy,
+                                       int yround)
+{
+    if (nr > VL)
+        body(2, mr, nr, ncol, nc, nrt, nk, w, x, cs, roff, sh, y, ldy, yround);
+    else
+        body(1, mr, nr, ncol, nc, nrt, nk, w, x, cs, roff, sh, y, ldy, yround);
+}
