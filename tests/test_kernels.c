@@ -561,51 +561,6 @@ static int check_f32_split2(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
-/* f32_merge2: random bits and values near the roundings' thresholds merged
- * and rounded for every kind, F32_ROUND_NONE included, against round_ref;
- * then every length 0..70 at offsets 0..3 with guards after the row. */
-static int check_f32_merge2(const conv_ukernels *k, test_rng *r)
-{
-    enum { N = 1 << 14 };
-    int bad = 0;
-    float *dst = malloc((2 * N + 48) * sizeof(float));
-    float *even = malloc((N + 8) * sizeof(float)), *odd = malloc((N + 8) * sizeof(float));
-    for (int kind = F32_ROUND_NONE; kind <= F32_ROUND_BF16; ++kind)
-        for (int round = 0; round < 12; ++round) {
-            fill_round_inputs(dst, 2 * N, r, round); /* then dealt to the phases */
-            for (size_t i = 0; i < 2 * N; ++i)
-                (i % 2 ? odd : even)[i / 2] = dst[i];
-            k->f32_merge2(2 * N, even, odd, dst, kind);
-            for (size_t i = 0; i < 2 * N; ++i) {
-                const float src = (i % 2 ? odd : even)[i / 2], want = round_ref(src, kind);
-                if (f32_bits(dst[i]) != f32_bits(want) && bad++ < 6)
-                    printf("FAIL %s f32_merge2 kind %d at %zu (0x%08x): 0x%08x, want 0x%08x\n",
-                           cpu_isa_name(k->isa), kind, i, (unsigned)f32_bits(src),
-                           (unsigned)f32_bits(dst[i]), (unsigned)f32_bits(want));
-            }
-        }
-    for (int kind = F32_ROUND_NONE; kind <= F32_ROUND_BF16; ++kind)
-        for (size_t off = 0; off < 4; ++off)
-            for (size_t n = 0; n <= 70; ++n) {
-                for (size_t i = 0; i < n / 2 + 4; ++i) {
-                    even[off + i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)(2 * i + n));
-                    odd[off + i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)(2 * i + 1 + n));
-                }
-                for (size_t i = 0; i < n + 40; ++i) dst[off + i] = GUARD;
-                k->f32_merge2(n, even + off, odd + off, dst + off, kind);
-                for (size_t i = 0; i < n + 40; ++i) {
-                    const float want = i < n ? round_ref((i % 2 ? odd : even)[off + i / 2], kind) : GUARD;
-                    if (f32_bits(dst[off + i]) != f32_bits(want) && bad++ < 6)
-                        printf("FAIL %s f32_merge2 kind %d n=%zu off=%zu at %zu\n",
-                               cpu_isa_name(k->isa), kind, n, off, i);
-                }
-            }
-    free(dst);
-    free(even);
-    free(odd);
-    return bad;
-}
-
 /* f32_copy_nt: every length 0..100 at destination offsets 0..16 floats from
  * a 64-byte boundary (every head and tail shape), guards on both sides. */
 static int check_f32_copy_nt(f32_copy_ukernel_fn copy, const char *isa)
@@ -1096,9 +1051,6 @@ int main(void)
         const int bad_sp2 = check_f32_split2(k, &r);
         printf("%s: f32_split2 %s\n", cpu_isa_name(k->isa), bad_sp2 ? "FAIL" : "ok");
         g_fail += bad_sp2;
-        const int bad_mg2 = check_f32_merge2(k, &r);
-        printf("%s: f32_merge2 %s\n", cpu_isa_name(k->isa), bad_mg2 ? "FAIL" : "ok");
-        g_fail += bad_mg2;
         const int bad_s2 = check_f32_step2(k);
         printf("%s: f32_load_step2 / f32_store_step2 %s\n", cpu_isa_name(k->isa),
                bad_s2 ? "FAIL" : "ok");

@@ -51,11 +51,10 @@ typedef struct dw_state {
     bool src_direct;    /* in place: the source (D: dy, F and W: x) is the view, not a widened copy */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
     bool out_rounds;    /* out_direct, and the mode rounds results: in place, after the kernel */
-    bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: the two W output
-                         * phases computed into two grids and stored as whole rows */
-    bool merge_nt;      /* merge_w, a dense plane: the rows merged into the slot (out_off),
+    bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: both W output
+                         * phases a dwconv_s2 call, written as whole rows, no grids */
+    bool merge_nt;      /* merge_w, a dense plane: the rows written into the slot (out_off),
                          * the plane then streamed to gradInput */
-    bool merged;        /* merge_w by the dwconv_s2 kernel: both W phases a call, no grids */
     bool bias;          /* weights pass: also writes gradBias (block sums, conv_bias.h) */
     uint64_t sums_off;  /* the N x C block sums of gradBias */
     int slots;
@@ -212,7 +211,7 @@ typedef struct dw_kernels {
     f32_dwrow_ukernel_fn row;
     f32_dwrowwt_ukernel_fn rowwt;
     f32_dwrowwt_ukernel_fn rowwt_s2; /* 3x3, stride 2; NULL: none (packed) */
-    f32_dwconv_s2_ukernel_fn conv_s2; /* W stride 2, both W phases; NULL: grids merged */
+    f32_dwconv_s2_ukernel_fn conv_s2; /* W stride 2, both W output phases */
     f32_dwsum_ukernel_fn sum;
     f32_copy_ukernel_fn copy_nt;     /* dense fp32 gradInput planes, streamed; NULL: none */
     void (*fence)(void);             /* after streamed stores; NULL: none stream */
@@ -391,12 +390,12 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
     }
     /* the W output phases of a stride-2 gradInput interleave in its rows:
      * stored one phase at a time, every other element (step-2 stores) and
-     * each line written twice; merged, each row is written once, whole */
+     * each line written twice; computed by one kernel call and interleaved
+     * in registers, each row is written once, whole, and no grid is needed
+     * (through grids of each phase merged by a copy, the merge cost more
+     * than the kernel) */
     st->merge_w = pass == CONV_PASS_DATA && !st->inplace && plane_merges_w(st->dim, &p->grad_input);
-    if (st->merge_w) aux *= 2;
-    /* or computed merged, both W phases a kernel call: no grids */
-    st->merged = st->merge_w && pick_kernels(isa).conv_s2 != NULL;
-    if (st->merged) aux = 0;
+    if (st->merge_w) aux = 0;
     /* and a dense plane is assembled in the slot, then streamed: the lines
      * of gradInput (4x dy for stride 2) are not read for ownership */
     st->merge_nt = st->merge_w && isa != ACLCONV_ISA_SCALAR && conv_view_blocks_dense(&p->grad_input) &&
@@ -512,23 +511,6 @@ bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out)
     const dw_dim *dw = &dim[2];
     return dw->nsub == 2 && dw->out_step == 2 && plane_sub_count(dw, 1) > 0 &&
            out->dtype == ACL_FLOAT && out->stride[4] == 1;
-}
-
-void plane_store_merged(const dw_dim dim[CONV_SPATIAL], const conv_view *out, conv_mode mode,
-                        const conv_ukernels *k, int64_t n, int64_t c, int64_t u0, int64_t u1,
-                        const float *g0, const float *g1)
-{
-    const dw_dim *dd = &dim[0], *dh = &dim[1], *dw = &dim[2];
-    const int64_t na = plane_sub_count(dd, u0), nb = plane_sub_count(dh, u1);
-    const int64_t nw = plane_sub_count(dw, 0) + plane_sub_count(dw, 1);
-    const int kind = conv_result_round_kind(mode);
-    for (int64_t a = 0; a < na; ++a)
-        for (int64_t b = 0; b < nb; ++b) {
-            const int64_t at = (a * dh->ext + b) * dw->ext;
-            float *row = (float *)out->data +
-                         conv_view_index(out, n, c, u0 + a * dd->out_step, u1 + b * dh->out_step, 0);
-            k->f32_merge2((size_t)nw, g0 + at, g1 + at, row, kind);
-        }
 }
 
 /* Stores count data-gradient values src[i] (zeros when src is NULL) to
@@ -692,16 +674,14 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot,
 
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t pw = dw->ext, ph = dh->ext;
-    if (st->merged) {
+    if (st->merge_w) {
         data_plane_merged(r, n, c, src, wk, mout);
         return;
     }
     int64_t u[CONV_SPATIAL], cnt[CONV_SPATIAL];
     for (u[0] = 0; u[0] < dd->nsub; ++u[0])
-        for (u[1] = 0; u[1] < dh->nsub; ++u[1]) {
+        for (u[1] = 0; u[1] < dh->nsub; ++u[1])
             for (u[2] = 0; u[2] < dw->nsub; ++u[2]) {
-                /* merge_w: W phase u[2] into its own grid, stored with the other */
-                float *g = st->merge_w ? grid + u[2] * st->plane : grid;
                 bool none = false, empty = false;
                 for (int i = 0; i < CONV_SPATIAL; ++i) {
                     cnt[i] = plane_sub_count(&st->dim[i], u[i]);
@@ -709,10 +689,6 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot,
                     empty |= cnt[i] == 0;
                 }
                 const int64_t len = empty ? 0 : ((cnt[0] - 1) * ph + (cnt[1] - 1)) * pw + cnt[2];
-                if (none && st->merge_w) { /* no tap reaches this output phase: zeros */
-                    memset(g, 0, (size_t)len * sizeof(float));
-                    continue;
-                }
                 if (none) {
                     store_sub(r, n, c, u, cnt, NULL);
                     continue;
@@ -729,16 +705,9 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot,
                                                    dw->tap_off[tw]);
                             wv[nt] = wk[(dd->tap_k[td] * ks[1] + dh->tap_k[th]) * ks[2] + dw->tap_k[tw]];
                         }
-                if (len > 0) r->k.conv((size_t)len, nt, wv, src, toff, g);
-                if (!st->merge_w) store_sub(r, n, c, u, cnt, g);
+                if (len > 0) r->k.conv((size_t)len, nt, wv, src, toff, grid);
+                store_sub(r, n, c, u, cnt, grid);
             }
-            if (st->merge_w) /* the mode's rounding: into gradInput or the slot's plane */
-                plane_store_merged(st->dim, mout, p->mode, r->ck, n, c, u[0], u[1], grid,
-                                   grid + st->plane);
-        }
-    if (st->merge_nt) /* fenced at the end of the task */
-        r->k.copy_nt((size_t)view_plane(&p->grad_input), src + st->out_off,
-                     (float *)p->grad_input.data + conv_view_index(&p->grad_input, n, c, 0, 0, 0));
 }
 
 /* The taps of the in-place kernels for plane (n, c) of source v at output
@@ -1106,7 +1075,7 @@ bool conv_dw_data_merged(const conv_problem *p, aclconvIsa isa)
 {
     _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
     uint64_t bytes;
-    return dw_plan(p, CONV_PASS_DATA, isa, state, &bytes) && ((const dw_state *)state)->merged;
+    return dw_plan(p, CONV_PASS_DATA, isa, state, &bytes) && ((const dw_state *)state)->merge_w;
 }
 
 bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa)

@@ -63,11 +63,10 @@ typedef struct grp_state {
     bool flat;          /* data pass from shifted copies (one W output phase) */
     bool in_place;      /* flat, and the kernel stores into the dense fp32 view */
     bool masked;        /* flat from one copy per channel, W taps masked (grpconv) */
-    bool merge_w;       /* whole planes, W stride 2: the two W output phases in two grids,
-                         * stored as whole rows (plane_store_merged) */
-    bool merge_nt;      /* merge_w, dense planes: merged into the slot (out_off), then streamed */
-    bool merged;        /* merge_w by the grpconv_s2 kernel: both W phases a call, no grids */
-    int64_t out_off;    /* in a slot: the group's merged gradInput planes (merge_nt), floats */
+    bool merge_w;       /* whole planes, W stride 2, fp32 rows: both W output phases a
+                         * grpconv_s2 call, written as whole rows (data_merged), no grids */
+    bool merge_nt;      /* merge_w, dense planes: written into the slot (out_off), then streamed */
+    int64_t out_off;    /* in a slot: the group's gradInput planes (merge_nt), floats */
     int64_t cb;         /* masked: first source column of a packed row */
     int64_t wcopies;    /* weights, masked: copies per channel (2: one per W phase of
                          * a stride-2 x, masked_geometry), xrow floats apart */
@@ -122,7 +121,7 @@ typedef struct grp_kernels {
     f32_copy_ukernel_fn copy_nt;  /* dense fp32 gradInput planes, streamed; NULL: none */
     /* after streamed stores (grpconv, the results' stores); NULL: none stream */
     void (*fence)(void);
-    f32_grpconv_s2_ukernel_fn conv_s2; /* NULL: none (W stride 2 merges grids) */
+    f32_grpconv_s2_ukernel_fn conv_s2; /* W stride 2, both W output phases */
     int conv_s2_mr, conv_s2_nr;        /* channels, columns of each W phase */
 } grp_kernels;
 
@@ -274,16 +273,15 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
         st->cs = round_floats(st->src_floats);
         st->glen = round_floats(st->plane); /* an output phase's grid fits in one packed plane */
         /* the W output phases of a stride-2 gradInput interleave in its
-         * rows: merged, each row is written once, whole; the group's dense
-         * planes assembled in the slot are then streamed (no read for
-         * ownership of gradInput's lines) while they fit in L2 */
+         * rows: a kernel call computes both and interleaves them in
+         * registers, each row is written once, whole (through grids of each
+         * phase merged by a copy, the merge cost more than the kernel); the
+         * group's dense planes assembled in the slot are then streamed (no
+         * read for ownership of gradInput's lines) while they fit in L2 */
         st->merge_w = plane_merges_w(st->dim, out);
         st->merge_nt = st->merge_w && isa != ACLCONV_ISA_SCALAR && conv_view_blocks_dense(out) &&
                        st->nout * out->dim[2] * out->dim[3] * out->dim[4] <= GRP_MERGE_MAX_FLOATS;
-        /* or one kernel call computes both W phases and interleaves them in
-         * registers: no grids, no merge */
-        st->merged = st->merge_w && pick_kernels(isa).conv_s2 != NULL;
-        if (st->merged) {
+        if (st->merge_w) {
             st->mr = pick_kernels(isa).conv_s2_mr;
             st->nmb = ceil_div(st->nout, st->mr);
         }
@@ -293,7 +291,7 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
         st->merge_nt ? st->nout * out->dim[2] * out->dim[3] * out->dim[4] + GRP_FLOAT_ALIGN : 0;
     int64_t src, grid, slot;
     if (!checked_mul_i64(st->cs, st->nin, &src) ||
-        !checked_mul_i64(st->merged ? 0 : st->glen, st->nout * (st->merge_w ? 2 : 1), &grid) ||
+        !checked_mul_i64(st->merge_w ? 0 : st->glen, st->nout, &grid) ||
         !checked_add_i64(guard + src + CONV_UKERNEL_SLACK, grid, &slot) ||
         !checked_add_i64(slot, planes, &slot))
         return false;
@@ -886,8 +884,8 @@ static void data_pack_weights(void *ctx, size_t index)
                                 p->mode);
                         }
                         /* masked, merged: [t][c][MR], the grpconv kernels' tap-major order */
-                        const int64_t at = st->masked || st->merged ? (mb * s.count + t) * nin + c
-                                                                    : (mb * nin + c) * s.count + t;
+                        const int64_t at = st->masked || st->merge_w ? (mb * s.count + t) * nin + c
+                                                                     : (mb * nin + c) * s.count + t;
                         ws[at * mrr + m] = v;
                     }
         }
@@ -1089,19 +1087,14 @@ static void data_masked(const grp_run *r, int64_t n, int64_t g, size_t index, in
     }
 }
 
-/* Output phase s of group g over positions [j0, j1) of its grid: every
- * channel block's kernel calls into gu (output channel o at o * glen), or
- * zeros when no tap reaches the phase. src: the packed source planes. */
-static void phase_calls(const grp_run *r, int64_t g, const sub_taps *s, const float *src, float *gu,
-                        int64_t j0, int64_t j1)
+/* Output phase s of group g (at least one tap) over the first len positions
+ * of its grid: every channel block's kernel calls into grid (output channel
+ * o at o * glen). src: the packed source planes. */
+static void phase_calls(const grp_run *r, int64_t g, const sub_taps *s, const float *src,
+                        float *grid, int64_t len)
 {
     const grp_state *st = r->st;
     const int64_t nin = st->nin, nout = st->nout, mrr = st->mr;
-    if (s->count == 0) {
-        for (int64_t o = 0; o < nout; ++o)
-            memset(gu + o * st->glen + j0, 0, (size_t)(j1 - j0) * sizeof(float));
-        return;
-    }
     const int nr_max = mrr == 1 ? r->ck->conv1_nr : r->ck->conv_nr;
     const f32_conv_ukernel_fn kern = mrr == 1 ? r->ck->conv1 : r->ck->conv;
     ptrdiff_t toff[DW_MAX_TAPS];
@@ -1113,55 +1106,10 @@ static void phase_calls(const grp_run *r, int64_t g, const sub_taps *s, const fl
         (const float *)(r->ws + st->wpk_off) + g * st->gpanel + st->nmb * mrr * nin * s->first;
     for (int64_t mb = 0; mb < st->nmb; ++mb) {
         const int64_t mr = min64(mrr, nout - mb * mrr);
-        for (int64_t j = j0; j < j1; j += nr_max)
-            kern((size_t)mr, (size_t)min64(nr_max, j1 - j), (size_t)nin, (size_t)s->count,
+        for (int64_t j = 0; j < len; j += nr_max)
+            kern((size_t)mr, (size_t)min64(nr_max, len - j), (size_t)nin, (size_t)s->count,
                  ws + mb * nin * s->count * mrr, src + j, (size_t)st->cs, toff,
-                 gu + mb * mrr * st->glen + j, (size_t)st->glen, 0, F32_ROUND_NONE);
-    }
-}
-
-/* data_planes' merge_nt form for a single output depth plane, in bands of
- * GRP_BAND_ROWS grid rows: each band's rows of every output phase, merged,
- * then streamed out, so the non-temporal stores drain while the next band
- * computes (streaming the whole planes at the task's end left the core
- * waiting on them: resnext_g32_s2's gradInput 7.6 -> 6.9 ms on 2 threads;
- * bands of 4 rows 7.0, of 2 7.4). Each element's sum is the same one
- * kernel call's as in data_planes (the calls only start at band rows). */
-#define GRP_BAND_ROWS 8
-static void data_planes_banded(const grp_run *r, int64_t n, int64_t g, int slot)
-{
-    const conv_problem *p = r->p;
-    const grp_state *st = r->st;
-    const dw_dim *dh = &st->dim[1], *dw = &st->dim[2];
-    float *src = slot_buf(r, slot), *grid = src + st->aux_off;
-    const int64_t nout = st->nout, pw = dw->ext;
-    const conv_view *out = &p->grad_input;
-    const int64_t oh = out->dim[3], ow = out->dim[4], oplane = out->dim[2] * oh * ow;
-    float *planes = slot_buf(r, slot) + st->out_off;
-    const int kind = conv_result_round_kind(p->mode);
-    const int64_t nw = plane_sub_count(dw, 0) + plane_sub_count(dw, 1);
-    const int64_t nbr = plane_sub_count(dh, 0); /* the most grid rows of an H phase */
-    sub_taps s;
-    for (int64_t b0 = 0; b0 < nbr; b0 += GRP_BAND_ROWS) {
-        const int64_t b1 = min64(nbr, b0 + GRP_BAND_ROWS);
-        for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
-            float *gu = grid + s.u[2] * nout * st->glen;
-            const int64_t be = min64(b1, s.cnt[1]);
-            if (be <= b0 || s.cnt[2] == 0) continue;
-            phase_calls(r, g, &s, src, gu, b0 * pw, (be - 1) * pw + s.cnt[2]);
-            if (s.u[2] == 1) /* both W phases of H phase u1: its rows of the band merged */
-                for (int64_t o = 0; o < nout; ++o)
-                    for (int64_t b = b0; b < be; ++b)
-                        r->ck->f32_merge2((size_t)nw, grid + o * st->glen + b * pw,
-                                          grid + (nout + o) * st->glen + b * pw,
-                                          planes + o * oplane + (s.u[1] + b * dh->out_step) * ow,
-                                          kind);
-        }
-        /* the band's output rows, every channel: one run each */
-        const int64_t h0 = b0 * dh->out_step, h1 = min64(oh, b1 * dh->out_step);
-        for (int64_t o = 0; o < nout; ++o)
-            r->k.copy_nt((size_t)((h1 - h0) * ow), planes + o * oplane + h0 * ow,
-                         (float *)out->data + conv_view_index(out, n, g * nout + o, 0, h0, 0));
+                 grid + mb * mrr * st->glen + j, (size_t)st->glen, 0, F32_ROUND_NONE);
     }
 }
 
@@ -1188,11 +1136,14 @@ static float *pack_planes(const grp_run *r, int64_t n, int64_t g, int slot)
     return src;
 }
 
-/* Data gradient of a W stride of 2 from whole packed planes (merged): output
- * rows in ascending order, each by grpconv_s2 calls holding both W output
- * phases (every tap of the row's (D, H) output phase); into the slot's
- * planes, streamed out a band of GRP_BAND_ROWS rows at a time (merge_nt),
- * else into gradInput's rows. */
+/* Data gradient of a W stride of 2 from whole packed planes (merge_w):
+ * output rows a band of GRP_BAND_ROWS at a time, an H output phase at a
+ * time, each by grpconv_s2 calls holding both W output phases (every tap of
+ * the row's (D, H) output phase); into the slot's planes, streamed out a
+ * band at a time (merge_nt: the non-temporal stores drain while the next
+ * band computes; streaming whole planes at the task's end left the core
+ * waiting on them), else into gradInput's rows. */
+#define GRP_BAND_ROWS 8
 static void data_merged(const grp_run *r, int64_t n, int64_t g, int slot)
 {
     const conv_problem *p = r->p;
@@ -1271,51 +1222,21 @@ static void data_merged(const grp_run *r, int64_t n, int64_t g, int slot)
  * output phase over the packed planes, junk columns computed and dropped. */
 static void data_planes(const grp_run *r, int64_t n, int64_t g, int slot)
 {
-    const conv_problem *p = r->p;
     const grp_state *st = r->st;
     float *src = pack_planes(r, n, g, slot), *grid = src + st->aux_off;
-    const int64_t nout = st->nout;
-    if (st->merge_nt && st->dim[0].nsub == 1 && st->dim[0].out_n == 1) {
-        data_planes_banded(r, n, g, slot);
-        return;
-    }
-    const int64_t pw = st->dim[2].ext, ph = st->dim[1].ext;
+    const int64_t nout = st->nout, pw = st->dim[2].ext, ph = st->dim[1].ext;
     sub_taps s;
-    /* merge_w: W output phase u into grids at gu, stored with the other;
-     * merge_nt: into the slot's planes (channel o at o * oplane), streamed
-     * to gradInput at the end */
-    const conv_view *out = &p->grad_input;
-    const int64_t oplane = out->dim[2] * out->dim[3] * out->dim[4];
-    float *planes = slot_buf(r, slot) + st->out_off;
-    conv_view mout = *out;
-    if (st->merge_nt) {
-        mout.data = (char *)planes;
-        mout.stride[0] = 0;
-        mout.stride[1] = oplane;
-        mout.stride[2] = out->dim[3] * out->dim[4];
-        mout.stride[3] = out->dim[4];
-    }
     for (bool ok = next_sub(st, &s, true); ok; ok = next_sub(st, &s, false)) {
-        float *gu = st->merge_w ? grid + s.u[2] * nout * st->glen : grid;
-        const bool empty = s.cnt[0] == 0 || s.cnt[1] == 0 || s.cnt[2] == 0;
-        const int64_t len = empty ? 0 : ((s.cnt[0] - 1) * ph + (s.cnt[1] - 1)) * pw + s.cnt[2];
-        if (s.count == 0 && !st->merge_w) {
+        if (s.count == 0) { /* no tap reaches the phase: zeros */
             for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, NULL);
             continue;
         }
-        phase_calls(r, g, &s, src, gu, 0, len);
-        if (!st->merge_w) {
-            for (int64_t o = 0; o < nout; ++o) store_sub(r, n, g * nout + o, &s, grid + o * st->glen);
-        } else if (s.u[2] == 1) { /* both W phases computed */
-            for (int64_t o = 0; o < nout; ++o)
-                plane_store_merged(st->dim, &mout, p->mode, r->ck, n, st->merge_nt ? o : g * nout + o,
-                                   s.u[0], s.u[1], grid + o * st->glen, grid + (nout + o) * st->glen);
-        }
-    }
-    if (st->merge_nt) /* fenced at the end of the task */
+        const bool empty = s.cnt[0] == 0 || s.cnt[1] == 0 || s.cnt[2] == 0;
+        const int64_t len = empty ? 0 : ((s.cnt[0] - 1) * ph + (s.cnt[1] - 1)) * pw + s.cnt[2];
+        phase_calls(r, g, &s, src, grid, len);
         for (int64_t o = 0; o < nout; ++o)
-            r->k.copy_nt((size_t)oplane, planes + o * oplane,
-                         (float *)out->data + conv_view_index(out, n, g * nout + o, 0, 0, 0));
+            store_sub(r, n, g * nout + o, &s, grid + o * st->glen);
+    }
 }
 
 /* Data gradient: task n*G + g computes the nout output channels of group g of
@@ -1331,7 +1252,7 @@ static void data_task(void *ctx, size_t index, int slot)
         data_masked(r, n, g, index, slot);
     else if (st->flat)
         data_flat(r, n, g, index, slot);
-    else if (st->merged)
+    else if (st->merge_w)
         data_merged(r, n, g, slot);
     else
         data_planes(r, n, g, slot);
@@ -1376,7 +1297,7 @@ const char *conv_grouped_layout(const conv_problem *p, int pass, aclconvIsa isa)
     const grp_state *st = (const grp_state *)state;
     return st->masked                              ? "masked"
            : st->flat || pass == CONV_PASS_WEIGHTS ? "copies"
-           : st->merged                            ? "merged"
+           : st->merge_w                           ? "merged"
                                                    : "planes";
 }
 
@@ -1386,5 +1307,5 @@ bool conv_grouped_rounds_in_place(const conv_problem *p, aclconvIsa isa)
     uint64_t bytes;
     if (!grp_plan(p, CONV_PASS_DATA, isa, state, &bytes)) return false;
     const grp_state *st = (const grp_state *)state;
-    return (st->in_place || st->merged) && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
+    return (st->in_place || st->merge_w) && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
 }

@@ -46,17 +46,10 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
                 int64_t c, conv_mode mode, bool borders_ready, const conv_ukernels *k, float *dst,
                 const ukernel_prefetch *next);
 
-/* Whether the two W output phases of a stride-2 data pass can be stored
- * merged (plane_store_merged): gradInput in fp32 rows of unit W stride. */
+/* Whether the two W output phases of a stride-2 data pass can be computed
+ * together and written as whole rows (the dwconv_s2 / grpconv_s2 kernels):
+ * gradInput in fp32 rows of unit W stride. */
 bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out);
-
-/* Writes W output phases 0 (g0) and 1 (g1) of output phase (u0, u1) of plane
- * (n, c) of out, grids with the packed plane's pitches, as whole rows (k's
- * f32_merge2) with mode's result rounding (conv_store_results' bits): each
- * line of a row written once, none read back for the other phase. */
-void plane_store_merged(const dw_dim dim[CONV_SPATIAL], const conv_view *out, conv_mode mode,
-                        const conv_ukernels *k, int64_t n, int64_t c, int64_t u0, int64_t u1,
-                        const float *g0, const float *g1);
 
 /* Sets stream s of pf to the lines of plane (n, c) of v when it is one dense
  * run, else to none: for a kernel to ask for them while it computes. */

@@ -115,7 +115,6 @@ typedef struct conv_ukernels {
     /* fp32 rows read / written with a step of 2 (stride-2 W phases) */
     f32_step2_ukernel_fn f32_load_step2, f32_store_step2;
     f32_split2_ukernel_fn f32_split2; /* stride-2 rows split into their W phases, rounded */
-    f32_merge2_ukernel_fn f32_merge2; /* two W phases merged into a row, rounded */
     /* fp32 results stored as fp16 / bf16 */
     f32_narrow_ukernel_fn f32_narrow;
     f32_narrow_ukernel_fn f32_narrow_step2; /* NULL: narrow, then spread */

@@ -89,20 +89,6 @@ void f32_split2_ukernel__avx2(size_t n, const float *src, float *even, float *od
 void f32_split2_ukernel__avx512(size_t n, const float *src, float *even, float *odd, int kind);
 
 /*
- * fp32 W phases merged and rounded ("f32_merge2"), f32_split2's inverse: for
- * i < n, dst[i] = (i even ? even[i/2] : odd[i/2]) rounded as f32_round does
- * for kind, or copied when kind is F32_ROUND_NONE. The two W output phases of
- * a stride-2 gradInput row written as one dense run. Any n >= 0; reads
- * exactly (n + 1) / 2 and n / 2 values, writes n.
- */
-typedef void (*f32_merge2_ukernel_fn)(size_t n, const float *even, const float *odd, float *dst,
-                                      int kind);
-
-void f32_merge2_ukernel__scalar(size_t n, const float *even, const float *odd, float *dst, int kind);
-void f32_merge2_ukernel__avx2(size_t n, const float *even, const float *odd, float *dst, int kind);
-void f32_merge2_ukernel__avx512(size_t n, const float *even, const float *odd, float *dst, int kind);
-
-/*
  * Step-2 fp32 row copies ("f32_step2"), the W phases of a stride-2 layer:
  *   load:  dst[i] = src[2*i],  i < n  (reads src[2*i] and the elements
  *          between them, never past src[2*(n-1)]);

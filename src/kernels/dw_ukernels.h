@@ -47,10 +47,10 @@ typedef void (*f32_dwwt_ukernel_fn)(size_t nt, size_t rows, size_t len, const fl
  *   y[i*yrs + 2j + u] = s_u(i, j)   for 2j + u < ncol
  * (W output phase u of a stride-2 gradInput holds its columns u, u + 2,
  * ...). Sum order per element: t ascending from +0, one fused multiply-add
- * per term: dwconv's on each phase, so the same bits as dwconv's grids
- * merged by f32_merge2. nt[u] == 0 gives zeros. yround: F32_ROUND_NONE or
+ * per term: dwconv's on each phase, so the same bits as dwconv's results
+ * stored phase by phase. nt[u] == 0 gives zeros. yround: F32_ROUND_NONE or
  * the kind each sum is rounded to before it is stored (the FLOAT16 / BF16
- * modes' result rounding, as f32_merge2's). Reads x[i*xrs + toff[u][t] + j]
+ * modes' result rounding, as f32_round does). Reads x[i*xrs + toff[u][t] + j]
  * for j < (ncol + 1 - u) / 2 only; writes y[i*yrs + k], k < ncol, only.
  * The scalar kernel multiplies, then adds (as its dwconv).
  */

@@ -5,7 +5,7 @@
  * consecutive columns of the output row. 8 channels x 16 columns (one
  * broadcast per FMA) ran at ~53% of the FMA peak in cache on Zen 5: the
  * broadcasts, not the FMAs, set the pace. Through grids of each phase,
- * merged by f32_merge2, the results were written twice and read once more,
+ * merged by a copy (f32_merge2, removed), the results were written twice and read once more,
  * and a phase with one tap (a 3x3's even columns) stored 24 vectors per 24
  * FMAs; here a call holds every tap of both phases. */
 #include <immintrin.h>

@@ -1,6 +1,6 @@
 /* One value rounded as f32_round does for kind (F32_ROUND_NONE: unchanged):
  * the inline helpers, for the portable kernels that round as they move values
- * (f32_split2, f32_merge2). */
+ * (f32_split2, the W stride-2 data kernels). */
 #ifndef ACLCONV_F32_ROUND_SCALAR_H_
 #define ACLCONV_F32_ROUND_SCALAR_H_
 
