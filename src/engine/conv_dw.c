@@ -452,6 +452,47 @@ static void zero_borders(float *row, int64_t ext, int64_t lo, int64_t hi)
     zero_f32(row + hi, ext - hi);
 }
 
+/* Whether plane_pack's source is fp32 rows copied as they are: one phase
+ * and unit steps in every dim (dy of a data pass), mode FLOAT, unit W
+ * stride. */
+static bool pack_plain(const dw_dim dim[CONV_SPATIAL], const conv_view *v, conv_mode mode)
+{
+    for (int i = 0; i < CONV_SPATIAL; ++i)
+        if (dim[i].nph != 1 || dim[i].src_step != 1 || dim[i].ph_val[0] != 0) return false;
+    return v->dtype == ACL_FLOAT && mode == CONV_MODE_F32 && v->stride[4] == 1;
+}
+
+/* plane_pack for pack_plain sources: row pointers stepped, each row's valid
+ * columns copied by an inline loop (a conv_load_row and a memcpy call per
+ * row of 28 floats were ~20% of dw_3x3_s2's gradInput pass). */
+static void pack_rows(const dw_dim dim[CONV_SPATIAL], const conv_view *v, int64_t n, int64_t c,
+                      bool borders_ready, float *dst, const ukernel_prefetch *next)
+{
+    const dw_dim *dd = &dim[0], *dh = &dim[1], *dw = &dim[2];
+    const int64_t sd_n = v->dim[2], sh_n = v->dim[3];
+    int64_t lo, hi;
+    phase_cols(dw, 0, v->dim[4], &lo, &hi);
+    const size_t rows = (size_t)(dd->ext * dh->ext);
+    ukernel_prefetch_walk walk = {{0, 0}, {0, 0}};
+    for (int64_t md = 0; md < dd->ext; ++md) {
+        const int64_t sd = md + dd->qmin;
+        for (int64_t mh = 0; mh < dh->ext; ++mh) {
+            if (next) ukernel_prefetch_next(next, rows, &walk);
+            float *row = dst + (md * dh->ext + mh) * dw->ext;
+            const int64_t sh = mh + dh->qmin;
+            if (sd < 0 || sd >= sd_n || sh < 0 || sh >= sh_n || hi <= lo) {
+                if (!borders_ready) zero_f32(row, dw->ext);
+                continue;
+            }
+            if (!borders_ready) zero_borders(row, dw->ext, lo, hi);
+            const float *s =
+                (const float *)v->data + conv_view_index(v, n, c, sd, sh, lo + dw->qmin);
+            for (int64_t i = lo; i < hi; ++i)
+                row[i] = s[i - lo];
+        }
+    }
+}
+
 /* Packs plane (n, c) of v with the source geometry of st: layout
  * [phase d][phase h][phase w][ext d][ext h][ext w], zeros outside v. */
 void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *v, int64_t n,
@@ -460,6 +501,10 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
 {
     const dw_dim *dd = &dim[0], *dh = &dim[1], *dw = &dim[2];
     const int64_t sd_n = v->dim[2], sh_n = v->dim[3], sw_n = v->dim[4];
+    if (pack_plain(dim, v, mode)) {
+        pack_rows(dim, v, n, c, borders_ready, dst, next);
+        return;
+    }
     /* stride 2 in W, both phases: each source row read once, split into the
      * two phase planes (every other element, as separate step-2 reads, was
      * most of dw_3x3_s2's weights pass) */

@@ -835,7 +835,7 @@ static bool data_use_cv(const conv_problem *p, const data_state *st, const conv_
 static bool data_rounds_block(const conv_problem *p, const data_state *st)
 {
     const conv_view *out = &p->grad_input;
-    return st->cv && !st->phase_rows && (p->mode == CONV_MODE_F16 || p->mode == CONV_MODE_BF16) &&
+    return st->cv && !st->phase_rows && conv_result_round_kind(p->mode) != F32_ROUND_NONE &&
            out->dtype == ACL_FLOAT && out->stride[4] == 1 && p->stride[2] > 1 && st->bwd;
 }
 
@@ -1206,7 +1206,7 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
     const int64_t ystep = out->stride[4] * g->ostep[2];
     /* the FLOAT16 / BF16 modes round fp32 results: in place, after the
      * kernel calls of a tile group, while its lines are in L1 */
-    const bool rounds = r->p->mode == CONV_MODE_F16 || r->p->mode == CONV_MODE_BF16;
+    const bool rounds = conv_result_round_kind(r->p->mode) != F32_ROUND_NONE;
     const bool f32_out = !st->phase_rows && out->dtype == ACL_FLOAT;
     /* (cols == wp: a column block narrower than the plane would write its
      * junk lanes into the next block's columns) */

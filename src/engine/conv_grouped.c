@@ -286,7 +286,8 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
             st->nmb = ceil_div(st->nout, st->mr);
         }
     }
-    /* merge_nt: the group's planes, after the grids (rounded up to a vector) */
+    /* merge_nt: the group's planes, after the source and the grids (none
+     * for merge_w), rounded up to a vector */
     const int64_t planes =
         st->merge_nt ? st->nout * out->dim[2] * out->dim[3] * out->dim[4] + GRP_FLOAT_ALIGN : 0;
     int64_t src, grid, slot;

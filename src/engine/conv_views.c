@@ -100,7 +100,7 @@ void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernel
 {
     const f32_narrow_ukernel_fn narrow =
         stream && k->f32_narrow_nt ? k->f32_narrow_nt : k->f32_narrow;
-    const bool rounds = mode == CONV_MODE_F16 || mode == CONV_MODE_BF16;
+    const bool rounds = conv_result_round_kind(mode) != F32_ROUND_NONE;
     if (out->dtype == ACL_FLOAT && !rounds) {
         float *o = (float *)out->data + base;
         if (src && sw == 1 && count > 64)
