@@ -462,9 +462,9 @@ static bool pack_plain(const dw_dim dim[CONV_SPATIAL], const conv_view *v, conv_
     return v->dtype == ACL_FLOAT && mode == CONV_MODE_F32 && v->stride[4] == 1;
 }
 
-/* plane_pack for pack_plain sources: row pointers stepped, each row's valid
- * columns copied by an inline loop (a conv_load_row and a memcpy call per
- * row of 28 floats were ~20% of dw_3x3_s2's gradInput pass). */
+/* plane_pack for pack_plain sources: each row's valid columns copied by an
+ * inline loop (a conv_load_row and a memcpy call per row of 28 floats were
+ * ~20% of dw_3x3_s2's gradInput pass). */
 static void pack_rows(const dw_dim dim[CONV_SPATIAL], const conv_view *v, int64_t n, int64_t c,
                       bool borders_ready, float *dst, const ukernel_prefetch *next)
 {
