@@ -149,11 +149,12 @@ void f32_grpconv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nr
  *               w[u][((r*nk[u] + k)*nc + c)*MR + m] * x[c*cs + roff[r] + sh[u][k] + j]
  *   y[m*ldy + 2j + u] = s_u(m, j)   where 2j + u < ncol
  * x: rows packed with their zero borders (conv_plane.h), so no lane is
- * masked. Sum order per element: r ascending, then c, then k, one fused
+ * masked (but for the row's end). Sum order per element: r ascending, then c, then k, one fused
  * multiply-add per term, starting from 0; nk[u] == 0 gives zeros.
  * yround: as grpconv's. w[u]: panels of nrt*nk[u]*nc rows of MR floats (rows
  * m >= mr ignored but read). Reads x[c*cs + roff[r] + sh[u][k] + j] for
- * j < nr only. 1 <= mr <= MR, 1 <= nr <= NR, 2*nr - 1 <= ncol <= 2*nr,
+ * j < nr only. 1 <= mr <= MR, 1 <= nr <= NR (a kernel named MRx(2*NR):
+ * 4x64 avx512, 3x32 avx2, 2x8 scalar), 2*nr - 1 <= ncol <= 2*nr,
  * nc, nrt >= 1. Only y[m*ldy + i], m < mr, i < ncol, is written (plain
  * stores). The scalar kernel multiplies, then adds.
  */
