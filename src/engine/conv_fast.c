@@ -2148,10 +2148,6 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
 /* floats of wt_finish_task's transposed block for 16-bit gradWeight (16 KB) */
 #define FAST_WT_FINISH_BUF 4096
 
-/* Sums the chunks in order for rows (grp, ci, every tap) of a block of
- * channels of dW^T, into chunk 0's rows (a vectorizable loop, each element's
- * order unchanged), and stores them transposed: o outer, so a dense
- * gradWeight gets runs of taps. */
 /* 16-bit gradWeight from rows [0, rows) of sums (row pitch lds, output
  * channel o at column o): for each o, its rows' values are one run at
  * dst + o*ostride, narrowed by the ISA's kernel after a block of output
@@ -2168,6 +2164,10 @@ static void narrow_runs(const wt_run *r, int64_t rows, const float *sums, int64_
     }
 }
 
+/* Sums the chunks in order for rows (grp, ci, every tap) of a block of
+ * channels of dW^T, into chunk 0's rows (a vectorizable loop, each element's
+ * order unchanged), and stores them transposed: o outer, so a dense
+ * gradWeight gets runs of taps. */
 static void wt_finish_task(void *ctx, size_t i)
 {
     const wt_run *r = ctx;

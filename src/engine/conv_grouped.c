@@ -1174,7 +1174,7 @@ static void data_merged(const grp_run *r, int64_t n, int64_t g, int slot)
         for (int64_t h0 = 0; h0 < oh; h0 += GRP_BAND_ROWS) {
             const int64_t h1 = min64(oh, h0 + GRP_BAND_ROWS);
             /* the band's rows an H output phase at a time: its taps once */
-            for (int64_t u1 = 0; u1 < dh->out_step && u1 < oh; ++u1) {
+            for (int64_t u1 = 0; u1 < dh->nsub; ++u1) {
                 const int64_t nh = dh->sub_tb[u1 + 1] - dh->sub_tb[u1], nrt = nd * nh;
                 for (int64_t i = 0; i < nrt; ++i)
                     roff[i] = (ptrdiff_t)((dd->tap_off[dd->sub_tb[u0] + i / nh] * dh->ext +

@@ -11,31 +11,6 @@
 
 #define VL 8
 
-static inline __m256i lanes(int64_t n)
-{
-    return avx2_lane_mask(n >= VL ? VL : n <= 0 ? 0 : (size_t)n);
-}
-
-/* n (>= 0) values from p: whole vectors load and store plainly (AMD runs
- * vmaskmovps slowly, its stores most) */
-static inline __m256 load(const float *p, int64_t n)
-{
-    return n >= VL ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, lanes(n));
-}
-
-static inline void store(float *p, int64_t n, __m256 v)
-{
-    if (n >= VL)
-        _mm256_storeu_ps(p, v);
-    else if (n > 0)
-        _mm256_maskstore_ps(p, lanes(n), v);
-}
-
-static inline __m256 maybe_round(__m256 v, int kind)
-{
-    return kind == F32_ROUND_NONE ? v : f32x8_round(v, kind);
-}
-
 /* The phase's sum over its taps, t ascending from +0 (dwconv's order).
  * NT > 0: that many taps, weights in wv; else nt taps, weights from w. */
 static inline __attribute__((always_inline)) __m256 phase_sum(const int NT, size_t nt,
@@ -46,10 +21,10 @@ static inline __attribute__((always_inline)) __m256 phase_sum(const int NT, size
     __m256 s = _mm256_setzero_ps();
     if (NT > 0) {
         _Pragma("GCC unroll 4") for (int t = 0; t < NT; ++t) s =
-            _mm256_fmadd_ps(wv[t], load(x + toff[t], n), s);
+            _mm256_fmadd_ps(wv[t], avx2_load_n(x + toff[t], n), s);
     } else {
         for (size_t t = 0; t < nt; ++t)
-            s = _mm256_fmadd_ps(_mm256_broadcast_ss(w + t), load(x + toff[t], n), s);
+            s = _mm256_fmadd_ps(_mm256_broadcast_ss(w + t), avx2_load_n(x + toff[t], n), s);
     }
     return s;
 }
@@ -69,13 +44,13 @@ static inline __attribute__((always_inline)) void body(const int NT0, const int 
         float *yi = y + i * yrs;
         for (int64_t j = 0; j < n0; j += VL) {
             const __m256 e =
-                maybe_round(phase_sum(NT0, nt[0], w0, w[0], xi + j, toff[0], n0 - j), yround);
+                f32x8_round(phase_sum(NT0, nt[0], w0, w[0], xi + j, toff[0], n0 - j), yround);
             const __m256 o =
-                maybe_round(phase_sum(NT1, nt[1], w1, w[1], xi + j, toff[1], n1 - j), yround);
+                f32x8_round(phase_sum(NT1, nt[1], w1, w[1], xi + j, toff[1], n1 - j), yround);
             const __m256 a = _mm256_unpacklo_ps(e, o), b = _mm256_unpackhi_ps(e, o);
             const int64_t c = (int64_t)ncol - 2 * j; /* columns left from 2j */
-            store(yi + 2 * j, c, _mm256_permute2f128_ps(a, b, 0x20));
-            store(yi + 2 * j + VL, c - VL, _mm256_permute2f128_ps(a, b, 0x31));
+            avx2_store_n(yi + 2 * j, c, _mm256_permute2f128_ps(a, b, 0x20));
+            avx2_store_n(yi + 2 * j + VL, c - VL, _mm256_permute2f128_ps(a, b, 0x31));
         }
     }
 }

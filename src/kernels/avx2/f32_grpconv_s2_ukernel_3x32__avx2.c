@@ -13,26 +13,6 @@
 #define MR 3
 #define VL 8
 
-static inline __m256 maybe_round(__m256 v, int kind)
-{
-    return kind == F32_ROUND_NONE ? v : f32x8_round(v, kind);
-}
-
-static inline __m256i lanes(size_t n)
-{
-    return avx2_lane_mask(n > VL ? VL : n);
-}
-
-/* n values to p: a whole vector stored plainly (AMD runs vmaskmovps
- * stores slowly) */
-static inline void store(float *p, size_t n, __m256 v)
-{
-    if (n >= VL)
-        _mm256_storeu_ps(p, v);
-    else if (n > 0)
-        _mm256_maskstore_ps(p, lanes(n), v);
-}
-
 /* acc[m][v] += the phase's taps of channel c (w: the panel of the row tap,
  * tap k of channel c at (k*nc + c)*MR) */
 static inline __attribute__((always_inline)) void
@@ -59,8 +39,9 @@ body(const int nv, size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt, con
      const float *const w[2], const float *x, size_t cs, const ptrdiff_t *roff,
      const ptrdiff_t *const sh[2], float *y, size_t ldy, int yround)
 {
-    const __m256i in[2] = {lanes(nr), lanes(nr > VL ? nr - VL : 0)};
-    /* whole vectors load plainly (AMD runs vmaskmovps slowly) */
+    /* the masks and whole-vector flags of avx2_load_n, set once a call */
+    const __m256i in[2] = {avx2_lane_mask(nr < VL ? nr : VL),
+                           avx2_lane_mask(nr > VL ? nr - VL : 0)};
     const bool full[2] = {nr >= VL, nr >= 2 * VL};
     __m256 e[MR][2], o[MR][2];
     _Pragma("GCC unroll 3") for (int m = 0; m < MR; ++m)
@@ -83,13 +64,12 @@ body(const int nv, size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt, con
         float *ym = y + (size_t)m * ldy;
         _Pragma("GCC unroll 2") for (int v = 0; v < nv; ++v)
         {
-            const __m256 em = maybe_round(e[m][v], yround), om = maybe_round(o[m][v], yround);
+            const __m256 em = f32x8_round(e[m][v], yround), om = f32x8_round(o[m][v], yround);
             /* e0 o0 e1 o1 | e4 o4 e5 o5 and e2 o2 e3 o3 | e6 o6 e7 o7 */
             const __m256 a = _mm256_unpacklo_ps(em, om), b = _mm256_unpackhi_ps(em, om);
-            const size_t c0 = 2 * (size_t)v * VL; /* the pair's first column */
-            store(ym + c0, ncol > c0 ? ncol - c0 : 0, _mm256_permute2f128_ps(a, b, 0x20));
-            store(ym + c0 + VL, ncol > c0 + VL ? ncol - c0 - VL : 0,
-                  _mm256_permute2f128_ps(a, b, 0x31));
+            const ptrdiff_t c = (ptrdiff_t)ncol - 2 * v * VL; /* columns from the pair's first */
+            avx2_store_n(ym + 2 * v * VL, c, _mm256_permute2f128_ps(a, b, 0x20));
+            avx2_store_n(ym + (2 * v + 1) * VL, c - VL, _mm256_permute2f128_ps(a, b, 0x31));
         }
     }
 }

@@ -12,4 +12,21 @@ static inline __m256i avx2_lane_mask(size_t n)
     return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
+/* The first n values at p (any n: none below 1, a whole vector from 8 on;
+ * the other lanes zero) and their store: a whole vector loads and stores
+ * plainly, AMD runs vmaskmovps slowly (its stores most). */
+static inline __m256 avx2_load_n(const float *p, ptrdiff_t n)
+{
+    if (n >= 8) return _mm256_loadu_ps(p);
+    return _mm256_maskload_ps(p, avx2_lane_mask(n > 0 ? (size_t)n : 0));
+}
+
+static inline void avx2_store_n(float *p, ptrdiff_t n, __m256 v)
+{
+    if (n >= 8)
+        _mm256_storeu_ps(p, v);
+    else if (n > 0)
+        _mm256_maskstore_ps(p, avx2_lane_mask((size_t)n), v);
+}
+
 #endif

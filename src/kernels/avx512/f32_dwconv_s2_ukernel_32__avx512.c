@@ -1,9 +1,10 @@
 /* AVX-512 depthwise correlation at a W stride of 2, both W output phases:
  * 16 columns of each phase a step, interleaved in registers (two vpermt2ps)
  * into 32 consecutive columns of the output row. Through a grid per phase
- * and a merging copy (f32_merge2, removed), dw_3x3_s2's gradInput spent more time merging (merge2
- * and its row loop) than computing. The weights of a 3x3 (1 + 2 or 2 + 4 taps) stay in registers
- * for the call; other tap counts broadcast from memory. */
+ * and a merging copy (f32_merge2, since removed), dw_3x3_s2's gradInput
+ * spent more time merging than computing. The weights of a 3x3 (1 + 2 or
+ * 2 + 4 taps) stay in registers for the call; other tap counts broadcast
+ * from memory. */
 #include <immintrin.h>
 #include <stdint.h>
 

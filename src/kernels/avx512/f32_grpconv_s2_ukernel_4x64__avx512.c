@@ -2,12 +2,14 @@
  * columns of each W output phase (16 zmm accumulators, two source vectors
  * per tap, the weights broadcast from memory, each for two FMAs), the two
  * phases interleaved in registers (two vpermt2ps per vector pair) into 64
- * consecutive columns of the output row. 8 channels x 16 columns (one
- * broadcast per FMA) ran at ~53% of the FMA peak in cache on Zen 5: the
- * broadcasts, not the FMAs, set the pace. Through grids of each phase,
- * merged by a copy (f32_merge2, removed), the results were written twice and read once more,
- * and a phase with one tap (a 3x3's even columns) stored 24 vectors per 24
- * FMAs; here a call holds every tap of both phases. */
+ * consecutive columns of the output row: a row of up to 32 columns per
+ * phase in one call. In cache ~57% of the FMA peak on Zen 5 (8 channels x
+ * 16 columns, a broadcast per FMA: ~53%); calls reduce over only 8-32
+ * terms, so the zeroing and the interleaving stores weigh. Through grids of
+ * each phase merged by a copy (f32_merge2, since removed), the results were
+ * written twice and read once more, and a phase with one tap (a 3x3's even
+ * columns) stored 24 vectors per 24 FMAs; here a call holds every tap of
+ * both phases. */
 #include <immintrin.h>
 #include <stdint.h>
 
