@@ -116,6 +116,39 @@ static double run_convwt(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* The same GEMM over BF16 pairs: the same 2048 positions (1024 pairs, 256
+ * KB of dy^T), the slab rows as bf16 (the fp32 buffers' bits read as
+ * halves: small normal values). */
+static bf16_convwt_ukernel_fn g_bf16_wt;
+
+static double run_bf16_convwt(const conv_ukernels *k, int calls)
+{
+    double flops = 0;
+    const size_t mr = (size_t)k->bf16_convwt_mr, nr = (size_t)k->bf16_convwt_nr;
+    const uint16_t *a16 = (const uint16_t *)g_a;
+    for (int c = 0; c < calls; ++c)
+        for (size_t q = 0; q + mr <= WROWS; q += mr) {
+            const uint16_t *a[CONV_UKERNEL_MAX_MR];
+            for (size_t m = 0; m < mr; ++m)
+                a[m] = a16 + (q + m) * WLEN;
+            g_bf16_wt(mr, nr, 1, WLEN, a, 0, (const uint32_t *)g_b, 64, g_c + q * 64, 64, 1);
+            flops += 2.0 * (double)(mr * nr) * WLEN;
+        }
+    return flops;
+}
+
+static double run_bf16_convwt_fma(const conv_ukernels *k, int calls)
+{
+    g_bf16_wt = k->bf16_convwt;
+    return run_bf16_convwt(k, calls);
+}
+
+static double run_bf16_convwt_dot(const conv_ukernels *k, int calls)
+{
+    g_bf16_wt = conv_bf16_dot_convwt(k->isa);
+    return run_bf16_convwt(k, calls);
+}
+
 /* The reduction-vector form: dot products of rows of 256 (conv1d_wav_k10s5's
  * blocks), every call ending in its lane reduction. */
 enum { RLEN = 256, RROWS = 24 };
@@ -234,6 +267,10 @@ int main(int argc, char **argv)
         {"convcv", k->convcv ? run_convcv_1x1 : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
          "1x1, 256 channels of 196, slab in L2"},
         {"convwt", run_convwt, k->convwt_mr, k->convwt_nr, "2048 positions, dy^T in L2"},
+        {"bf16wt", k->bf16_convwt ? run_bf16_convwt_fma : NULL, k->bf16_convwt_mr,
+         k->bf16_convwt_nr, "the same, bf16 pairs, fma"},
+        {"bf16wt", conv_bf16_dot_convwt(k->isa) ? run_bf16_convwt_dot : NULL, k->bf16_convwt_mr,
+         k->bf16_convwt_nr, "the same, bf16 pairs, vdpbf16ps"},
         {"convrv", run_convrv, k->convrv_mr, k->convrv_nr, "rows of 256, in L1"},
         {"grpconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv_s2 : NULL, 4, 64,
          "resnext_g32_s2's dx, one plane"},

@@ -241,6 +241,95 @@ static int check_convwt(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* A bf16 value: random sign and mantissa, exponent field in [elo, ehi]. */
+static uint16_t bf16_random(test_rng *r, int elo, int ehi)
+{
+    return (uint16_t)((rng_range(r, 0, 1) << 15) | (rng_range(r, elo, ehi) << 7) |
+                      rng_range(r, 0, 127));
+}
+
+static float bf16_val(uint32_t h)
+{
+    uint32_t u = (h & 0xffffu) << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* bf16 convwt against its contract: per pair the high position's product
+ * first, one fused multiply-add each. tiny: exponents down to 0 (subnormals,
+ * sums below 2^-126), where only the fused multiply-add variant must agree;
+ * else exponents whose sums keep every partial sum normal, where the
+ * vdpbf16ps variant (dot, when the CPU has it) must give the same bits. */
+static int check_bf16_convwt(const conv_ukernels *k, bf16_convwt_ukernel_fn fn, const char *name,
+                             int tiny, test_rng *r)
+{
+    const int MR = k->bf16_convwt_mr, NR = k->bf16_convwt_nr;
+    /* [71, 130] + [71, 130] >= 142; wide enough that sums round */
+    const int elo = tiny ? 0 : 71, ehi = tiny ? 140 : 130;
+    int bad = 0;
+    for (int mr = 1; mr <= MR; ++mr)
+        for (int nr = 1; nr <= NR; ++nr)
+            for (int accumulate = 0; accumulate < 2; ++accumulate) {
+                const size_t nrows = (size_t)rng_range(r, 1, 3), len = (size_t)rng_range(r, 1, 9);
+                const size_t lenp = (len + 1) / 2, ars = len + (size_t)rng_range(r, 0, 5);
+                const size_t ldb = ((size_t)nr + 15) / 16 * 16 + (size_t)rng_range(r, 0, 1) * 16;
+                const size_t an = (size_t)MR * nrows * ars, bn = nrows * lenp * ldb;
+                const size_t ldc = (size_t)NR + 5;
+                /* rows end exactly at their allocation: a read past len faults under ASan */
+                uint16_t *a = malloc(an * sizeof(uint16_t));
+                uint32_t *b = malloc(bn * sizeof(uint32_t));
+                float *c = malloc((size_t)(MR + 1) * ldc * sizeof(float));
+                float *want = malloc((size_t)(MR + 1) * ldc * sizeof(float));
+                const uint16_t *rows[CONV_UKERNEL_MAX_MR];
+                for (size_t i = 0; i < an; ++i)
+                    a[i] = bf16_random(r, elo, ehi);
+                for (size_t rr = 0; rr < nrows; ++rr)
+                    for (size_t q = 0; q < lenp; ++q)
+                        for (size_t o = 0; o < ldb; ++o) {
+                            const uint32_t hi = 2 * q + 1 < len ? bf16_random(r, elo, ehi) : 0;
+                            b[(rr * lenp + q) * ldb + o] = hi << 16 | bf16_random(r, elo, ehi);
+                        }
+                for (int m = 0; m < MR; ++m)
+                    rows[m] = a + (size_t)((m * 5 + 3) % MR) * nrows * ars;
+                for (size_t i = 0; i < (size_t)(MR + 1) * ldc; ++i)
+                    c[i] = want[i] = GUARD;
+                for (int m = 0; m < mr; ++m)
+                    for (int o = 0; o < nr; ++o)
+                        c[m * ldc + o] = want[m * ldc + o] =
+                            accumulate ? bf16_val(bf16_random(r, 120, 134)) : GUARD;
+                for (int m = 0; m < mr; ++m)
+                    for (int o = 0; o < nr; ++o) {
+                        float s = accumulate ? want[m * ldc + o] : 0.0f;
+                        for (size_t rr = 0; rr < nrows; ++rr)
+                            for (size_t q = 0; q < lenp; ++q) {
+                                const uint32_t p = b[(rr * lenp + q) * ldb + o];
+                                const float ahi = 2 * q + 1 < len
+                                                      ? bf16_val(rows[m][rr * ars + 2 * q + 1])
+                                                      : 0.0f;
+                                s = fmaf(ahi, bf16_val(p >> 16), s);
+                                s = fmaf(bf16_val(rows[m][rr * ars + 2 * q]), bf16_val(p), s);
+                            }
+                        want[m * ldc + o] = s;
+                    }
+                fn((size_t)mr, (size_t)nr, nrows, len, rows, ars, b, ldb, c, ldc, accumulate);
+                for (size_t i = 0; i < (size_t)(MR + 1) * ldc; ++i)
+                    if (f32_bits(c[i]) != f32_bits(want[i])) {
+                        if (bad++ < 3)
+                            printf("FAIL %s%s mr=%d nr=%d acc=%d rows=%zu len=%zu: c[%zu][%zu] = "
+                                   "%a, want %a\n",
+                                   name, tiny ? " (tiny operands)" : "", mr, nr, accumulate, nrows,
+                                   len, i / ldc, i % ldc, c[i], want[i]);
+                        break;
+                    }
+                free(a);
+                free(b);
+                free(c);
+                free(want);
+            }
+    return bad;
+}
+
 /* convrv: c[m*ldm + n*ldn] = (acc ? c : 0) + sum_r sum_j a[m][r*ars + j] * b[n][r*brs + j];
  * len covers every remainder of the vector width and several full vectors. */
 static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukernel_fn fn, test_rng *r)
@@ -1034,6 +1123,16 @@ int main(void)
             printf("%s: convcv %dx%d %s\n", cpu_isa_name(k->isa), k->convcv_mr, k->convcv_nr,
                    bad_ccv ? "FAIL" : "ok");
             g_fail += bad_ccv;
+        }
+        if (k->bf16_convwt) {
+            int bad_bf = check_bf16_convwt(k, k->bf16_convwt, "bf16 convwt (fma)", 0, &r) +
+                         check_bf16_convwt(k, k->bf16_convwt, "bf16 convwt (fma)", 1, &r);
+            const bf16_convwt_ukernel_fn dot = conv_bf16_dot_convwt(k->isa);
+            if (dot) bad_bf += check_bf16_convwt(k, dot, "bf16 convwt (vdpbf16ps)", 0, &r);
+            printf("%s: bf16 convwt %dx%d %s%s\n", cpu_isa_name(k->isa), k->bf16_convwt_mr,
+                   k->bf16_convwt_nr, bad_bf ? "FAIL" : "ok",
+                   dot ? ", its vdpbf16ps variant too" : " (no vdpbf16ps on this CPU)");
+            g_fail += bad_bf;
         }
         const int bad_tr = check_transpose(k, &r);
         printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");

@@ -40,6 +40,8 @@ ACL_FUNC_VISIBILITY const char *aclconvVersion(void)
 #define CPUID7_EBX_AVX512DQ (1u << 17)
 #define CPUID7_EBX_AVX512BW (1u << 30)
 #define CPUID7_EBX_AVX512VL (1u << 31)
+/* CPUID.(7,1):EAX */
+#define CPUID71_EAX_AVX512_BF16 (1u << 5)
 /* XCR0: state components the OS saves */
 #define XCR0_SSE (1u << 1)
 #define XCR0_YMM (1u << 2)
@@ -80,10 +82,26 @@ static aclconvIsa detect(void)
     if ((xcr0 & XCR0_AVX512_STATE) != XCR0_AVX512_STATE) return ACLCONV_ISA_AVX2;
     return ACLCONV_ISA_AVX512;
 }
+
+/* vdpbf16ps, on top of detect()'s AVX-512 */
+static bool detect_bf16_dot(void)
+{
+    unsigned a, b, c, d;
+    if (detect() != ACLCONV_ISA_AVX512) return false;
+    __cpuid_count(7, 0, a, b, c, d);
+    if (a < 1) return false;
+    __cpuid_count(7, 1, a, b, c, d);
+    return (a & CPUID71_EAX_AVX512_BF16) != 0;
+}
 #else
 static aclconvIsa detect(void)
 {
     return ACLCONV_ISA_SCALAR;
+}
+
+static bool detect_bf16_dot(void)
+{
+    return false;
 }
 #endif
 
@@ -92,15 +110,28 @@ static aclconvIsa g_detected;
 /* The cap set by aclconvSetMaxIsa; no cap until it is called. */
 static atomic_int g_api_cap = ACLCONV_ISA_AVX512;
 
+static bool g_bf16_dot;
+
 static void detect_once(void)
 {
     g_detected = detect();
+    g_bf16_dot = detect_bf16_dot();
 }
 
 aclconvIsa cpu_detected_isa(void)
 {
     pthread_once(&g_detect_once, detect_once);
     return g_detected;
+}
+
+cpu_bf16_dot_use cpu_bf16_dot(aclconvIsa isa)
+{
+    pthread_once(&g_detect_once, detect_once);
+    const char *env = getenv("ACLCONV_BF16_DOT");
+    if (env != NULL && strcmp(env, "0") == 0) return CPU_BF16_DOT_OFF;
+    if (env != NULL && strcmp(env, "exact") == 0)
+        return isa == ACLCONV_ISA_AVX512 ? CPU_BF16_DOT_EXACT : CPU_BF16_DOT_OFF;
+    return isa == ACLCONV_ISA_AVX512 && g_bf16_dot ? CPU_BF16_DOT_ON : CPU_BF16_DOT_OFF;
 }
 
 static const char *const k_isa_names[] = {"scalar", "avx2", "avx512"};

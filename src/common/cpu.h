@@ -12,6 +12,14 @@ aclconvIsa cpu_isa(void);
 /* The best ISA the CPU and the OS support, ignoring every cap. Detected once. */
 aclconvIsa cpu_detected_isa(void);
 
+/* Whether plans for isa run BF16 products as pairs with vdpbf16ps
+ * (docs/numerics.md, "BF16 pairs"): ON where the CPU has it (AVX-512 BF16)
+ * and isa is AVX-512; ACLCONV_BF16_DOT=0 turns it OFF, =exact (tests) plans
+ * the pairs with the fused multiply-add kernel that computes the same bits
+ * without the instruction (EXACT, AVX-512 only). Read on every call. */
+typedef enum { CPU_BF16_DOT_OFF = 0, CPU_BF16_DOT_ON = 1, CPU_BF16_DOT_EXACT = 2 } cpu_bf16_dot_use;
+cpu_bf16_dot_use cpu_bf16_dot(aclconvIsa isa);
+
 /* The name of isa: "scalar", "avx2" or "avx512". */
 const char *cpu_isa_name(aclconvIsa isa);
 

@@ -2,6 +2,8 @@
  * channel-vector kernel: convcv NULL). */
 #include "kernels/conv_ukernels.h"
 
+#include "common/cpu.h"
+
 /* a kernel's tile and function on one line */
 /* clang-format off */
 static const conv_ukernels table_scalar = {
@@ -64,6 +66,7 @@ static const conv_ukernels table_avx512 = {
     .f32_narrow_step2 = f32_narrow_step2_ukernel__avx512,
     .lanes16 = f32_lanes16_ukernel__avx512,
     .convcv_mr = 32, .convcv_nr = 14, .convcv = f32_convcv_ukernel_32x14__avx512,
+    .bf16_convwt_mr = 6, .bf16_convwt_nr = 64, .bf16_convwt = bf16_convwt_ukernel_6x64__avx512,
 };
 /* clang-format on */
 
@@ -74,4 +77,9 @@ const conv_ukernels *conv_ukernels_for(aclconvIsa isa)
     case ACLCONV_ISA_AVX2: return &table_avx2;
     default: return &table_scalar;
     }
+}
+
+bf16_convwt_ukernel_fn conv_bf16_dot_convwt(aclconvIsa isa)
+{
+    return cpu_bf16_dot(isa) == CPU_BF16_DOT_ON ? bf16_convwt_ukernel_6x64__avx512bf16 : NULL;
 }

@@ -6,6 +6,7 @@
 #define ACLCONV_CONV_UKERNELS_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "aclconv/aclconv.h"
 #include "kernels/bias_ukernels.h"
@@ -62,6 +63,35 @@ typedef void (*f32_convcv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt
 typedef void (*f32_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t len,
                                       const float *const *a, size_t ars, const float *b,
                                       size_t ldb, float *c, size_t ldc, int accumulate);
+
+/*
+ * Weight-gradient kernel over BF16 pairs ("bf16 convwt"): convwt's sums with
+ * bf16 operands taken two positions at a time, as vdpbf16ps takes them.
+ *   lenp = ceil(len / 2); for m < mr, o < nr:
+ *     c[m*ldc + o] (= or +=) sum_{r < nrows} sum_{q < lenp}
+ *         A(r, 2q+1) * B(r, q).hi  then  A(r, 2q) * B(r, q).lo
+ *   A(r, j) = a[m][r*ars + j] (bf16 bits) for j < len, +0 for j == len (odd
+ *   len: the row's last element has no partner; a[m][r*ars + len] is not
+ *   read). B(r, q) = b[(r*lenp + q)*ldb + o]: a pair, low half position 2q,
+ *   high half 2q+1, which must be +0 past len.
+ * Sum order per element: r ascending, q ascending, in each pair the high
+ * (odd) position's product first; each product is exact in fp32 and added
+ * with one rounding (a fused multiply-add), from 0 or from c. The _avx512bf16
+ * variant (vdpbf16ps) also treats subnormal inputs and results as zero; it
+ * gives the bits of the _avx512 variant (fused multiply-adds) whenever no a
+ * element and no b element is subnormal and the smallest nonzero exponent
+ * fields of a and b add up to at least 142 (every partial sum is then a
+ * multiple of a power of two >= 2^-126: never subnormal). The caller checks.
+ * Lanes o in [nr, roundup(nr, 16)) of b are read; only c[m*ldc + o], m < mr,
+ * o < nr is written.
+ */
+typedef void (*bf16_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t len,
+                                       const uint16_t *const *a, size_t ars, const uint32_t *b,
+                                       size_t ldb, float *c, size_t ldc, int accumulate);
+
+/* The smallest exponent field (0..255) of the nonzero bf16 values of BF16
+ * pair operands for which bf16 convwt's two variants agree (see above). */
+#define BF16_DOT_MIN_EXPONENTS 142
 
 /*
  * Reduction-vector kernel ("convrv"): MR rows of a x NR rows of b, each output
@@ -126,10 +156,18 @@ typedef struct conv_ukernels {
     /* channel-vector variant of conv (NULL: the ISA has none) */
     int convcv_mr, convcv_nr;
     f32_convcv_ukernel_fn convcv;
+    /* BF16 pairs with fused multiply-adds (NULL: the ISA has none); its
+     * vdpbf16ps twin comes from conv_bf16_dot_convwt */
+    int bf16_convwt_mr, bf16_convwt_nr;
+    bf16_convwt_ukernel_fn bf16_convwt;
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */
 const conv_ukernels *conv_ukernels_for(aclconvIsa isa);
+
+/* The vdpbf16ps variant of isa's bf16_convwt (same tile), NULL where the
+ * CPU lacks the instruction. */
+bf16_convwt_ukernel_fn conv_bf16_dot_convwt(aclconvIsa isa);
 
 void f32_conv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
@@ -153,6 +191,12 @@ void f32_convwt_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nrows, size_t 
 void f32_convwt_ukernel_6x16__avx2(size_t mr, size_t nr, size_t nrows, size_t len,
                                    const float *const *a, size_t ars, const float *b, size_t ldb,
                                    float *c, size_t ldc, int accumulate);
+void bf16_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
+                                      const uint16_t *const *a, size_t ars, const uint32_t *b,
+                                      size_t ldb, float *c, size_t ldc, int accumulate);
+void bf16_convwt_ukernel_6x64__avx512bf16(size_t mr, size_t nr, size_t nrows, size_t len,
+                                          const uint16_t *const *a, size_t ars, const uint32_t *b,
+                                          size_t ldb, float *c, size_t ldc, int accumulate);
 void f32_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
                                      size_t ldb, float *c, size_t ldc, int accumulate);

@@ -1,0 +1,108 @@
+/* AVX-512 weight-gradient kernel over bf16 pairs with fused multiply-adds:
+ * what vdpbf16ps computes (the high element's product added first, then the
+ * low one's, each rounded once), without its flushing of subnormal inputs and
+ * results. The engine runs it where an operand is tiny enough for that
+ * flushing to change a sum (contract: kernels/conv_ukernels.h). */
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/conv_ukernels.h"
+
+#define MR 6
+#define VL 16
+
+static inline __attribute__((always_inline)) __m512i pair_at(const uint16_t *p, int whole)
+{
+    uint32_t d;
+    if (whole)
+        memcpy(&d, p, sizeof d);
+    else
+        d = p[0];
+    return _mm512_set1_epi32((int)d);
+}
+
+static inline __attribute__((always_inline)) __m512 hi_half(__m512i v)
+{
+    return _mm512_castsi512_ps(_mm512_and_si512(v, _mm512_set1_epi32((int)0xffff0000u)));
+}
+
+static inline __attribute__((always_inline)) __m512 lo_half(__m512i v)
+{
+    return _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
+}
+
+/* One pair of positions (at j, j + 1 of each row; whole == 0: j alone). */
+static inline __attribute__((always_inline)) void pair_step(const int nv, __m512 acc[MR][4],
+                                                            const uint16_t *const *ar,
+                                                            const uint32_t *bq, size_t j, int whole)
+{
+    __m512 bh[4], bl[4];
+    for (int v = 0; v < nv; ++v) {
+        const __m512i bv = _mm512_loadu_si512(bq + (size_t)v * VL);
+        bh[v] = hi_half(bv);
+        bl[v] = lo_half(bv);
+    }
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m) {
+        const __m512i s = pair_at(ar[m] + j, whole);
+        const __m512 sh = hi_half(s), sl = lo_half(s);
+#pragma GCC unroll 4
+        for (int v = 0; v < nv; ++v) {
+            acc[m][v] = _mm512_fmadd_ps(sh, bh[v], acc[m][v]);
+            acc[m][v] = _mm512_fmadd_ps(sl, bl[v], acc[m][v]);
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void
+convwt_body(const int nv, size_t mr, size_t nr, size_t nrows, size_t len, const uint16_t *const *a,
+            size_t ars, const uint32_t *b, size_t ldb, float *c, size_t ldc, int accumulate)
+{
+    __m512 acc[MR][4];
+    const __mmask16 last = (__mmask16)((1u << (nr - (size_t)(nv - 1) * VL)) - 1u);
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 4
+        for (int v = 0; v < nv; ++v)
+            acc[m][v] = _mm512_setzero_ps();
+    if (accumulate)
+#pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 4
+            for (int v = 0; v < nv; ++v)
+                if ((size_t)m < mr)
+                    acc[m][v] = _mm512_maskz_loadu_ps(v == nv - 1 ? last : (__mmask16)0xffff,
+                                                      c + (size_t)m * ldc + (size_t)v * VL);
+    const size_t lenp = (len + 1) / 2, full = len / 2;
+    for (size_t r = 0; r < nrows; ++r) {
+        const uint16_t *ar[MR];
+        for (int m = 0; m < MR; ++m)
+            ar[m] = a[m] + r * ars;
+        const uint32_t *br = b + r * lenp * ldb;
+        for (size_t q = 0; q < full; ++q)
+            pair_step(nv, acc, ar, br + q * ldb, 2 * q, 1);
+        if (len & 1) pair_step(nv, acc, ar, br + full * ldb, 2 * full, 0);
+    }
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 4
+        for (int v = 0; v < nv; ++v)
+            if ((size_t)m < mr)
+                _mm512_mask_storeu_ps(c + (size_t)m * ldc + (size_t)v * VL,
+                                      v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
+}
+
+void bf16_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
+                                      const uint16_t *const *a, size_t ars, const uint32_t *b,
+                                      size_t ldb, float *c, size_t ldc, int accumulate)
+{
+    if (nr > 3 * VL)
+        convwt_body(4, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate);
+    else if (nr > 2 * VL)
+        convwt_body(3, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate);
+    else if (nr > VL)
+        convwt_body(2, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate);
+    else
+        convwt_body(1, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate);
+}
