@@ -18,10 +18,12 @@
 #include "engine/conv_fast.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/checked.h"
+#include "common/cpu.h"
 #include "common/dtype.h"
 #include "engine/conv_bias.h"
 #include "engine/conv_views.h"
@@ -428,6 +430,66 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
                 }
         }
     memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(float));
+}
+
+/* The smallest exponent field of the nonzero values of n bf16 halves, or
+ * emin if that is smaller (0: a subnormal; 255: none but zeros, infinities
+ * and NaNs). What the BF16 pair kernels' guard needs (conv_ukernels.h). */
+static int bf16_min_exponent(const uint16_t *p, int64_t n, int emin)
+{
+    for (int64_t i = 0; i < n; ++i) {
+        const int e = (p[i] & 0x7fff) == 0 ? 255 : (p[i] >> 7) & 0xff;
+        emin = e < emin ? e : emin;
+    }
+    return emin;
+}
+
+/* pack_slab's layout and elements as bf16 bits, for the BF16 pair path (a
+ * BF16 view in mode BF16: the values are copied, not rounded). Returns the
+ * smallest exponent field of the slab's nonzero values (bf16_min_exponent). */
+static int pack_slab_bf16(const fast_geom *g, const conv_view *v, int64_t n, int64_t c0, int64_t od,
+                          int64_t oh0, int64_t ow0, uint16_t *dst)
+{
+    const int64_t *is = g->is;
+    const int64_t d0 = od * g->st[0], np = geom_dplanes(g), dmin = geom_dmin(g);
+    const uint16_t *src = (const uint16_t *)v->data;
+    int emin = 255;
+    for (int64_t c = 0; c < g->cin; ++c)
+        for (int64_t kd = 0; kd < np; ++kd) {
+            const int64_t d = g->drun > 1 ? d0 + dmin + kd : d0 + g->tsh[0][kd];
+            for (int64_t iph = 0; iph < g->nph[1]; ++iph)
+                for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
+                    const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
+                    uint16_t *plane = dst + c * g->cs +
+                                      ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
+                    const int64_t q0 = ow0 + g->qmin[2];
+                    const int64_t lo = max64(0, -q0);
+                    const int64_t hi = is[2] - 1 - pw < 0
+                                           ? lo
+                                           : min64(g->wp, (is[2] - 1 - pw) / g->st[2] - q0 + 1);
+                    const int64_t step = g->st[2] * v->stride[4];
+                    for (int64_t r = 0; r < g->hp; ++r) {
+                        const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + ph;
+                        uint16_t *row = plane + r * g->wp;
+                        if (d < 0 || d >= is[0] || h < 0 || h >= is[1] || hi <= lo) {
+                            memset(row, 0, (size_t)g->wp * sizeof(uint16_t));
+                            continue;
+                        }
+                        memset(row, 0, (size_t)lo * sizeof(uint16_t));
+                        const uint16_t *s =
+                            src + conv_view_index(v, n, c0 + c, d, h, (lo + q0) * g->st[2] + pw);
+                        if (step == 1)
+                            memcpy(row + lo, s, (size_t)(hi - lo) * sizeof(uint16_t));
+                        else
+                            for (int64_t i = 0; i < hi - lo; ++i)
+                                row[lo + i] = s[i * step];
+                        emin = bf16_min_exponent(row + lo, hi - lo, emin);
+                        memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(uint16_t));
+                    }
+                }
+        }
+    memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(uint16_t));
+    return emin;
 }
 
 /* The geometry's part of slab_in_place: one plane per channel, no phase
@@ -1420,6 +1482,10 @@ typedef struct wt_state {
     int64_t ldb;     /* partial-sum row: OG rounded up to 16 */
     int64_t ldo;     /* dyT row: min(ldb, FAST_WT_OBLOCK) output channels of one block */
     bool rv;              /* reduction-vector kernel (small OG or few (c, tap) rows) */
+    /* BF16 pairs (GEMM path, BF16 operands in mode BF16): slab and dy^T as
+     * bf16, two positions a kernel step (docs/kernels.md, "BF16 pairs");
+     * pairs_exact: always the fused multiply-add kernel (ACLCONV_BF16_DOT) */
+    bool pairs, pairs_exact;
     int64_t brows, bcols; /* reduction block: rows x columns of positions */
     int64_t nunits, nchunks;
     /* > 0: 1x1-like problem read in place, a unit is this many whole images
@@ -1720,6 +1786,11 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     }
     st->nchunks = min64(st->nunits, FAST_WT_CHUNKS);
     st->slots = plan_slots();
+    const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
+    st->pairs = dot != CPU_BF16_DOT_OFF && !st->rv && st->fnb == 0 && p->mode == CONV_MODE_BF16 &&
+                p->x.dtype == ACL_BF16 && p->y.dtype == ACL_BF16 && k->bf16_convwt &&
+                k->bf16_convwt_mr == st->mr && k->bf16_convwt_nr == st->nr;
+    st->pairs_exact = st->pairs && dot == CPU_BF16_DOT_EXACT;
     st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
     /* rv: one kernel block of dy rows converted at a time (wt_block_rv) */
     const int64_t dyt_rows = st->rv ? min64(g->cout, CONV_UKERNEL_MAX_MR) : st->ldo;
@@ -1760,24 +1831,38 @@ typedef struct wt_run {
     float *lanes, *sums; /* st->bias */
     float *imgs;         /* st->img_floats: per slot an image copy */
     ptrdiff_t toff[FAST_MAX_TAPS];
+    /* st->pairs: the kernel of this run (vdpbf16ps, or the fused
+     * multiply-add one when it must agree bit for bit with it); *tiny set
+     * once a block's operands fail the vdpbf16ps kernel's guard */
+    bf16_convwt_ukernel_fn pairwt;
+    atomic_int *tiny;
 } wt_run;
 
 /* p[m] = row q0 + m of a slab, m < CONV_UKERNEL_MAX_MR, the last of the rows
  * repeated past rows: row q is channel q / nt's tap q % nt at base. One
  * division per call (one per row took 4% of conv1d_wav_k10s5's bf16 pass,
  * whose reduction-vector kernel is called for every 4 of 512 channels). */
-static inline void slab_rows(const float **p, const float *base, int64_t q0, int64_t rows,
-                             int64_t nt, int64_t cs, const ptrdiff_t *toff)
+static inline void slab_row_offsets(ptrdiff_t *off, int64_t q0, int64_t rows, int64_t nt,
+                                    int64_t cs, const ptrdiff_t *toff)
 {
     int64_t c = q0 / nt, t = q0 % nt;
     for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m) {
         if (m >= rows) {
-            p[m] = p[rows - 1];
+            off[m] = off[rows - 1];
             continue;
         }
-        p[m] = base + c * cs + toff[t];
+        off[m] = c * cs + toff[t];
         if (++t == nt) t = 0, ++c;
     }
+}
+
+static inline void slab_rows(const float **p, const float *base, int64_t q0, int64_t rows,
+                             int64_t nt, int64_t cs, const ptrdiff_t *toff)
+{
+    ptrdiff_t off[CONV_UKERNEL_MAX_MR];
+    slab_row_offsets(off, q0, rows, nt, cs, toff);
+    for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
+        p[m] = base + off[m];
 }
 
 /* dyT[(r*ncol + j)*ldo + o] = rounded dy[n, o0 + o, od, h0 + r, c0 + j] for
@@ -2089,6 +2174,90 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
     if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
 }
 
+/* The BF16 pair form of pack_dyt (a BF16 view, mode BF16: bits copied):
+ * dyT[(rr*lenp + q)*ldo + o] = the pair (dy[.., c0 + 2q] low, dy[.., c0 + 2q
+ * + 1] high, +0 past ncol) of channel o0 + o, row h0 + rr, lenp =
+ * ceil(ncol / 2); zero for oc <= o < ldo. Returns the block's smallest
+ * exponent field (bf16_min_exponent). */
+static int pack_dyt_pairs(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t od,
+                          int64_t h0, int64_t nrow, int64_t c0, int64_t ncol, uint32_t *dyt)
+{
+    const conv_view *v = &r->p->y;
+    const int64_t ldb = r->st->ldo, lenp = (ncol + 1) / 2, full = ncol / 2;
+    const uint16_t *src = (const uint16_t *)v->data;
+    /* unit W stride and an even channel stride: rows of pairs are rows of
+     * 32-bit words, transposed by the ISA's kernel (data movement only) */
+    const bool words = v->stride[4] == 1 && v->stride[1] % 2 == 0;
+    for (int64_t rr = 0; rr < nrow; ++rr) {
+        uint32_t *drow = dyt + rr * lenp * ldb;
+        const int64_t at = conv_view_index(v, n, o0, od, h0 + rr, c0);
+        if (words && full > 0)
+            r->k->transpose((size_t)oc, (size_t)full, (const float *)(const void *)(src + at),
+                            (size_t)(v->stride[1] / 2), (float *)(void *)drow, (size_t)ldb);
+        else
+            for (int64_t q = 0; q < full; ++q)
+                for (int64_t o = 0; o < oc; ++o) {
+                    const uint16_t *e = src + at + o * v->stride[1] + 2 * q * v->stride[4];
+                    drow[q * ldb + o] = (uint32_t)e[v->stride[4]] << 16 | e[0];
+                }
+        if (ncol & 1)
+            for (int64_t o = 0; o < oc; ++o)
+                drow[full * ldb + o] = src[at + o * v->stride[1] + (ncol - 1) * v->stride[4]];
+        if (ldb > oc)
+            for (int64_t q = 0; q < lenp; ++q)
+                memset(drow + q * ldb + oc, 0, (size_t)(ldb - oc) * sizeof(uint32_t));
+    }
+    memset(dyt + nrow * lenp * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
+    return bf16_min_exponent((const uint16_t *)dyt, 2 * nrow * lenp * ldb, 255);
+}
+
+/* wt_oblock_gemm over BF16 pairs: xs is a bf16 slab (pack_slab_bf16) whose
+ * smallest exponent field is xmin. A block whose operands fail the
+ * vdpbf16ps kernel's guard sets *r->tiny: the run is then redone with the
+ * fused multiply-add kernel (wt_run_pass). */
+static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, uint32_t *dyt,
+                                 float *pg, float *lanes, int64_t n, int64_t grp, int64_t od,
+                                 int64_t oh0, int64_t rows, int64_t ow0, int64_t ow_n, int64_t ob,
+                                 bool fresh)
+{
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g;
+    const int64_t krows = g->cin * g->nt, oc = min64(st->ldo, g->cout - ob);
+    if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
+    for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
+        for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
+            const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
+            const int ymin = pack_dyt_pairs(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow,
+                                            ow0 + c0, ncol, dyt);
+            if (!st->pairs_exact &&
+                (xmin < 1 || ymin < 1 || xmin + ymin < BF16_DOT_MIN_EXPONENTS)) {
+                atomic_store_explicit(r->tiny, 1, memory_order_relaxed);
+                return;
+            }
+            if (lanes)
+                bias_block_rows(r, lanes, NULL, 0, 0, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow,
+                                ow0 + c0, ncol);
+            for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
+                const int64_t mr = min64(st->mr, krows - q0);
+                ptrdiff_t off[CONV_UKERNEL_MAX_MR];
+                const uint16_t *a[CONV_UKERNEL_MAX_MR];
+                slab_row_offsets(off, q0, mr, g->nt, g->cs, r->toff);
+                for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
+                    a[m] = xs + r0 * g->wp + c0 + off[m];
+                for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
+                    const int64_t nr = min64(st->nr, oc - o0);
+                    if (q0 + st->mr < krows)
+                        prefetch_tile(pg + (q0 + st->mr) * st->ldb + ob + o0,
+                                      min64(st->mr, krows - q0 - st->mr), st->ldb, nr, 4);
+                    r->pairwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)g->wp,
+                              dyt + o0, (size_t)st->ldo, pg + q0 * st->ldb + ob + o0,
+                              (size_t)st->ldb, !fresh || r0 > 0 || c0 > 0);
+                }
+            }
+        }
+    if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
+}
+
 static void wt_chunk_task(void *ctx, size_t chunk, int slot)
 {
     const wt_run *r = ctx;
@@ -2115,6 +2284,17 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
         const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
         const int64_t ow0 = cbi * g->wb, ow_n = min64(g->wb, g->os[2] - ow0);
         for (int64_t grp = 0; grp < g->g; ++grp) {
+            if (st->pairs) {
+                if (atomic_load_explicit(r->tiny, memory_order_relaxed)) return; /* redone */
+                uint16_t *xs = (uint16_t *)(void *)slab;
+                const int xmin = pack_slab_bf16(g, &r->p->x, n, grp * g->cin, od, oh0, ow0, xs);
+                float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
+                for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
+                    wt_oblock_gemm_pairs(r, xs, xmin, (uint32_t *)(void *)dyt,
+                                         part + grp * krows * st->ldb, lanes, n, grp, od, oh0, rows,
+                                         ow0, ow_n, ob, u == u0);
+                continue;
+            }
             const float *xs = slab;
             int64_t cs = g->cs;
             if (!slab_in_place(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, false, &xs, &cs))
@@ -2425,7 +2605,27 @@ static void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspa
     r.lanes = st->bias ? (float *)(ws + st->lanes_off) : NULL;
     r.sums = st->bias ? (float *)(ws + st->sums_off) : NULL;
     tap_offsets(&st->g, r.toff);
+    atomic_int tiny = 0;
+    r.tiny = &tiny;
+    r.pairwt = NULL;
+    if (st->pairs) {
+        r.pairwt = st->pairs_exact ? r.k->bf16_convwt : conv_bf16_dot_convwt(st->isa);
+        if (!r.pairwt) r.pairwt = r.k->bf16_convwt; /* the CPU changed under the plan */
+    }
     pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
+    if (atomic_load(&tiny)) {
+        /* an operand too small for vdpbf16ps (it flushes subnormals): every
+         * chunk again with the kernel that computes the same sums exactly,
+         * so the bits do not depend on which blocks held the small values */
+        wt_run redo = r;
+        wt_state exact = *st;
+        atomic_int unused = 0;
+        exact.pairs_exact = true;
+        redo.st = &exact;
+        redo.pairwt = r.k->bf16_convwt;
+        redo.tiny = &unused;
+        pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &redo);
+    }
     pool_parallel_for((size_t)(st->g.g * ceil_div(st->g.cin, FAST_WT_FINISH_BLOCK)), wt_finish_task,
                       &r);
     if (st->bias) conv_bias_store_sums(p, r.sums);

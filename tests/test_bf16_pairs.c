@@ -1,0 +1,165 @@
+#define _POSIX_C_SOURCE 200809L
+/*
+ * The weights pass's BF16 pairs (docs/kernels.md, "BF16 pairs"): with
+ * vdpbf16ps (where the CPU has it) gradWeight must have the bits of the same
+ * plan run with the fused multiply-add kernel (ACLCONV_BF16_DOT=exact), for
+ * any data:
+ * - real data in [-1, 1): every block passes the vdpbf16ps guard;
+ * - dy or x scaled by 2^-120 (products and sums below 2^-126, subnormal):
+ *   vdpbf16ps would flush them to zero, so the run must notice and redo the
+ *   pass with the exact kernel;
+ * - a single subnormal dy or x element among normal ones (the guard of the
+ *   blocks holding it).
+ * Also: 1 / 2 / 3 threads give the same bits, and the pairs do run (some
+ * case differs from the unpaired plan, ACLCONV_BF16_DOT=0, which sums in
+ * another order). Skips (77) where the CPU has no AVX-512.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aclconv/aclconv.h"
+#include "common/cpu.h"
+#include "impl_test.h"
+#include "test_rng.h"
+
+enum { DATA_REAL, DATA_TINY_DY, DATA_TINY_X, DATA_ONE_SUBNORMAL, DATA_KINDS };
+static const char *const k_data_names[] = {"real", "dy x 2^-120", "x x 2^-120", "one subnormal"};
+
+static int g_cases, g_paired;
+
+/* every element of t's view times 2^-120 (bf16 bits: the exponent field
+ * lowered; values that leave the normal range become subnormal or zero) */
+static void scale_tiny(it_tensor *t)
+{
+    for (int64_t e = 0; e < it_numel(&t->v); ++e) {
+        uint16_t *h = (uint16_t *)(void *)t->v.data + it_offset_of(&t->v, e);
+        const int ex = (*h >> 7) & 0xff;
+        const int sign = *h & 0x8000;
+        if (ex == 0) continue;
+        const int nx = ex - 120;
+        if (nx >= 1) {
+            *h = (uint16_t)(sign | nx << 7 | (*h & 0x7f));
+        } else {
+            /* subnormal: the significand (with its leading 1) shifted right */
+            const int shift = 1 - nx;
+            const int sig = (0x80 | (*h & 0x7f)) >> (shift < 16 ? shift : 15);
+            *h = (uint16_t)(sign | sig);
+        }
+    }
+}
+
+static void run(const conv_problem *p, const it_operands *o, const char *dot, int threads,
+                it_tensor *out)
+{
+    if (dot)
+        setenv("ACLCONV_BF16_DOT", dot, 1);
+    else
+        unsetenv("ACLCONV_BF16_DOT");
+    aclconvSetNumThreads(threads);
+    it_reset_sentinel((it_tensor *)&o->gw);
+    char names[2][16];
+    it_run_plan(p, "fast", names);
+    if (strcmp(names[1], "fast") != 0) {
+        printf("FAIL weights pass planned with %s\n", names[1]);
+        it_fail();
+    }
+    it_clone(out, &o->gw);
+    unsetenv("ACLCONV_BF16_DOT");
+}
+
+static void one_case(uint64_t seed, int kind)
+{
+    test_rng r;
+    rng_seed(&r, seed);
+    conv_problem p;
+    memset(&p, 0, sizeof p);
+    p.rank = (int)rng_range(&r, 1, 3);
+    p.n = rng_range(&r, 1, 3);
+    p.g = rng_chance(&r, 1, 4) ? 2 : 1;
+    /* the GEMM path of the weights pass: OG >= 32, enough (c, tap) rows */
+    p.cg = rng_range(&r, 4, 20);
+    p.og = rng_range(&r, 32, 80);
+    p.data_dir = rng_chance(&r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
+    p.transposed = p.data_dir == CONV_DIR_FWD;
+    for (int i = 0; i < 3; ++i) {
+        if (i < 3 - p.rank) {
+            p.xs[i] = p.ys[i] = p.ks[i] = p.stride[i] = p.dil[i] = 1;
+            p.pad[i] = 0;
+            continue;
+        }
+        p.ks[i] = rng_range(&r, 1, p.rank == 3 ? 2 : 3);
+        p.dil[i] = rng_chance(&r, 1, 4) ? 2 : 1;
+        p.stride[i] = rng_chance(&r, 1, 3) ? 2 : 1;
+        it_draw_extent(&p, i, 0, p.rank == 1 ? 300 : p.rank == 2 ? 17 : 6, &r);
+    }
+    p.mode = CONV_MODE_BF16;
+    it_operands o;
+    it_operands_make(&o, &p, 0, 0, &r);
+    /* x, dy and w as BF16 (it_operands_make drew FLOAT), views sometimes strided */
+    const int views = rng_chance(&r, 1, 3);
+    it_tensor *bf[3] = {&o.x, &o.y, &o.w};
+    for (int t = 0; t < 3; ++t) {
+        int64_t dims[5];
+        memcpy(dims, bf[t]->v.dim, sizeof dims);
+        it_tensor_free(bf[t]);
+        it_tensor_make(bf[t], ACL_BF16, dims, views, &r);
+        it_fill(bf[t], 0, 0, &r);
+    }
+    if (kind == DATA_TINY_DY) scale_tiny(&o.y);
+    if (kind == DATA_TINY_X) scale_tiny(&o.x);
+    if (kind == DATA_ONE_SUBNORMAL) {
+        it_tensor *t = rng_chance(&r, 1, 2) ? &o.x : &o.y;
+        const int64_t e = rng_range(&r, 0, it_numel(&t->v) - 1);
+        ((uint16_t *)(void *)t->v.data)[it_offset_of(&t->v, e)] = (uint16_t)rng_range(&r, 1, 127);
+    }
+    it_operands_attach(&p, &o);
+    p.grad_input.data = NULL; /* the weights pass alone */
+    char desc[512];
+    it_describe(&p, desc, sizeof desc);
+    ++g_cases;
+
+    it_tensor exact, dot, plain;
+    run(&p, &o, "exact", 2, &exact);
+    run(&p, &o, "0", 2, &plain);
+    g_paired += !it_same_bits(&exact, &plain);
+    for (int threads = 1; threads <= 3; ++threads) {
+        run(&p, &o, NULL, threads, &dot);
+        if (!it_same_bits(&dot, &exact)) {
+            char msg[256] = "";
+            it_compare(&dot, &exact, NULL, msg, sizeof msg);
+            printf("FAIL seed %" PRIu64
+                   " (%s data, %d threads): vdpbf16ps run differs from the exact "
+                   "kernel's: %s: %s\n",
+                   seed, k_data_names[kind], threads, msg, desc);
+            it_fail();
+        }
+        it_tensor_free(&dot);
+    }
+    it_tensor_free(&exact);
+    it_tensor_free(&plain);
+    it_operands_free(&o);
+}
+
+int main(void)
+{
+    if (cpu_detected_isa() < ACLCONV_ISA_AVX512) {
+        printf("SKIP: no AVX-512 (the BF16 pairs run there only)\n");
+        return 77;
+    }
+    printf("test_bf16_pairs: vdpbf16ps %s\n", cpu_bf16_dot(ACLCONV_ISA_AVX512) == CPU_BF16_DOT_ON
+                                                  ? "present"
+                                                  : "absent (pairs with the exact kernel only)");
+    const uint64_t base = 0x62663136ull;
+    for (int kind = 0; kind < DATA_KINDS; ++kind)
+        for (uint64_t s = 0; s < 24; ++s)
+            one_case(base + (uint64_t)kind * 1000 + s, kind);
+    if (g_paired == 0) {
+        printf("FAIL no case ran the pairs (every result had the bits of the unpaired plan)\n");
+        it_fail();
+    }
+    printf("%d cases, %d differ from the unpaired plan's order, %d failures\n", g_cases, g_paired,
+           it_failures());
+    return it_failures() ? 1 : 0;
+}
