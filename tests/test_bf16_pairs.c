@@ -10,7 +10,9 @@
  *   pass with the exact kernel;
  * - a single subnormal dy or x element among normal ones (the guard of the
  *   blocks holding it).
- * Also: 1 / 2 / 3 threads give the same bits, and the pairs do run (some
+ * Problems take the GEMM path (OG >= 32) or, a third of them 1x1, the flat
+ * path (whole images per call, x read in place). Also: 1 / 2 / 3 threads
+ * give the same bits, and the pairs do run (some
  * case differs from the unpaired plan, ACLCONV_BF16_DOT=0, which sums in
  * another order). Skips (77) where the CPU has no AVX-512.
  */
@@ -75,11 +77,13 @@ static void one_case(uint64_t seed, int kind)
     rng_seed(&r, seed);
     conv_problem p;
     memset(&p, 0, sizeof p);
+    const bool pointwise = rng_chance(&r, 1, 3);
     p.rank = (int)rng_range(&r, 1, 3);
-    p.n = rng_range(&r, 1, 3);
+    p.n = pointwise ? rng_range(&r, 1, 12) : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 4) ? 2 : 1;
-    /* the GEMM path of the weights pass: OG >= 32, enough (c, tap) rows */
-    p.cg = rng_range(&r, 4, 20);
+    /* the GEMM paths of the weights pass: OG >= 32, (c, tap) rows >= 24 for
+     * most (else the reduction-vector kernel, which has no pairs) */
+    p.cg = pointwise ? rng_range(&r, 24, 60) : rng_range(&r, 4, 20);
     p.og = rng_range(&r, 32, 80);
     p.data_dir = rng_chance(&r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p.transposed = p.data_dir == CONV_DIR_FWD;
@@ -93,6 +97,11 @@ static void one_case(uint64_t seed, int kind)
         p.dil[i] = rng_chance(&r, 1, 4) ? 2 : 1;
         p.stride[i] = rng_chance(&r, 1, 3) ? 2 : 1;
         it_draw_extent(&p, i, 0, p.rank == 1 ? 300 : p.rank == 2 ? 17 : 6, &r);
+        if (pointwise) { /* the flat path: whole images per kernel call */
+            p.ks[i] = p.stride[i] = p.dil[i] = 1;
+            p.pad[i] = 0;
+            p.xs[i] = p.ys[i] = i == 0 ? rng_range(&r, 1, 2) : rng_range(&r, 5, 16);
+        }
     }
     p.mode = CONV_MODE_BF16;
     it_operands o;

@@ -330,6 +330,45 @@ static int check_bf16_convwt(const conv_ukernels *k, bf16_convwt_ukernel_fn fn, 
     return bad;
 }
 
+/* bf16_minexp: the smallest exponent field of the nonzero values (and the
+ * copy), every length 0..100 at 3 offsets, values drawn among zeros, -0,
+ * subnormals, normals, infinities and NaNs; 16-bit guards after dst. */
+static int check_bf16_minexp(const conv_ukernels *k, test_rng *r)
+{
+    enum { MAX_N = 100, G16 = 0xbeef };
+    uint16_t src[MAX_N + 3], dst[MAX_N + 3 + 8];
+    int bad = 0;
+    for (size_t off = 0; off < 3; ++off)
+        for (size_t n = 0; n <= MAX_N; ++n) {
+            int want = 255;
+            for (size_t i = 0; i < n; ++i) {
+                const int kind = (int)rng_range(r, 0, 9);
+                const uint16_t h = kind == 0   ? 0
+                                   : kind == 1 ? 0x8000
+                                   : kind == 2 ? (uint16_t)rng_range(r, 1, 0x7f)
+                                   : kind == 3 ? (uint16_t)(0x7f80 | rng_range(r, 0, 0x7f))
+                                               : bf16_random(r, 1, 254);
+                src[off + i] = (uint16_t)(h | (rng_range(r, 0, 1) << 15));
+                const int e = (src[off + i] & 0x7fff) == 0 ? 255 : (src[off + i] >> 7) & 0xff;
+                want = e < want ? e : want;
+            }
+            const int emin = (int)rng_range(r, 0, 300);
+            want = emin < want ? emin : want;
+            for (size_t i = 0; i < MAX_N + 3 + 8; ++i)
+                dst[i] = G16;
+            const int got_scan = k->bf16_minexp(n, src + off, NULL, emin);
+            const int got_copy = k->bf16_minexp(n, src + off, dst + off, emin);
+            int copy_ok = 1;
+            for (size_t i = 0; i < MAX_N + 3 + 8; ++i)
+                copy_ok &= dst[i] == (i >= off && i < off + n ? src[i] : G16);
+            if ((got_scan != want || got_copy != want || !copy_ok) && bad++ < 3)
+                printf("FAIL bf16_minexp %s n=%zu off=%zu: %d / %d, want %d, copy %s\n",
+                       cpu_isa_name(k->isa), n, off, got_scan, got_copy, want,
+                       copy_ok ? "ok" : "wrong");
+        }
+    return bad;
+}
+
 /* convrv: c[m*ldm + n*ldn] = (acc ? c : 0) + sum_r sum_j a[m][r*ars + j] * b[n][r*brs + j];
  * len covers every remainder of the vector width and several full vectors. */
 static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukernel_fn fn, test_rng *r)
@@ -1134,6 +1173,9 @@ int main(void)
                    dot ? ", its vdpbf16ps variant too" : " (no vdpbf16ps on this CPU)");
             g_fail += bad_bf;
         }
+        const int bad_me = check_bf16_minexp(k, &r);
+        printf("%s: bf16_minexp %s\n", cpu_isa_name(k->isa), bad_me ? "FAIL" : "ok");
+        g_fail += bad_me;
         const int bad_tr = check_transpose(k, &r);
         printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");
         const int bad_cv = check_f16_cvt(k);

@@ -432,23 +432,11 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
     memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(float));
 }
 
-/* The smallest exponent field of the nonzero values of n bf16 halves, or
- * emin if that is smaller (0: a subnormal; 255: none but zeros, infinities
- * and NaNs). What the BF16 pair kernels' guard needs (conv_ukernels.h). */
-static int bf16_min_exponent(const uint16_t *p, int64_t n, int emin)
-{
-    for (int64_t i = 0; i < n; ++i) {
-        const int e = (p[i] & 0x7fff) == 0 ? 255 : (p[i] >> 7) & 0xff;
-        emin = e < emin ? e : emin;
-    }
-    return emin;
-}
-
 /* pack_slab's layout and elements as bf16 bits, for the BF16 pair path (a
  * BF16 view in mode BF16: the values are copied, not rounded). Returns the
- * smallest exponent field of the slab's nonzero values (bf16_min_exponent). */
-static int pack_slab_bf16(const fast_geom *g, const conv_view *v, int64_t n, int64_t c0, int64_t od,
-                          int64_t oh0, int64_t ow0, uint16_t *dst)
+ * smallest exponent field of the slab's nonzero values (k's bf16_minexp). */
+static int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_ukernels *k, int64_t n,
+                          int64_t c0, int64_t od, int64_t oh0, int64_t ow0, uint16_t *dst)
 {
     const int64_t *is = g->is;
     const int64_t d0 = od * g->st[0], np = geom_dplanes(g), dmin = geom_dmin(g);
@@ -478,12 +466,13 @@ static int pack_slab_bf16(const fast_geom *g, const conv_view *v, int64_t n, int
                         memset(row, 0, (size_t)lo * sizeof(uint16_t));
                         const uint16_t *s =
                             src + conv_view_index(v, n, c0 + c, d, h, (lo + q0) * g->st[2] + pw);
-                        if (step == 1)
-                            memcpy(row + lo, s, (size_t)(hi - lo) * sizeof(uint16_t));
-                        else
+                        if (step == 1) {
+                            emin = k->bf16_minexp((size_t)(hi - lo), s, row + lo, emin);
+                        } else {
                             for (int64_t i = 0; i < hi - lo; ++i)
                                 row[lo + i] = s[i * step];
-                        emin = bf16_min_exponent(row + lo, hi - lo, emin);
+                            emin = k->bf16_minexp((size_t)(hi - lo), row + lo, NULL, emin);
+                        }
                         memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(uint16_t));
                     }
                 }
@@ -1787,9 +1776,13 @@ static bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_
     st->nchunks = min64(st->nunits, FAST_WT_CHUNKS);
     st->slots = plan_slots();
     const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
-    st->pairs = dot != CPU_BF16_DOT_OFF && !st->rv && st->fnb == 0 && p->mode == CONV_MODE_BF16 &&
-                p->x.dtype == ACL_BF16 && p->y.dtype == ACL_BF16 && k->bf16_convwt &&
-                k->bf16_convwt_mr == st->mr && k->bf16_convwt_nr == st->nr;
+    /* the flat path pairs each image's dy plane as one row: contiguous planes */
+    const conv_view *y = &p->y;
+    const bool yflat = y->stride[4] == 1 && (g->is[1] == 1 || y->stride[3] == g->is[2]) &&
+                       (g->is[0] == 1 || y->stride[2] == g->is[1] * g->is[2]);
+    st->pairs = dot != CPU_BF16_DOT_OFF && !st->rv && (st->fnb == 0 || yflat) &&
+                p->mode == CONV_MODE_BF16 && p->x.dtype == ACL_BF16 && p->y.dtype == ACL_BF16 &&
+                k->bf16_convwt && k->bf16_convwt_mr == st->mr && k->bf16_convwt_nr == st->nr;
     st->pairs_exact = st->pairs && dot == CPU_BF16_DOT_EXACT;
     st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
     /* rv: one kernel block of dy rows converted at a time (wt_block_rv) */
@@ -1917,6 +1910,44 @@ static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t
     if (plain && r->p->mode != CONV_MODE_F32)
         r->k->f32_round((size_t)(nrow * ncol * ldb), dyt, dyt, conv_round_kind(r->p->mode));
     memset(dyt + nrow * ncol * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
+}
+
+/* The BF16 pair form of pack_dyt (a BF16 view, mode BF16: bits copied):
+ * dyT[(rr*lenp + q)*ldo + o] = the pair (dy[.., c0 + 2q] low, dy[.., c0 + 2q
+ * + 1] high, +0 past ncol) of channel o0 + o, row h0 + rr, lenp =
+ * ceil(ncol / 2); zero for oc <= o < ldo. Returns the block's smallest
+ * exponent field (k's bf16_minexp). */
+static int pack_dyt_pairs(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t od,
+                          int64_t h0, int64_t nrow, int64_t c0, int64_t ncol, uint32_t *dyt)
+{
+    const conv_view *v = &r->p->y;
+    const int64_t ldb = r->st->ldo, lenp = (ncol + 1) / 2, full = ncol / 2;
+    const uint16_t *src = (const uint16_t *)v->data;
+    /* unit W stride and an even channel stride: rows of pairs are rows of
+     * 32-bit words, transposed by the ISA's kernel (data movement only) */
+    const bool words = v->stride[4] == 1 && v->stride[1] % 2 == 0;
+    for (int64_t rr = 0; rr < nrow; ++rr) {
+        uint32_t *drow = dyt + rr * lenp * ldb;
+        const int64_t at = conv_view_index(v, n, o0, od, h0 + rr, c0);
+        if (words && full > 0)
+            r->k->transpose((size_t)oc, (size_t)full, (const float *)(const void *)(src + at),
+                            (size_t)(v->stride[1] / 2), (float *)(void *)drow, (size_t)ldb);
+        else
+            for (int64_t q = 0; q < full; ++q)
+                for (int64_t o = 0; o < oc; ++o) {
+                    const uint16_t *e = src + at + o * v->stride[1] + 2 * q * v->stride[4];
+                    drow[q * ldb + o] = (uint32_t)e[v->stride[4]] << 16 | e[0];
+                }
+        if (ncol & 1)
+            for (int64_t o = 0; o < oc; ++o)
+                drow[full * ldb + o] = src[at + o * v->stride[1] + (ncol - 1) * v->stride[4]];
+        if (ldb > oc)
+            for (int64_t q = 0; q < lenp; ++q)
+                memset(drow + q * ldb + oc, 0, (size_t)(ldb - oc) * sizeof(uint32_t));
+    }
+    memset(dyt + nrow * lenp * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
+    return r->k->bf16_minexp((size_t)(2 * nrow * lenp * ldb), (const uint16_t *)(const void *)dyt,
+                             NULL, 255);
 }
 
 /* gradBias lanes of dy rows [h0, h0 + nrow) x [c0, c0 + ncol) of plane od of
@@ -2136,6 +2167,70 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
     }
 }
 
+/* wt_chunk_flat over BF16 pairs: x's rows read in place as bf16 (two
+ * positions a step, pairs running on across the rows of a plane), each
+ * image's dy plane paired as one row of fpos positions (pack_dyt_pairs).
+ * Each row tile's x rows are scanned for the vdpbf16ps guard right before
+ * its calls (into L1 for them); a failing tile sets *r->tiny and the pass is
+ * redone (wt_run_pass). */
+static void wt_chunk_flat_pairs(const wt_run *r, int64_t u0, int64_t u1, float *part, uint32_t *dyt,
+                                float *lanes)
+{
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g;
+    const conv_view *x = &r->p->x;
+    const int64_t krows = g->cin, lenp = (st->fpos + 1) / 2;
+    for (int64_t u = u0; u < u1; ++u) {
+        const int64_t n0 = u * st->fnb, nb = min64(st->fnb, g->n - n0);
+        for (int64_t grp = 0; grp < g->g; ++grp)
+            for (int64_t ob = 0; ob < g->cout; ob += st->ldo) {
+                const int64_t oc = min64(st->ldo, g->cout - ob);
+                int ymin = 255;
+                for (int64_t i = 0; i < nb; ++i) {
+                    const int e = pack_dyt_pairs(r, n0 + i, grp * g->cout + ob, oc, 0, 0, 1, 0,
+                                                 st->fpos, dyt + i * lenp * st->ldo);
+                    ymin = e < ymin ? e : ymin;
+                    if (lanes) {
+                        memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
+                        for (int64_t d = 0; d < g->is[0]; ++d)
+                            bias_block_rows(r, lanes, NULL, 0, 0, n0 + i, grp * g->cout + ob, oc, d,
+                                            0, g->is[1], 0, g->is[2]);
+                        bias_block_sums(r, lanes, n0 + i, grp * g->cout + ob, oc);
+                    }
+                }
+                const uint16_t *x0 = (const uint16_t *)(const void *)x->data +
+                                     conv_view_index(x, n0, grp * g->cin, 0, 0, 0);
+                float *pg = part + grp * krows * st->ldb + ob;
+                for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
+                    const int64_t mr = min64(st->mr, krows - q0);
+                    const uint16_t *a[CONV_UKERNEL_MAX_MR];
+                    for (int64_t m = 0; m < st->mr; ++m)
+                        a[m] = x0 + (q0 + min64(m, mr - 1)) * x->stride[1];
+                    if (!st->pairs_exact) {
+                        int xmin = 255;
+                        for (int64_t i = 0; i < nb; ++i)
+                            for (int64_t m = 0; m < mr; ++m)
+                                xmin = r->k->bf16_minexp((size_t)st->fpos, a[m] + i * x->stride[0],
+                                                         NULL, xmin);
+                        if (xmin < 1 || ymin < 1 || xmin + ymin < BF16_DOT_MIN_EXPONENTS) {
+                            atomic_store_explicit(r->tiny, 1, memory_order_relaxed);
+                            return;
+                        }
+                    }
+                    for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
+                        const int64_t nr = min64(st->nr, oc - o0);
+                        if (q0 + mr < krows)
+                            prefetch_tile(pg + (q0 + mr) * st->ldb + o0,
+                                          min64(st->mr, krows - q0 - mr), st->ldb, nr, 4);
+                        r->pairwt((size_t)mr, (size_t)nr, (size_t)nb, (size_t)st->fpos, a,
+                                  (size_t)x->stride[0], dyt + o0, (size_t)st->ldo,
+                                  pg + q0 * st->ldb + o0, (size_t)st->ldb, u > u0);
+                    }
+                }
+            }
+    }
+}
+
 /* The GEMM path for output channels [ob, ob + ldo) of group grp over a unit's
  * positions: dy^T per position block, then every (c, tap) x o tile. lanes:
  * gradBias lanes of the block's channels (the unit is image n), or NULL.
@@ -2172,43 +2267,6 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
             }
         }
     if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
-}
-
-/* The BF16 pair form of pack_dyt (a BF16 view, mode BF16: bits copied):
- * dyT[(rr*lenp + q)*ldo + o] = the pair (dy[.., c0 + 2q] low, dy[.., c0 + 2q
- * + 1] high, +0 past ncol) of channel o0 + o, row h0 + rr, lenp =
- * ceil(ncol / 2); zero for oc <= o < ldo. Returns the block's smallest
- * exponent field (bf16_min_exponent). */
-static int pack_dyt_pairs(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t od,
-                          int64_t h0, int64_t nrow, int64_t c0, int64_t ncol, uint32_t *dyt)
-{
-    const conv_view *v = &r->p->y;
-    const int64_t ldb = r->st->ldo, lenp = (ncol + 1) / 2, full = ncol / 2;
-    const uint16_t *src = (const uint16_t *)v->data;
-    /* unit W stride and an even channel stride: rows of pairs are rows of
-     * 32-bit words, transposed by the ISA's kernel (data movement only) */
-    const bool words = v->stride[4] == 1 && v->stride[1] % 2 == 0;
-    for (int64_t rr = 0; rr < nrow; ++rr) {
-        uint32_t *drow = dyt + rr * lenp * ldb;
-        const int64_t at = conv_view_index(v, n, o0, od, h0 + rr, c0);
-        if (words && full > 0)
-            r->k->transpose((size_t)oc, (size_t)full, (const float *)(const void *)(src + at),
-                            (size_t)(v->stride[1] / 2), (float *)(void *)drow, (size_t)ldb);
-        else
-            for (int64_t q = 0; q < full; ++q)
-                for (int64_t o = 0; o < oc; ++o) {
-                    const uint16_t *e = src + at + o * v->stride[1] + 2 * q * v->stride[4];
-                    drow[q * ldb + o] = (uint32_t)e[v->stride[4]] << 16 | e[0];
-                }
-        if (ncol & 1)
-            for (int64_t o = 0; o < oc; ++o)
-                drow[full * ldb + o] = src[at + o * v->stride[1] + (ncol - 1) * v->stride[4]];
-        if (ldb > oc)
-            for (int64_t q = 0; q < lenp; ++q)
-                memset(drow + q * ldb + oc, 0, (size_t)(ldb - oc) * sizeof(uint32_t));
-    }
-    memset(dyt + nrow * lenp * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
-    return bf16_min_exponent((const uint16_t *)dyt, 2 * nrow * lenp * ldb, 255);
 }
 
 /* wt_oblock_gemm over BF16 pairs: xs is a bf16 slab (pack_slab_bf16) whose
@@ -2273,6 +2331,12 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
     const int64_t u0 = (int64_t)chunk * st->nunits / st->nchunks;
     const int64_t u1 = ((int64_t)chunk + 1) * st->nunits / st->nchunks;
     const int64_t krows = g->cin * g->nt;
+    if (st->fnb > 0 && st->pairs) {
+        if (!atomic_load_explicit(r->tiny, memory_order_relaxed))
+            wt_chunk_flat_pairs(r, u0, u1, part, (uint32_t *)(void *)dyt,
+                                st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL);
+        return;
+    }
     if (st->fnb > 0) {
         wt_chunk_flat(r, u0, u1, part, dyt, st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL,
                       slab);
@@ -2287,7 +2351,8 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
             if (st->pairs) {
                 if (atomic_load_explicit(r->tiny, memory_order_relaxed)) return; /* redone */
                 uint16_t *xs = (uint16_t *)(void *)slab;
-                const int xmin = pack_slab_bf16(g, &r->p->x, n, grp * g->cin, od, oh0, ow0, xs);
+                const int xmin =
+                    pack_slab_bf16(g, &r->p->x, r->k, n, grp * g->cin, od, oh0, ow0, xs);
                 float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
                 for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
                     wt_oblock_gemm_pairs(r, xs, xmin, (uint32_t *)(void *)dyt,

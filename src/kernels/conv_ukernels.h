@@ -160,6 +160,7 @@ typedef struct conv_ukernels {
      * vdpbf16ps twin comes from conv_bf16_dot_convwt */
     int bf16_convwt_mr, bf16_convwt_nr;
     bf16_convwt_ukernel_fn bf16_convwt;
+    bf16_minexp_ukernel_fn bf16_minexp; /* their operands' guard */
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */

@@ -34,6 +34,19 @@ void bf16_f32_cvt_ukernel__avx2(size_t n, const uint16_t *src, float *dst, int q
 void bf16_f32_cvt_ukernel__avx512(size_t n, const uint16_t *src, float *dst, int quiet);
 
 /*
+ * bf16 smallest exponent ("bf16_minexp"): returns the smaller of emin and the
+ * smallest exponent field (bits 7-14) of src[i], i < n, over the values whose
+ * bits other than the sign are not all zero (a subnormal counts as 0;
+ * infinities and NaNs as 255). With dst != NULL also copies: dst[i] = src[i].
+ * The BF16 pair kernels' guard (conv_ukernels.h, "bf16 convwt"). Any n >= 0;
+ * reads (and writes) exactly the n elements.
+ */
+typedef int (*bf16_minexp_ukernel_fn)(size_t n, const uint16_t *src, uint16_t *dst, int emin);
+
+int bf16_minexp_ukernel__scalar(size_t n, const uint16_t *src, uint16_t *dst, int emin);
+int bf16_minexp_ukernel__avx512(size_t n, const uint16_t *src, uint16_t *dst, int emin);
+
+/*
  * fp16 / bf16 pairs split and widened ("h16_f32_split2"): for i < n,
  * (i even ? even[i/2] : odd[i/2]) = src[i] widened as f16_f32_cvt (bf16 == 0)
  * or bf16_f32_cvt (bf16 != 0) do it, NaNs quieted when quiet != 0. The W phase
