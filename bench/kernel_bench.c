@@ -77,6 +77,35 @@ static double run_convcv(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* The same over BF16 channel pairs: 32 pairs of the same slab (its fp32
+ * bits read as pairs of small normal bf16 values), the same products. */
+static bf16_convcv_ukernel_fn g_bf16_cv;
+
+static double run_bf16_convcv(const conv_ukernels *k, int calls)
+{
+    double flops = 0;
+    const int nr = 14;
+    for (int c = 0; c < calls; ++c)
+        for (int j0 = 0; j0 + nr <= SPAN; j0 += nr) {
+            g_bf16_cv((size_t)k->bf16_convcv_mr, (size_t)nr, CH / 2, NT, (const uint32_t *)g_w,
+                      (const uint32_t *)g_x + j0, CS, g_toff, g_y + j0, SPAN, 1, 0);
+            flops += 2.0 * k->bf16_convcv_mr * nr * CH * NT;
+        }
+    return flops;
+}
+
+static double run_bf16_convcv_fma(const conv_ukernels *k, int calls)
+{
+    g_bf16_cv = k->bf16_convcv;
+    return run_bf16_convcv(k, calls);
+}
+
+static double run_bf16_convcv_dot(const conv_ukernels *k, int calls)
+{
+    g_bf16_cv = conv_bf16_dot_convcv(k->isa);
+    return run_bf16_convcv(k, calls);
+}
+
 /* A 1x1 layer's gradInput (r50_c4_1x1: 256 channels of 14x14, the slab
  * 200 KB: L2), one weight panel, the 196 positions in tiles of 14. */
 enum { CH1 = 256, CS1 = 196 };
@@ -264,6 +293,10 @@ int main(int argc, char **argv)
         {"conv", run_conv, k->conv_mr, k->conv_nr, "3x3, 64 channels, slab in L1/L2"},
         {"convcv", k->convcv ? run_convcv : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
          "the same, channels in the vector"},
+        {"bf16cv", k->bf16_convcv ? run_bf16_convcv_fma : NULL, k->bf16_convcv_mr, 14,
+         "the 3x3 one, bf16 pairs, fma"},
+        {"bf16cv", conv_bf16_dot_convcv(k->isa) ? run_bf16_convcv_dot : NULL, k->bf16_convcv_mr, 14,
+         "the 3x3 one, bf16 pairs, vdpbf16ps"},
         {"convcv", k->convcv ? run_convcv_1x1 : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
          "1x1, 256 channels of 196, slab in L2"},
         {"convwt", run_convwt, k->convwt_mr, k->convwt_nr, "2048 positions, dy^T in L2"},

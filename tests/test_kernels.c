@@ -330,6 +330,71 @@ static int check_bf16_convwt(const conv_ukernels *k, bf16_convwt_ukernel_fn fn, 
     return bad;
 }
 
+/* bf16 convcv against its contract (tiny: as check_bf16_convwt), every
+ * mr, nr and position step 1..3, odd channel counts (the last pair's high
+ * halves +0). */
+static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, const char *name,
+                             int tiny, test_rng *r)
+{
+    const int MR = k->bf16_convcv_mr, NR = k->bf16_convcv_nr;
+    const int elo = tiny ? 0 : 71, ehi = tiny ? 140 : 130;
+    int bad = 0;
+    for (int mr = 1; mr <= MR; ++mr)
+        for (int nr = 1; nr <= NR; ++nr) {
+            const int accumulate = (int)rng_range(r, 0, 1);
+            const size_t ystep = (size_t)rng_range(r, 1, 3), nt = (size_t)rng_range(r, 1, 4);
+            const size_t nc = (size_t)rng_range(r, 1, 5), ncp = (nc + 1) / 2;
+            ptrdiff_t toff[4];
+            for (size_t t = 0; t < nt; ++t)
+                toff[t] = (ptrdiff_t)(t * 3 + (size_t)rng_range(r, 0, 2));
+            const size_t cs = (size_t)NR + 12, xn = ncp * cs;
+            const size_t ldy = (size_t)NR * ystep + 3, yn = (size_t)(MR + 1) * ldy;
+            uint32_t *x = malloc(xn * sizeof(uint32_t));
+            uint32_t *w = malloc(ncp * nt * (size_t)MR * sizeof(uint32_t));
+            float *y = malloc(yn * sizeof(float)), *want = malloc(yn * sizeof(float));
+            for (size_t p = 0; p < ncp; ++p) {
+                const int has_hi = 2 * p + 1 < nc;
+                for (size_t i = 0; i < cs; ++i)
+                    x[p * cs + i] = (has_hi ? (uint32_t)bf16_random(r, elo, ehi) << 16 : 0) |
+                                    bf16_random(r, elo, ehi);
+                for (size_t i = 0; i < nt * (size_t)MR; ++i)
+                    w[p * nt * MR + i] = (has_hi ? (uint32_t)bf16_random(r, elo, ehi) << 16 : 0) |
+                                         bf16_random(r, elo, ehi);
+            }
+            for (size_t i = 0; i < yn; ++i)
+                y[i] = want[i] = GUARD;
+            for (int m = 0; m < mr; ++m)
+                for (int j = 0; j < nr; ++j) {
+                    const size_t at = (size_t)m * ldy + (size_t)j * ystep;
+                    float s = accumulate ? bf16_val(bf16_random(r, 120, 134)) : 0.0f;
+                    y[at] = s;
+                    for (size_t p = 0; p < ncp; ++p)
+                        for (size_t t = 0; t < nt; ++t) {
+                            const uint32_t wv = w[(p * nt + t) * MR + (size_t)m];
+                            const uint32_t xv = x[p * cs + (size_t)toff[t] + (size_t)j];
+                            s = fmaf(bf16_val(wv >> 16), bf16_val(xv >> 16), s);
+                            s = fmaf(bf16_val(wv), bf16_val(xv), s);
+                        }
+                    want[at] = s;
+                }
+            fn((size_t)mr, (size_t)nr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate);
+            for (size_t i = 0; i < yn; ++i)
+                if (f32_bits(y[i]) != f32_bits(want[i])) {
+                    if (bad++ < 3)
+                        printf("FAIL %s%s mr=%d nr=%d acc=%d step=%zu nc=%zu nt=%zu: y[%zu] = %a, "
+                               "want %a\n",
+                               name, tiny ? " (tiny operands)" : "", mr, nr, accumulate, ystep, nc,
+                               nt, i, y[i], want[i]);
+                    break;
+                }
+            free(x);
+            free(w);
+            free(y);
+            free(want);
+        }
+    return bad;
+}
+
 /* bf16_minexp: the smallest exponent field of the nonzero values (and the
  * copy), every length 0..100 at 3 offsets, values drawn among zeros, -0,
  * subnormals, normals, infinities and NaNs; 16-bit guards after dst. */
@@ -1168,8 +1233,13 @@ int main(void)
                          check_bf16_convwt(k, k->bf16_convwt, "bf16 convwt (fma)", 1, &r);
             const bf16_convwt_ukernel_fn dot = conv_bf16_dot_convwt(k->isa);
             if (dot) bad_bf += check_bf16_convwt(k, dot, "bf16 convwt (vdpbf16ps)", 0, &r);
-            printf("%s: bf16 convwt %dx%d %s%s\n", cpu_isa_name(k->isa), k->bf16_convwt_mr,
-                   k->bf16_convwt_nr, bad_bf ? "FAIL" : "ok",
+            bad_bf += check_bf16_convcv(k, k->bf16_convcv, "bf16 convcv (fma)", 0, &r) +
+                      check_bf16_convcv(k, k->bf16_convcv, "bf16 convcv (fma)", 1, &r);
+            const bf16_convcv_ukernel_fn dotcv = conv_bf16_dot_convcv(k->isa);
+            if (dotcv) bad_bf += check_bf16_convcv(k, dotcv, "bf16 convcv (vdpbf16ps)", 0, &r);
+            printf("%s: bf16 convwt %dx%d, convcv %dx%d %s%s\n", cpu_isa_name(k->isa),
+                   k->bf16_convwt_mr, k->bf16_convwt_nr, k->bf16_convcv_mr, k->bf16_convcv_nr,
+                   bad_bf ? "FAIL" : "ok",
                    dot ? ", its vdpbf16ps variant too" : " (no vdpbf16ps on this CPU)");
             g_fail += bad_bf;
         }

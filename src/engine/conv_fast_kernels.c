@@ -69,6 +69,7 @@ static const conv_ukernels table_avx512 = {
     .lanes16 = f32_lanes16_ukernel__avx512,
     .convcv_mr = 32, .convcv_nr = 14, .convcv = f32_convcv_ukernel_32x14__avx512,
     .bf16_convwt_mr = 6, .bf16_convwt_nr = 64, .bf16_convwt = bf16_convwt_ukernel_6x64__avx512,
+    .bf16_convcv_mr = 32, .bf16_convcv_nr = 14, .bf16_convcv = bf16_convcv_ukernel_32x14__avx512,
     .bf16_minexp = bf16_minexp_ukernel__avx512,
 };
 /* clang-format on */
@@ -85,4 +86,9 @@ const conv_ukernels *conv_ukernels_for(aclconvIsa isa)
 bf16_convwt_ukernel_fn conv_bf16_dot_convwt(aclconvIsa isa)
 {
     return cpu_bf16_dot(isa) == CPU_BF16_DOT_ON ? bf16_convwt_ukernel_6x64__avx512bf16 : NULL;
+}
+
+bf16_convcv_ukernel_fn conv_bf16_dot_convcv(aclconvIsa isa)
+{
+    return cpu_bf16_dot(isa) == CPU_BF16_DOT_ON ? bf16_convcv_ukernel_32x14__avx512bf16 : NULL;
 }

@@ -89,6 +89,25 @@ typedef void (*bf16_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_
                                        const uint16_t *const *a, size_t ars, const uint32_t *b,
                                        size_t ldb, float *c, size_t ldc, int accumulate);
 
+/*
+ * Channel-vector convolution kernel over BF16 input channel pairs ("bf16
+ * convcv"): convcv's tile and stores with x and w as pairs of bf16 (low half
+ * channel 2p, high half 2p + 1, both +0 past the last channel):
+ *   for m < mr, j < nr:
+ *     y[m*ldy + j*ystep] (= or +=) sum_{p < ncp} sum_{t < nt}
+ *         W(p, t, m).hi * X(p, t, j).hi  then  W(p, t, m).lo * X(p, t, j).lo
+ *   W(p, t, m) = w[(p*nt + t)*MR + m], X(p, t, j) = x[p*cs + toff[t] + j].
+ * Sum order per element: p ascending, t ascending, in each pair the high
+ * channel's product first, each added with one rounding, from 0 or from y.
+ * The _avx512bf16 variant (vdpbf16ps) agrees with the _avx512 one (fused
+ * multiply-adds) under bf16 convwt's condition on the operands' exponents.
+ * Reads exactly the x elements named for j < nr; rows m >= mr of w are read.
+ */
+typedef void (*bf16_convcv_ukernel_fn)(size_t mr, size_t nr, size_t ncp, size_t nt,
+                                       const uint32_t *w, const uint32_t *x, size_t cs,
+                                       const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
+                                       int accumulate);
+
 /* The smallest exponent field (0..255) of the nonzero bf16 values of BF16
  * pair operands for which bf16 convwt's two variants agree (see above). */
 #define BF16_DOT_MIN_EXPONENTS 142
@@ -160,6 +179,8 @@ typedef struct conv_ukernels {
      * vdpbf16ps twin comes from conv_bf16_dot_convwt */
     int bf16_convwt_mr, bf16_convwt_nr;
     bf16_convwt_ukernel_fn bf16_convwt;
+    int bf16_convcv_mr, bf16_convcv_nr;
+    bf16_convcv_ukernel_fn bf16_convcv;
     bf16_minexp_ukernel_fn bf16_minexp; /* their operands' guard */
 } conv_ukernels;
 
@@ -169,6 +190,7 @@ const conv_ukernels *conv_ukernels_for(aclconvIsa isa);
 /* The vdpbf16ps variant of isa's bf16_convwt (same tile), NULL where the
  * CPU lacks the instruction. */
 bf16_convwt_ukernel_fn conv_bf16_dot_convwt(aclconvIsa isa);
+bf16_convcv_ukernel_fn conv_bf16_dot_convcv(aclconvIsa isa);
 
 void f32_conv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
@@ -198,6 +220,14 @@ void bf16_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t
 void bf16_convwt_ukernel_6x64__avx512bf16(size_t mr, size_t nr, size_t nrows, size_t len,
                                           const uint16_t *const *a, size_t ars, const uint32_t *b,
                                           size_t ldb, float *c, size_t ldc, int accumulate);
+void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt,
+                                       const uint32_t *w, const uint32_t *x, size_t cs,
+                                       const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
+                                       int accumulate);
+void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt,
+                                           const uint32_t *w, const uint32_t *x, size_t cs,
+                                           const ptrdiff_t *toff, float *y, size_t ldy,
+                                           size_t ystep, int accumulate);
 void f32_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
                                      size_t ldb, float *c, size_t ldc, int accumulate);

@@ -11,7 +11,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
-#include "kernels/avx512/transpose16__avx512.h"
+#include "kernels/avx512/convcv_tile__avx512.h"
 #include "kernels/conv_ukernels.h"
 
 #define MR 32
@@ -23,64 +23,6 @@
  * pass -8 to -10% CPU time on Zen 5; the 3x3 and 1x1 passes unchanged; a
  * request per tap instead, six per channel there, lost the gain). */
 #define PF_CHANNELS 4
-
-/* y[m*ldy + j*ystep] for m < rows, j < nr into r, transposed: r[j] holds
- * position j of 16 channels (rows m >= rows are 0) */
-static inline __attribute__((always_inline)) void
-load_half(__m512 r[VL], int nr, size_t rows, const float *y, size_t ldy, size_t ystep)
-{
-    const __mmask16 cols = (__mmask16)((1u << nr) - 1u);
-    for (int m = 0; m < VL; ++m) {
-        r[m] = _mm512_setzero_ps();
-        if ((size_t)m < rows && ystep == 1) r[m] = _mm512_maskz_loadu_ps(cols, y + (size_t)m * ldy);
-        if ((size_t)m < rows && ystep != 1) {
-            float v[VL] = {0};
-            for (int j = 0; j < nr; ++j)
-                v[j] = y[(size_t)m * ldy + (size_t)j * ystep];
-            r[m] = _mm512_loadu_ps(v);
-        }
-    }
-    transpose16(r);
-}
-
-/* the inverse: r[j] for j < nr back to y[m*ldy + j*ystep], only m < rows */
-static inline __attribute__((always_inline)) void store_half(__m512 r[VL], int nr, size_t rows,
-                                                             float *y, size_t ldy, size_t ystep)
-{
-    const __mmask16 cols = (__mmask16)((1u << nr) - 1u);
-    for (int j = nr; j < VL; ++j)
-        r[j] = _mm512_setzero_ps();
-    transpose16(r);
-    if (ystep == 1) {
-        for (int m = 0; m < VL; ++m)
-            if ((size_t)m < rows) _mm512_mask_storeu_ps(y + (size_t)m * ldy, cols, r[m]);
-    } else if (ystep == 2) {
-        /* the interleaved output phases of a stride-2 gradInput: positions
-         * spread to the even lanes of two vectors, masked stores leave the
-         * odd lanes (another phase's) alone */
-        const __m512i lo = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
-        const __m512i hi =
-            _mm512_set_epi32(15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8, 8);
-        uint32_t even = 0;
-        for (int j = 0; j < nr; ++j)
-            even |= 1u << (2 * j);
-        const __mmask16 klo = (__mmask16)(even & 0xffffu), khi = (__mmask16)(even >> 16);
-        for (int m = 0; m < VL; ++m) {
-            if ((size_t)m >= rows) continue;
-            float *ym = y + (size_t)m * ldy;
-            _mm512_mask_storeu_ps(ym, klo, _mm512_permutexvar_ps(lo, r[m]));
-            if (khi) _mm512_mask_storeu_ps(ym + 16, khi, _mm512_permutexvar_ps(hi, r[m]));
-        }
-    } else {
-        for (int m = 0; m < VL; ++m) {
-            if ((size_t)m >= rows) continue;
-            float v[VL];
-            _mm512_storeu_ps(v, r[m]);
-            for (int j = 0; j < nr; ++j)
-                y[(size_t)m * ldy + (size_t)j * ystep] = v[j];
-        }
-    }
-}
 
 /* halves: 2, or 1 when mr <= 16 (the upper half's weights are the panel's
  * zero padding: skipped, not computed) */

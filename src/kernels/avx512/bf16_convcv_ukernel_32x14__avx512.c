@@ -1,0 +1,81 @@
+/* AVX-512 channel-vector convolution kernel over BF16 input channel pairs
+ * with fused multiply-adds: what vdpbf16ps computes (per pair the high
+ * channel's product first), without its flushing of subnormals. Each pair
+ * and tap runs twice over the positions, high halves then low halves, so
+ * that 28 accumulators, 2 weight vectors and a broadcast fit the 32
+ * registers (contract: kernels/conv_ukernels.h). */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "kernels/avx512/convcv_tile__avx512.h"
+#include "kernels/conv_ukernels.h"
+
+#define MR 32
+#define NR 14
+#define VL 16
+
+static inline __attribute__((always_inline)) __m512 half_of(__m512i v, int high)
+{
+    return _mm512_castsi512_ps(high ? _mm512_and_si512(v, _mm512_set1_epi32((int)0xffff0000u))
+                                    : _mm512_slli_epi32(v, 16));
+}
+
+static inline __attribute__((always_inline)) void
+convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, const uint32_t *w,
+            const uint32_t *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
+            int accumulate)
+{
+    const size_t rows_lo = mr < VL ? mr : VL, rows_hi = mr - rows_lo;
+    __m512 lo[VL], hi[VL];
+    if (accumulate) {
+        load_half(lo, nr, rows_lo, y, ldy, ystep);
+        if (halves == 2) load_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
+    } else {
+#pragma GCC unroll 16
+        for (int j = 0; j < nr; ++j) {
+            lo[j] = _mm512_setzero_ps();
+            if (halves == 2) hi[j] = _mm512_setzero_ps();
+        }
+    }
+    for (size_t c = 0; c < ncp; ++c)
+        for (size_t t = 0; t < nt; ++t) {
+            const uint32_t *xt = x + c * cs + toff[t];
+            const __m512i wv0 = _mm512_loadu_si512(w), wv1 = _mm512_loadu_si512(w + VL);
+#pragma GCC unroll 2
+            for (int high = 1; high >= 0; --high) {
+                const __m512 w0 = half_of(wv0, high);
+                const __m512 w1 = half_of(wv1, high);
+#pragma GCC unroll 16
+                for (int j = 0; j < nr; ++j) {
+                    const __m512 b = half_of(_mm512_set1_epi32((int)xt[j]), high);
+                    lo[j] = _mm512_fmadd_ps(w0, b, lo[j]);
+                    if (halves == 2) hi[j] = _mm512_fmadd_ps(w1, b, hi[j]);
+                }
+            }
+            w += MR;
+        }
+    store_half(lo, nr, rows_lo, y, ldy, ystep);
+    if (halves == 2) store_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
+}
+
+#define CONVCV(n)                                                                                  \
+    case n:                                                                                        \
+        if (mr > VL)                                                                               \
+            convcv_body(n, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate);             \
+        else                                                                                       \
+            convcv_body(n, 1, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate);             \
+        break;
+
+void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt,
+                                       const uint32_t *w, const uint32_t *x, size_t cs,
+                                       const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
+                                       int accumulate)
+{
+    switch (nr) {
+        CONVCV(1)
+        CONVCV(2)
+        CONVCV(3)
+        CONVCV(4) CONVCV(5) CONVCV(6) CONVCV(7) CONVCV(8) CONVCV(9) CONVCV(10) CONVCV(11) CONVCV(12)
+            CONVCV(13) CONVCV(14) default : break;
+    }
+}

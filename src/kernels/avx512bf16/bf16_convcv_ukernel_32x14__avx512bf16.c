@@ -1,0 +1,87 @@
+/* AVX-512 BF16 channel-vector convolution kernel: f32_convcv 32x14's tile
+ * (32 output channels in two zmm x 14 positions, 28 accumulators) over
+ * input channel pairs with vdpbf16ps: per pair and tap 2 weight loads and
+ * 14 broadcasts feed 28 instructions of 32 products each. The bits of
+ * bf16_convcv_ukernel_32x14__avx512 when no operand is tiny (contract:
+ * kernels/conv_ukernels.h). */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "kernels/avx512/convcv_tile__avx512.h"
+#include "kernels/conv_ukernels.h"
+
+#define MR 32
+#define NR 14
+#define VL 16
+#define PF_PAIRS 4 /* as f32_convcv's PF_CHANNELS */
+
+static inline __attribute__((always_inline)) void
+convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, const uint32_t *w,
+            const uint32_t *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
+            int accumulate)
+{
+    const size_t rows_lo = mr < VL ? mr : VL, rows_hi = mr - rows_lo;
+    __m512 lo[VL], hi[VL];
+    if (accumulate) {
+        load_half(lo, nr, rows_lo, y, ldy, ystep);
+        if (halves == 2) load_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
+    } else {
+#pragma GCC unroll 16
+        for (int j = 0; j < nr; ++j) {
+            lo[j] = _mm512_setzero_ps();
+            if (halves == 2) hi[j] = _mm512_setzero_ps();
+        }
+    }
+    for (size_t c = 0; c < ncp; ++c) {
+        const uint32_t *xc = x + c * cs;
+        if (ystep == 1 && c < 2 * mr)
+            _mm_prefetch((const char *)(y + (c >> 1) * ldy + (c & 1) * (nr - 1)), _MM_HINT_T0);
+        if (c + PF_PAIRS < ncp) {
+            const char *pf = (const char *)(xc + PF_PAIRS * cs + toff[0]);
+            _mm_prefetch(pf, _MM_HINT_T0);
+            _mm_prefetch(pf + (nr - 1) * sizeof(uint32_t), _MM_HINT_T0);
+        }
+        for (size_t t = 0; t < nt; ++t) {
+            const uint32_t *xt = xc + toff[t];
+            const __m512bh w0 = (__m512bh)_mm512_loadu_si512(w);
+            if (halves == 2) {
+                const __m512bh w1 = (__m512bh)_mm512_loadu_si512(w + VL);
+#pragma GCC unroll 16
+                for (int j = 0; j < nr; ++j) {
+                    const __m512bh b = (__m512bh)_mm512_set1_epi32((int)xt[j]);
+                    lo[j] = _mm512_dpbf16_ps(lo[j], w0, b);
+                    hi[j] = _mm512_dpbf16_ps(hi[j], w1, b);
+                }
+            } else {
+#pragma GCC unroll 16
+                for (int j = 0; j < nr; ++j)
+                    lo[j] = _mm512_dpbf16_ps(lo[j], w0, (__m512bh)_mm512_set1_epi32((int)xt[j]));
+            }
+            w += MR;
+        }
+    }
+    store_half(lo, nr, rows_lo, y, ldy, ystep);
+    if (halves == 2) store_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
+}
+
+#define CONVCV(n)                                                                                  \
+    case n:                                                                                        \
+        if (mr > VL)                                                                               \
+            convcv_body(n, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate);             \
+        else                                                                                       \
+            convcv_body(n, 1, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate);             \
+        break;
+
+void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt,
+                                           const uint32_t *w, const uint32_t *x, size_t cs,
+                                           const ptrdiff_t *toff, float *y, size_t ldy,
+                                           size_t ystep, int accumulate)
+{
+    switch (nr) {
+        CONVCV(1)
+        CONVCV(2)
+        CONVCV(3)
+        CONVCV(4) CONVCV(5) CONVCV(6) CONVCV(7) CONVCV(8) CONVCV(9) CONVCV(10) CONVCV(11) CONVCV(12)
+            CONVCV(13) CONVCV(14) default : break;
+    }
+}
