@@ -1,17 +1,19 @@
 #define _POSIX_C_SOURCE 200809L
 /*
- * The weights pass's BF16 pairs (docs/kernels.md, "BF16 pairs"): with
- * vdpbf16ps (where the CPU has it) gradWeight must have the bits of the same
- * plan run with the fused multiply-add kernel (ACLCONV_BF16_DOT=exact), for
- * any data:
+ * The BF16 pairs of both passes (docs/kernels.md, "BF16 pairs"): with
+ * vdpbf16ps (where the CPU has it) gradInput and gradWeight must have the
+ * bits of the same plan run with the fused multiply-add kernels
+ * (ACLCONV_BF16_DOT=exact), for any data:
  * - real data in [-1, 1): every block passes the vdpbf16ps guard;
- * - dy or x scaled by 2^-120 (products and sums below 2^-126, subnormal):
+ * - dy, x or w scaled by 2^-120 (products and sums below 2^-126, subnormal):
  *   vdpbf16ps would flush them to zero, so the run must notice and redo the
  *   pass with the exact kernel;
  * - a single subnormal dy or x element among normal ones (the guard of the
  *   blocks holding it).
- * Problems take the GEMM path (OG >= 32) or, a third of them 1x1, the flat
- * path (whole images per call, x read in place). Also: 1 / 2 / 3 threads
+ * Problems take the weights pass's GEMM path (OG >= 32) or, a third of them
+ * 1x1, its flat path (whole images per call, x read in place); half of them
+ * have a multiple of 16 gradInput channels (D), which takes the
+ * channel-vector data kernel. Also: 1 / 2 / 3 threads
  * give the same bits, and the pairs do run (some
  * case differs from the unpaired plan, ACLCONV_BF16_DOT=0, which sums in
  * another order). Skips (77) where the CPU has no AVX-512.
@@ -26,10 +28,12 @@
 #include "impl_test.h"
 #include "test_rng.h"
 
-enum { DATA_REAL, DATA_TINY_DY, DATA_TINY_X, DATA_ONE_SUBNORMAL, DATA_KINDS };
-static const char *const k_data_names[] = {"real", "dy x 2^-120", "x x 2^-120", "one subnormal"};
+enum { DATA_REAL, DATA_TINY_DY, DATA_TINY_X, DATA_TINY_W, DATA_ONE_SUBNORMAL, DATA_KINDS };
+static const char *const k_data_names[] = {"real", "dy x 2^-120", "x x 2^-120", "w x 2^-120",
+                                           "one subnormal"};
 
-static int g_cases, g_paired;
+/* per pass: cases whose bits differ from the unpaired plan's */
+static int g_cases, g_paired[2];
 
 /* every element of t's view times 2^-120 (bf16 bits: the exponent field
  * lowered; values that leave the normal range become subnormal or zero) */
@@ -52,22 +56,30 @@ static void scale_tiny(it_tensor *t)
     }
 }
 
+/* gradInput and gradWeight of p under ACLCONV_BF16_DOT=dot (NULL: unset)
+ * into out[0] / out[1]. */
 static void run(const conv_problem *p, const it_operands *o, const char *dot, int threads,
-                it_tensor *out)
+                it_tensor out[2])
 {
     if (dot)
         setenv("ACLCONV_BF16_DOT", dot, 1);
     else
         unsetenv("ACLCONV_BF16_DOT");
     aclconvSetNumThreads(threads);
+    it_reset_sentinel((it_tensor *)&o->gi);
     it_reset_sentinel((it_tensor *)&o->gw);
     char names[2][16];
     it_run_plan(p, "fast", names);
-    if (strcmp(names[1], "fast") != 0) {
-        printf("FAIL weights pass planned with %s\n", names[1]);
-        it_fail();
-    }
-    it_clone(out, &o->gw);
+    /* fast takes everything here but D with more than 16 output phases */
+    const bool phases =
+        p->data_dir == CONV_DIR_BWD_DATA && p->stride[0] * p->stride[1] * p->stride[2] > 16;
+    for (int k = 0; k < 2; ++k)
+        if (strcmp(names[k], "fast") != 0 && !(k == 0 && phases)) {
+            printf("FAIL pass %d planned with %s\n", k, names[k]);
+            it_fail();
+        }
+    it_clone(&out[0], &o->gi);
+    it_clone(&out[1], &o->gw);
     unsetenv("ACLCONV_BF16_DOT");
 }
 
@@ -82,8 +94,12 @@ static void one_case(uint64_t seed, int kind)
     p.n = pointwise ? rng_range(&r, 1, 12) : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 4) ? 2 : 1;
     /* the GEMM paths of the weights pass: OG >= 32, (c, tap) rows >= 24 for
-     * most (else the reduction-vector kernel, which has no pairs) */
-    p.cg = pointwise ? rng_range(&r, 24, 60) : rng_range(&r, 4, 20);
+     * most (else the reduction-vector kernel, which has no pairs); D's
+     * gradInput channels a multiple of 16 for half (the channel-vector
+     * kernel; F's, og, are >= 64 at times) */
+    p.cg = rng_chance(&r, 1, 2) ? 16 * rng_range(&r, 1, 3)
+           : pointwise          ? rng_range(&r, 24, 60)
+                                : rng_range(&r, 4, 20);
     p.og = rng_range(&r, 32, 80);
     p.data_dir = rng_chance(&r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p.transposed = p.data_dir == CONV_DIR_FWD;
@@ -118,36 +134,42 @@ static void one_case(uint64_t seed, int kind)
     }
     if (kind == DATA_TINY_DY) scale_tiny(&o.y);
     if (kind == DATA_TINY_X) scale_tiny(&o.x);
+    if (kind == DATA_TINY_W) scale_tiny(&o.w); /* the data pass's other operand */
     if (kind == DATA_ONE_SUBNORMAL) {
         it_tensor *t = rng_chance(&r, 1, 2) ? &o.x : &o.y;
         const int64_t e = rng_range(&r, 0, it_numel(&t->v) - 1);
         ((uint16_t *)(void *)t->v.data)[it_offset_of(&t->v, e)] = (uint16_t)rng_range(&r, 1, 127);
     }
     it_operands_attach(&p, &o);
-    p.grad_input.data = NULL; /* the weights pass alone */
     char desc[512];
     it_describe(&p, desc, sizeof desc);
     ++g_cases;
 
-    it_tensor exact, dot, plain;
-    run(&p, &o, "exact", 2, &exact);
-    run(&p, &o, "0", 2, &plain);
-    g_paired += !it_same_bits(&exact, &plain);
+    it_tensor exact[2], dot[2], plain[2];
+    run(&p, &o, "exact", 2, exact);
+    run(&p, &o, "0", 2, plain);
+    for (int k = 0; k < 2; ++k)
+        g_paired[k] += !it_same_bits(&exact[k], &plain[k]);
     for (int threads = 1; threads <= 3; ++threads) {
-        run(&p, &o, NULL, threads, &dot);
-        if (!it_same_bits(&dot, &exact)) {
-            char msg[256] = "";
-            it_compare(&dot, &exact, NULL, msg, sizeof msg);
-            printf("FAIL seed %" PRIu64
-                   " (%s data, %d threads): vdpbf16ps run differs from the exact "
-                   "kernel's: %s: %s\n",
-                   seed, k_data_names[kind], threads, msg, desc);
-            it_fail();
-        }
-        it_tensor_free(&dot);
+        run(&p, &o, NULL, threads, dot);
+        for (int k = 0; k < 2; ++k)
+            if (!it_same_bits(&dot[k], &exact[k])) {
+                char msg[256] = "";
+                it_compare(&dot[k], &exact[k], NULL, msg, sizeof msg);
+                printf("FAIL seed %" PRIu64
+                       " (%s data, %d threads): %s of the vdpbf16ps run differs from the "
+                       "exact kernels': %s: %s\n",
+                       seed, k_data_names[kind], threads, k ? "gradWeight" : "gradInput", msg,
+                       desc);
+                it_fail();
+            }
+        for (int k = 0; k < 2; ++k)
+            it_tensor_free(&dot[k]);
     }
-    it_tensor_free(&exact);
-    it_tensor_free(&plain);
+    for (int k = 0; k < 2; ++k) {
+        it_tensor_free(&exact[k]);
+        it_tensor_free(&plain[k]);
+    }
     it_operands_free(&o);
 }
 
@@ -157,18 +179,22 @@ int main(void)
         printf("SKIP: no AVX-512 (the BF16 pairs run there only)\n");
         return 77;
     }
-    printf("test_bf16_pairs: vdpbf16ps %s\n", cpu_bf16_dot(ACLCONV_ISA_AVX512) == CPU_BF16_DOT_ON
-                                                  ? "present"
-                                                  : "absent (pairs with the exact kernel only)");
+    const bool dot = cpu_bf16_dot(ACLCONV_ISA_AVX512) == CPU_BF16_DOT_ON;
+    printf("test_bf16_pairs: vdpbf16ps %s\n",
+           dot ? "present" : "absent (pairs with the exact kernels only)");
     const uint64_t base = 0x62663136ull;
     for (int kind = 0; kind < DATA_KINDS; ++kind)
-        for (uint64_t s = 0; s < 24; ++s)
+        for (uint64_t s = 0; s < 32; ++s)
             one_case(base + (uint64_t)kind * 1000 + s, kind);
-    if (g_paired == 0) {
-        printf("FAIL no case ran the pairs (every result had the bits of the unpaired plan)\n");
-        it_fail();
-    }
-    printf("%d cases, %d differ from the unpaired plan's order, %d failures\n", g_cases, g_paired,
-           it_failures());
+    for (int k = 0; k < 2; ++k)
+        if (g_paired[k] == 0) {
+            printf("FAIL no case ran the %s pass's pairs (every result had the unpaired plan's "
+                   "bits)\n",
+                   k ? "weights" : "data");
+            it_fail();
+        }
+    printf("%d cases; gradInput / gradWeight differ from the unpaired plan's order in %d / %d; %d "
+           "failures\n",
+           g_cases, g_paired[0], g_paired[1], it_failures());
     return it_failures() ? 1 : 0;
 }

@@ -434,6 +434,45 @@ static int check_bf16_minexp(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* bf16_zip: pairs lo | hi << 16 (hi NULL: +0) and the exponent scan of both
+ * rows, every length 0..100 at 2 offsets, 32-bit guards after dst. */
+static int check_bf16_zip(const conv_ukernels *k, test_rng *r)
+{
+    enum { MAX_N = 100 };
+    uint16_t lo[MAX_N + 2], hi[MAX_N + 2];
+    uint32_t dst[MAX_N + 2 + 8];
+    int bad = 0;
+    for (size_t off = 0; off < 2; ++off)
+        for (size_t n = 0; n <= MAX_N; ++n)
+            for (int with_hi = 0; with_hi < 2; ++with_hi) {
+                int want = 255;
+                for (size_t i = 0; i < n; ++i) {
+                    lo[off + i] = rng_chance(r, 1, 8) ? 0 : bf16_random(r, 0, 255);
+                    hi[off + i] = rng_chance(r, 1, 8) ? 0x8000 : bf16_random(r, 0, 255);
+                    const int el = (lo[off + i] & 0x7fff) == 0 ? 255 : (lo[off + i] >> 7) & 0xff;
+                    const int eh = (hi[off + i] & 0x7fff) == 0 ? 255 : (hi[off + i] >> 7) & 0xff;
+                    want = el < want ? el : want;
+                    if (with_hi) want = eh < want ? eh : want;
+                }
+                for (size_t i = 0; i < MAX_N + 2 + 8; ++i)
+                    dst[i] = 0xdeadbeefu;
+                const int got = k->bf16_zip(n, lo + off, with_hi ? hi + off : NULL, dst + off, 255);
+                int ok = got == want;
+                for (size_t i = 0; i < MAX_N + 2 + 8; ++i) {
+                    const uint32_t w =
+                        i >= off && i < off + n
+                            ? (uint32_t)lo[i] | (with_hi ? (uint32_t)hi[i] << 16 : 0u)
+                            : 0xdeadbeefu;
+                    ok &= dst[i] == w;
+                }
+                if (!ok && bad++ < 3)
+                    printf("FAIL bf16_zip %s n=%zu off=%zu hi=%d: exponent %d (want %d) or pairs "
+                           "wrong\n",
+                           cpu_isa_name(k->isa), n, off, with_hi, got, want);
+            }
+    return bad;
+}
+
 /* convrv: c[m*ldm + n*ldn] = (acc ? c : 0) + sum_r sum_j a[m][r*ars + j] * b[n][r*brs + j];
  * len covers every remainder of the vector width and several full vectors. */
 static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukernel_fn fn, test_rng *r)
@@ -1243,8 +1282,8 @@ int main(void)
                    dot ? ", its vdpbf16ps variant too" : " (no vdpbf16ps on this CPU)");
             g_fail += bad_bf;
         }
-        const int bad_me = check_bf16_minexp(k, &r);
-        printf("%s: bf16_minexp %s\n", cpu_isa_name(k->isa), bad_me ? "FAIL" : "ok");
+        const int bad_me = check_bf16_minexp(k, &r) + check_bf16_zip(k, &r);
+        printf("%s: bf16_minexp, bf16_zip %s\n", cpu_isa_name(k->isa), bad_me ? "FAIL" : "ok");
         g_fail += bad_me;
         const int bad_tr = check_transpose(k, &r);
         printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");

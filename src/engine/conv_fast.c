@@ -481,6 +481,70 @@ static int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_uke
     return emin;
 }
 
+/* pack_slab's layout over input channel pairs, for the data pass's BF16
+ * pairs (a BF16 view in mode BF16: bits copied): word (cp, kd, ph, pw, r,
+ * col) at dst[cp*cs + ...] holds channel c0 + 2cp in its low half and c0 +
+ * 2cp + 1 (+0 past cin) in its high half, cs words per pair. Returns the
+ * smallest exponent field of the slab's nonzero values (bf16_minexp). */
+static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_ukernels *k,
+                           int64_t n, int64_t c0, int64_t od, int64_t oh0, int64_t ow0,
+                           uint32_t *dst)
+{
+    enum { CHUNK = 256 }; /* strided rows: gathered a chunk at a time, then zipped */
+    const int64_t *is = g->is;
+    const int64_t d0 = od * g->st[0], np = geom_dplanes(g), dmin = geom_dmin(g),
+                  ncp = (g->cin + 1) / 2;
+    const uint16_t *src = (const uint16_t *)(const void *)v->data;
+    int emin = 255;
+    for (int64_t cp = 0; cp < ncp; ++cp) {
+        const bool has_hi = 2 * cp + 1 < g->cin;
+        for (int64_t kd = 0; kd < np; ++kd) {
+            const int64_t d = g->drun > 1 ? d0 + dmin + kd : d0 + g->tsh[0][kd];
+            for (int64_t iph = 0; iph < g->nph[1]; ++iph)
+                for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
+                    const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
+                    uint32_t *plane = dst + cp * g->cs +
+                                      ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
+                    const int64_t q0 = ow0 + g->qmin[2];
+                    const int64_t lo = max64(0, -q0);
+                    const int64_t hi = is[2] - 1 - pw < 0
+                                           ? lo
+                                           : min64(g->wp, (is[2] - 1 - pw) / g->st[2] - q0 + 1);
+                    const int64_t step = g->st[2] * v->stride[4];
+                    for (int64_t r = 0; r < g->hp; ++r) {
+                        const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + ph;
+                        uint32_t *row = plane + r * g->wp;
+                        if (d < 0 || d >= is[0] || h < 0 || h >= is[1] || hi <= lo) {
+                            memset(row, 0, (size_t)g->wp * sizeof(uint32_t));
+                            continue;
+                        }
+                        memset(row, 0, (size_t)lo * sizeof(uint32_t));
+                        const int64_t w0 = (lo + q0) * g->st[2] + pw;
+                        const uint16_t *s0 = src + conv_view_index(v, n, c0 + 2 * cp, d, h, w0);
+                        const uint16_t *s1 = has_hi ? s0 + v->stride[1] : NULL;
+                        if (step == 1) {
+                            emin = k->bf16_zip((size_t)(hi - lo), s0, s1, row + lo, emin);
+                        } else {
+                            uint16_t t0[CHUNK], t1[CHUNK];
+                            for (int64_t j0 = lo; j0 < hi; j0 += CHUNK) {
+                                const int64_t cnt = min64(CHUNK, hi - j0);
+                                for (int64_t i = 0; i < cnt; ++i) {
+                                    t0[i] = s0[(j0 - lo + i) * step];
+                                    t1[i] = has_hi ? s1[(j0 - lo + i) * step] : 0;
+                                }
+                                emin = k->bf16_zip((size_t)cnt, t0, has_hi ? t1 : NULL, row + j0,
+                                                   emin);
+                            }
+                        }
+                        memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(uint32_t));
+                    }
+                }
+        }
+    }
+    memset(dst + ncp * g->cs, 0, (size_t)(g->slab_floats - ncp * g->cs) * sizeof(uint32_t));
+    return emin;
+}
+
 /* The geometry's part of slab_in_place: one plane per channel, no phase
  * split, unit W stride; several rows only as whole input rows. */
 static bool geom_reads_in_place(const fast_geom *g)
@@ -560,6 +624,10 @@ typedef struct data_state {
     /* fp32 input the mode rounds, read in place where it can be: the 'conv'
      * kernel rounds it as it loads (data_slab) */
     bool kernel_rounds;
+    /* BF16 pairs (cv, BF16 input and weights in mode BF16): the slab and
+     * the weight panels hold input channel pairs (docs/kernels.md, "BF16
+     * pairs"); pairs_exact: the fused multiply-add kernel (ACLCONV_BF16_DOT) */
+    bool pairs, pairs_exact;
     aclconvIsa isa;
     int mr, nr;
     /* results not stored in place: kernel tiles side by side in the tile
@@ -950,7 +1018,19 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
     fast_geom subs[FAST_MAX_SUBS];
     bool empty[FAST_MAX_SUBS];
     int64_t nsub;
-    return data_subs(p, subs, empty, &nsub) == NULL && data_plan_subs(p, isa, subs, empty, nsub, st, bytes);
+    if (data_subs(p, subs, empty, &nsub) != NULL ||
+        !data_plan_subs(p, isa, subs, empty, nsub, st, bytes))
+        return false;
+    /* not in data_plan_subs: the streamed weights pass plans its data pass
+     * there and has no redo for a failed guard */
+    const conv_ukernels *k = conv_ukernels_for(isa);
+    const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
+    const conv_view *in = st->bwd ? &p->y : &p->x;
+    st->pairs = dot != CPU_BF16_DOT_OFF && st->cv && p->mode == CONV_MODE_BF16 &&
+                in->dtype == ACL_BF16 && p->w.dtype == ACL_BF16 && k->bf16_convcv &&
+                k->bf16_convcv_mr == st->mr && k->bf16_convcv_nr == st->nr;
+    st->pairs_exact = st->pairs && dot == CPU_BF16_DOT_EXACT;
+    return true;
 }
 
 typedef struct data_run {
@@ -974,6 +1054,11 @@ typedef struct data_run {
     float *wpk_sub;
     int64_t ncb_sub;
     ptrdiff_t toff[FAST_MAX_TAPS];
+    /* st->pairs: the kernel of this run; the weights' smallest exponent
+     * field (atomic minimum over the packing tasks); *tiny set once a
+     * block fails the vdpbf16ps kernel's guard (data_run_pass redoes) */
+    bf16_convcv_ukernel_fn pairconv;
+    atomic_int *wmin, *tiny;
 } data_run;
 
 /* Weight of tap (jd, jh, jw) of phase-rows row `row` (channel co, phase sub)
@@ -1012,10 +1097,38 @@ static bool taps_dense(const fast_geom *g, const conv_view *w)
     return w->stride[4] == 1 && w->stride[3] == g->ks[2] && w->stride[2] == g->ks[1] * g->ks[2];
 }
 
-/* Packs the weights of (group, channel block) i: [ci][tap][m] panels. */
-static void data_pack_weights(void *ctx, size_t i)
+/* The fp32 panel of nc*nt rows of mr floats at p (exact bf16 values: BF16
+ * weights in mode BF16) rewritten in place as pairs of input channels, the
+ * layout of bf16 convcv: word (cp*nt + t)*mr + m = row (2cp*nt + t) | row
+ * ((2cp+1)*nt + t) << 16 at m (+0 past nc). Each word is written after the
+ * floats it reads, never over one still to read. *wmin is lowered to the
+ * panel's smallest exponent field (bf16_minexp). */
+static void panel_to_pairs(float *p, int64_t nc, int64_t nt, int64_t mr, atomic_int *wmin)
 {
-    const data_run *r = ctx;
+    uint32_t *dst = (uint32_t *)(void *)p;
+    const uint32_t *src = (const uint32_t *)(const void *)p;
+    int emin = 255;
+    for (int64_t cp = 0; cp < (nc + 1) / 2; ++cp)
+        for (int64_t t = 0; t < nt; ++t)
+            for (int64_t m = 0; m < mr; ++m) {
+                const uint32_t lo = src[((2 * cp) * nt + t) * mr + m] >> 16;
+                const uint32_t hi =
+                    2 * cp + 1 < nc ? src[((2 * cp + 1) * nt + t) * mr + m] >> 16 : 0;
+                dst[(cp * nt + t) * mr + m] = lo | hi << 16;
+                const int el = (lo & 0x7fff) == 0 ? 255 : (int)(lo >> 7) & 0xff;
+                const int eh = (hi & 0x7fff) == 0 ? 255 : (int)(hi >> 7) & 0xff;
+                emin = el < emin ? el : emin;
+                emin = eh < emin ? eh : emin;
+            }
+    int cur = atomic_load_explicit(wmin, memory_order_relaxed);
+    while (emin < cur && !atomic_compare_exchange_weak_explicit(
+                             wmin, &cur, emin, memory_order_relaxed, memory_order_relaxed)) {
+    }
+}
+
+/* The fp32 [ci][tap][m] panel of (group, channel block) i, rounded to the mode. */
+static void data_pack_weights_f32(const data_run *r, size_t i)
+{
     const data_state *st = r->st;
     const fast_geom *g = r->g;
     const conv_view *w = &r->p->w;
@@ -1073,6 +1186,17 @@ static void data_pack_weights(void *ctx, size_t i)
                     for (int64_t m = rows; m < mr; ++m) dst[m] = 0.0f;
                     dst += mr;
                 }
+}
+
+/* Packs the weights of (group, channel block) i: [ci][tap][m] panels (of
+ * input channel pairs for st->pairs). */
+static void data_pack_weights(void *ctx, size_t i)
+{
+    const data_run *r = ctx;
+    data_pack_weights_f32(r, i);
+    if (r->st->pairs)
+        panel_to_pairs(r->wpk_sub + (int64_t)i * r->g->cin * r->g->nt * r->st->mr, r->g->cin,
+                       r->g->nt, r->st->mr, r->wmin);
 }
 
 /* Where row m0 + m of a tile goes: channel, output phase offsets, and how many
@@ -1184,7 +1308,11 @@ static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const 
                                const float *w, const float *x, int64_t cs, int xround,
                                const ptrdiff_t *toff, float *y, int64_t ldy, int64_t ystep)
 {
-    if (r->st->cv)
+    if (r->st->pairs) /* panels and slab of pairs: 32-bit words at the floats' offsets */
+        r->pairconv((size_t)mr, (size_t)nr, (size_t)((g->cin + 1) / 2), (size_t)g->nt,
+                    (const uint32_t *)(const void *)w, (const uint32_t *)(const void *)x,
+                    (size_t)cs, toff, y, (size_t)ldy, (size_t)ystep, 0);
+    else if (r->st->cv)
         r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
                   (size_t)ldy, (size_t)ystep, 0);
     else
@@ -1219,6 +1347,17 @@ static const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, 
     float *slab = r->slabs + (int64_t)slot * r->st->slab_floats;
     const float *xs = slab;
     *cs = g->cs;
+    *xround = F32_ROUND_NONE;
+    if (r->st->pairs) {
+        const int xmin = pack_slab_pairs(g, r->in, r->k, n, grp * g->cin, od, oh0, ow0,
+                                         (uint32_t *)(void *)slab);
+        const int wmin = atomic_load_explicit(r->wmin, memory_order_relaxed);
+        if (!r->st->pairs_exact && (xmin < 1 || wmin < 1 || xmin + wmin < BF16_DOT_MIN_EXPONENTS)) {
+            atomic_store_explicit(r->tiny, 1, memory_order_relaxed);
+            return NULL;
+        }
+        return xs;
+    }
     const bool kr = r->st->kernel_rounds && r->in_mode != CONV_MODE_F32;
     *xround = F32_ROUND_NONE;
     /* (the kernel rounds: the view's values serve as they are) */
@@ -1372,7 +1511,10 @@ static void data_task(void *ctx, size_t index, int slot)
         const fast_geom *g = &r->subs[sub];
         if (od0 >= g->os[0] || rbi >= g->nrb || cbi >= g->nwb) continue;
         if (!packed || !same_slab(packed, g)) {
+            if (st->pairs && atomic_load_explicit(r->tiny, memory_order_relaxed))
+                return; /* redone */
             xs = data_slab(r, g, n, grp, od0, rbi * g->rb, cbi * g->wb, slot, &cs, &xround);
+            if (!xs) return; /* a failed guard (pairs) */
             packed = g;
         }
         /* output plane od reads the run's slab planes from od - od0 on */
@@ -1416,6 +1558,12 @@ static void data_run_prepare(data_run *r, const conv_problem *p, const data_stat
     r->conv = st->one_row ? k->conv1 : k->conv;
     r->convcv = k->convcv;
     r->k = k;
+    r->pairconv = NULL;
+    if (st->pairs) {
+        r->pairconv = st->pairs_exact ? NULL : conv_bf16_dot_convcv(st->isa);
+        if (!r->pairconv)
+            r->pairconv = k->bf16_convcv; /* exact, or the CPU changed under the plan */
+    }
     r->in = st->bwd ? &p->y : &p->x;
     r->in_mode = p->mode;
     r->out = &p->grad_input;
@@ -1456,8 +1604,22 @@ static int64_t data_tasks(const conv_problem *p, const data_state *st)
 static void data_run_pass(const conv_problem *p, const data_state *st, void *workspace)
 {
     data_run r; /* on the caller's stack: about FAST_MAX_SUBS geometries */
+    atomic_int wmin = 255, tiny = 0;
+    r.wmin = &wmin;
+    r.tiny = &tiny;
     data_run_prepare(&r, p, st, workspace, true);
     pool_parallel_for_slots((size_t)data_tasks(p, st), st->slots, data_task, &r);
+    if (atomic_load(&tiny)) {
+        /* as the weights pass (wt_run_pass): every task again with the
+         * exact kernel; the packed weights stay */
+        data_state exact = *st;
+        atomic_int unused = 0;
+        exact.pairs_exact = true;
+        r.st = &exact;
+        r.pairconv = r.k->bf16_convcv;
+        r.tiny = &unused;
+        pool_parallel_for_slots((size_t)data_tasks(p, st), st->slots, data_task, &r);
+    }
 }
 
 /* ===========================================================================

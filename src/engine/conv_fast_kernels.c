@@ -24,6 +24,7 @@ static const conv_ukernels table_scalar = {
     .f32_narrow = f32_narrow_ukernel__scalar,
     .lanes16 = f32_lanes16_ukernel__scalar,
     .bf16_minexp = bf16_minexp_ukernel__scalar,
+    .bf16_zip = bf16_zip_ukernel__scalar,
 };
 static const conv_ukernels table_avx2 = {
     .isa = ACLCONV_ISA_AVX2,
@@ -45,6 +46,7 @@ static const conv_ukernels table_avx2 = {
     .f32_round_nt = f32_round_nt_ukernel__avx2,
     .lanes16 = f32_lanes16_ukernel__avx2,
     .bf16_minexp = bf16_minexp_ukernel__scalar,
+    .bf16_zip = bf16_zip_ukernel__scalar,
     .convcv_mr = 16, .convcv_nr = 6, .convcv = f32_convcv_ukernel_16x6__avx2,
 };
 static const conv_ukernels table_avx512 = {
@@ -71,6 +73,7 @@ static const conv_ukernels table_avx512 = {
     .bf16_convwt_mr = 6, .bf16_convwt_nr = 64, .bf16_convwt = bf16_convwt_ukernel_6x64__avx512,
     .bf16_convcv_mr = 32, .bf16_convcv_nr = 14, .bf16_convcv = bf16_convcv_ukernel_32x14__avx512,
     .bf16_minexp = bf16_minexp_ukernel__avx512,
+    .bf16_zip = bf16_zip_ukernel__avx512,
 };
 /* clang-format on */
 

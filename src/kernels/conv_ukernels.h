@@ -182,6 +182,7 @@ typedef struct conv_ukernels {
     int bf16_convcv_mr, bf16_convcv_nr;
     bf16_convcv_ukernel_fn bf16_convcv;
     bf16_minexp_ukernel_fn bf16_minexp; /* their operands' guard */
+    bf16_zip_ukernel_fn bf16_zip;       /* pair slab rows */
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */

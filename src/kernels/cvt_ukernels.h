@@ -47,6 +47,21 @@ int bf16_minexp_ukernel__scalar(size_t n, const uint16_t *src, uint16_t *dst, in
 int bf16_minexp_ukernel__avx512(size_t n, const uint16_t *src, uint16_t *dst, int emin);
 
 /*
+ * bf16 rows zipped into pairs ("bf16_zip"): dst[i] = lo[i] | hi[i] << 16 for
+ * i < n (hi == NULL: +0 high halves), the BF16 pair slabs' rows (a channel
+ * pair's values at one position in a 32-bit word). Returns the smaller of
+ * emin and bf16_minexp of both rows. Any n >= 0; reads and writes exactly
+ * the n elements.
+ */
+typedef int (*bf16_zip_ukernel_fn)(size_t n, const uint16_t *lo, const uint16_t *hi, uint32_t *dst,
+                                   int emin);
+
+int bf16_zip_ukernel__scalar(size_t n, const uint16_t *lo, const uint16_t *hi, uint32_t *dst,
+                             int emin);
+int bf16_zip_ukernel__avx512(size_t n, const uint16_t *lo, const uint16_t *hi, uint32_t *dst,
+                             int emin);
+
+/*
  * fp16 / bf16 pairs split and widened ("h16_f32_split2"): for i < n,
  * (i even ? even[i/2] : odd[i/2]) = src[i] widened as f16_f32_cvt (bf16 == 0)
  * or bf16_f32_cvt (bf16 != 0) do it, NaNs quieted when quiet != 0. The W phase
