@@ -10,6 +10,8 @@
  *   pass with the exact kernel;
  * - a single subnormal dy or x element among normal ones (the guard of the
  *   blocks holding it).
+ * - small integers (every sum exact): the results of the direct
+ *   implementation, bit for bit.
  * Problems take the weights pass's GEMM path (OG >= 32) or, a third of them
  * 1x1, its flat path (whole images per call, x read in place); half of them
  * have a multiple of 16 gradInput channels (D), which takes the
@@ -28,9 +30,17 @@
 #include "impl_test.h"
 #include "test_rng.h"
 
-enum { DATA_REAL, DATA_TINY_DY, DATA_TINY_X, DATA_TINY_W, DATA_ONE_SUBNORMAL, DATA_KINDS };
-static const char *const k_data_names[] = {"real", "dy x 2^-120", "x x 2^-120", "w x 2^-120",
-                                           "one subnormal"};
+enum {
+    DATA_INT,
+    DATA_REAL,
+    DATA_TINY_DY,
+    DATA_TINY_X,
+    DATA_TINY_W,
+    DATA_ONE_SUBNORMAL,
+    DATA_KINDS
+};
+static const char *const k_data_names[] = {"integer",    "real",       "dy x 2^-120",
+                                           "x x 2^-120", "w x 2^-120", "one subnormal"};
 
 /* per pass: cases whose bits differ from the unpaired plan's */
 static int g_cases, g_paired[2];
@@ -130,7 +140,7 @@ static void one_case(uint64_t seed, int kind)
         memcpy(dims, bf[t]->v.dim, sizeof dims);
         it_tensor_free(bf[t]);
         it_tensor_make(bf[t], ACL_BF16, dims, views, &r);
-        it_fill(bf[t], 0, 0, &r);
+        it_fill(bf[t], kind == DATA_INT, 24, &r);
     }
     if (kind == DATA_TINY_DY) scale_tiny(&o.y);
     if (kind == DATA_TINY_X) scale_tiny(&o.x);
@@ -147,6 +157,21 @@ static void one_case(uint64_t seed, int kind)
 
     it_tensor exact[2], dot[2], plain[2];
     run(&p, &o, "exact", 2, exact);
+    if (kind == DATA_INT) {
+        /* every sum exact: the direct implementation's bits, gradInput's
+         * rounding to BF16 included */
+        it_tensor ref[2];
+        it_run_reference(&p, &o, ref);
+        for (int k = 0; k < 2; ++k) {
+            char msg[256] = "";
+            if (it_compare(&exact[k], &ref[k], NULL, msg, sizeof msg) != 0) {
+                printf("FAIL seed %" PRIu64 " (integer data): %s differs from direct: %s: %s\n",
+                       seed, k ? "gradWeight" : "gradInput", msg, desc);
+                it_fail();
+            }
+            it_tensor_free(&ref[k]);
+        }
+    }
     run(&p, &o, "0", 2, plain);
     for (int k = 0; k < 2; ++k)
         g_paired[k] += !it_same_bits(&exact[k], &plain[k]);

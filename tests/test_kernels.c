@@ -473,6 +473,77 @@ static int check_bf16_zip(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* bf16_pairt: the transpose of 32-bit pair words and the exponent scan of
+ * exactly the words named (the rest of src holds exponent 1 values). */
+static int check_bf16_pairt(const conv_ukernels *k, test_rng *r)
+{
+    int bad = 0;
+    for (size_t m = 0; m <= 35; ++m)
+        for (size_t n = 0; n <= 35; n += (n < 18 ? 1 : 7)) {
+            const size_t lds = n + (size_t)rng_range(r, n ? 0 : 1, 5),
+                         ldd = m + (size_t)rng_range(r, m ? 0 : 1, 5);
+            const size_t sn = (m + 1) * lds + 1, dn = (n + 1) * ldd + 1;
+            uint32_t *src = malloc(sn * sizeof(uint32_t)), *dst = malloc(dn * sizeof(uint32_t));
+            for (size_t i = 0; i < sn; ++i)
+                src[i] = 0x00800080u; /* exponent 1 outside the block */
+            int want = 255;
+            for (size_t c = 0; c < m; ++c)
+                for (size_t j = 0; j < n; ++j) {
+                    const uint16_t a = rng_chance(r, 1, 6) ? 0 : bf16_random(r, 2, 255);
+                    const uint16_t b = rng_chance(r, 1, 6) ? 0x8000 : bf16_random(r, 2, 255);
+                    src[c * lds + j] = (uint32_t)a | (uint32_t)b << 16;
+                    const int ea = (a & 0x7fff) ? (a >> 7) & 0xff : 255,
+                              eb = (b & 0x7fff) ? (b >> 7) & 0xff : 255;
+                    want = ea < want ? ea : want;
+                    want = eb < want ? eb : want;
+                }
+            for (size_t i = 0; i < dn; ++i)
+                dst[i] = 0xdeadbeefu;
+            const int got = k->bf16_pairt(m, n, src, lds, dst, ldd, 255);
+            int ok = got == want;
+            for (size_t i = 0; i < dn; ++i) {
+                const size_t j = i / ldd, c = i % ldd;
+                ok &= dst[i] == (j < n && c < m ? src[c * lds + j] : 0xdeadbeefu);
+            }
+            if (!ok && bad++ < 3)
+                printf("FAIL bf16_pairt %s m=%zu n=%zu: exponent %d (want %d) or words wrong\n",
+                       cpu_isa_name(k->isa), m, n, got, want);
+            free(src);
+            free(dst);
+        }
+    return bad;
+}
+
+/* bf16_split2: even / odd positions and the exponent scan, every length
+ * 0..150 at 2 offsets, 16-bit guards after both outputs. */
+static int check_bf16_split2(const conv_ukernels *k, test_rng *r)
+{
+    enum { MAX_N = 150, G16 = 0xbeef };
+    uint16_t src[MAX_N + 2], even[MAX_N / 2 + 10], odd[MAX_N / 2 + 10];
+    int bad = 0;
+    for (size_t off = 0; off < 2; ++off)
+        for (size_t n = 0; n <= MAX_N; ++n) {
+            int want = 255;
+            for (size_t i = 0; i < n; ++i) {
+                src[off + i] = rng_chance(r, 1, 8) ? 0 : bf16_random(r, 0, 255);
+                const int e = (src[off + i] & 0x7fff) ? (src[off + i] >> 7) & 0xff : 255;
+                want = e < want ? e : want;
+            }
+            for (size_t i = 0; i < MAX_N / 2 + 10; ++i)
+                even[i] = odd[i] = G16;
+            const int got = k->bf16_split2(n, src + off, even, odd, 255);
+            int ok = got == want;
+            for (size_t i = 0; i < MAX_N / 2 + 10; ++i) {
+                ok &= even[i] == (2 * i < n ? src[off + 2 * i] : G16);
+                ok &= odd[i] == (2 * i + 1 < n ? src[off + 2 * i + 1] : G16);
+            }
+            if (!ok && bad++ < 3)
+                printf("FAIL bf16_split2 %s n=%zu off=%zu: exponent %d (want %d) or values wrong\n",
+                       cpu_isa_name(k->isa), n, off, got, want);
+        }
+    return bad;
+}
+
 /* convrv: c[m*ldm + n*ldn] = (acc ? c : 0) + sum_r sum_j a[m][r*ars + j] * b[n][r*brs + j];
  * len covers every remainder of the vector width and several full vectors. */
 static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukernel_fn fn, test_rng *r)
@@ -1282,8 +1353,10 @@ int main(void)
                    dot ? ", its vdpbf16ps variant too" : " (no vdpbf16ps on this CPU)");
             g_fail += bad_bf;
         }
-        const int bad_me = check_bf16_minexp(k, &r) + check_bf16_zip(k, &r);
-        printf("%s: bf16_minexp, bf16_zip %s\n", cpu_isa_name(k->isa), bad_me ? "FAIL" : "ok");
+        const int bad_me = check_bf16_minexp(k, &r) + check_bf16_zip(k, &r) +
+                           check_bf16_pairt(k, &r) + check_bf16_split2(k, &r);
+        printf("%s: bf16_minexp, bf16_zip, bf16_pairt, bf16_split2 %s\n", cpu_isa_name(k->isa),
+               bad_me ? "FAIL" : "ok");
         g_fail += bad_me;
         const int bad_tr = check_transpose(k, &r);
         printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");

@@ -432,6 +432,38 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
     memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(float));
 }
 
+/* pack_pair's planes as bf16 bits (pack_slab_bf16, stride 2 in W with both
+ * phases used, unit W stride): each input row read once and split by k's
+ * bf16_split2. Returns emin lowered to the values' smallest exponent field. */
+static int pack_pair_bf16(const fast_geom *g, const conv_view *v, const conv_ukernels *k, int64_t n,
+                          int64_t c, int64_t d, int64_t oh0, int64_t ow0, uint16_t *dst, int emin)
+{
+    const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], W = g->is[2], plane = g->hp * wp;
+    const int64_t lo = max64(0, -q0);
+    const int64_t hi0 = min64(wp, max64(lo, (W - 1) / 2 - q0 + 1));
+    const int64_t hi1 = W < 2 ? lo : min64(wp, max64(lo, (W - 2) / 2 - q0 + 1)); /* hi1 <= hi0 */
+    const bool dok = d >= 0 && d < g->is[0];
+    const uint16_t *src = (const uint16_t *)(const void *)v->data;
+    for (int64_t r = 0; r < g->hp; ++r)
+        for (int64_t iph = 0; iph < g->nph[1]; ++iph) {
+            const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + g->phase[1][iph];
+            uint16_t *r0 = dst + iph * 2 * plane + r * wp, *r1 = r0 + plane;
+            if (!dok || h < 0 || h >= g->is[1] || hi0 <= lo) {
+                memset(r0, 0, (size_t)wp * sizeof(uint16_t));
+                memset(r1, 0, (size_t)wp * sizeof(uint16_t));
+                continue;
+            }
+            memset(r0, 0, (size_t)lo * sizeof(uint16_t));
+            memset(r1, 0, (size_t)lo * sizeof(uint16_t));
+            emin = k->bf16_split2((size_t)(2 * (hi1 - lo) + (hi0 > hi1)),
+                                  src + conv_view_index(v, n, c, d, h, (lo + q0) * 2), r0 + lo,
+                                  r1 + lo, emin);
+            memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(uint16_t));
+            memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(uint16_t));
+        }
+    return emin;
+}
+
 /* pack_slab's layout and elements as bf16 bits, for the BF16 pair path (a
  * BF16 view in mode BF16: the values are copied, not rounded). Returns the
  * smallest exponent field of the slab's nonzero values (k's bf16_minexp). */
@@ -442,9 +474,15 @@ static int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_uke
     const int64_t d0 = od * g->st[0], np = geom_dplanes(g), dmin = geom_dmin(g);
     const uint16_t *src = (const uint16_t *)v->data;
     int emin = 255;
+    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && v->stride[4] == 1;
     for (int64_t c = 0; c < g->cin; ++c)
         for (int64_t kd = 0; kd < np; ++kd) {
             const int64_t d = g->drun > 1 ? d0 + dmin + kd : d0 + g->tsh[0][kd];
+            if (pair) {
+                emin = pack_pair_bf16(g, v, k, n, c0 + c, d, oh0, ow0,
+                                      dst + c * g->cs + kd * g->nph[1] * 2 * g->hp * g->wp, emin);
+                continue;
+            }
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
                 for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
                     const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
@@ -2084,32 +2122,39 @@ static int pack_dyt_pairs(const wt_run *r, int64_t n, int64_t o0, int64_t oc, in
 {
     const conv_view *v = &r->p->y;
     const int64_t ldb = r->st->ldo, lenp = (ncol + 1) / 2, full = ncol / 2;
-    const uint16_t *src = (const uint16_t *)v->data;
+    const uint16_t *src = (const uint16_t *)(const void *)v->data;
     /* unit W stride and an even channel stride: rows of pairs are rows of
-     * 32-bit words, transposed by the ISA's kernel (data movement only) */
+     * 32-bit words, transposed (and scanned) by the ISA's kernel */
     const bool words = v->stride[4] == 1 && v->stride[1] % 2 == 0;
+    int emin = 255;
     for (int64_t rr = 0; rr < nrow; ++rr) {
         uint32_t *drow = dyt + rr * lenp * ldb;
         const int64_t at = conv_view_index(v, n, o0, od, h0 + rr, c0);
-        if (words && full > 0)
-            r->k->transpose((size_t)oc, (size_t)full, (const float *)(const void *)(src + at),
-                            (size_t)(v->stride[1] / 2), (float *)(void *)drow, (size_t)ldb);
-        else
+        if (words && full > 0) {
+            emin = r->k->bf16_pairt((size_t)oc, (size_t)full,
+                                    (const uint32_t *)(const void *)(src + at),
+                                    (size_t)(v->stride[1] / 2), drow, (size_t)ldb, emin);
+        } else {
             for (int64_t q = 0; q < full; ++q)
                 for (int64_t o = 0; o < oc; ++o) {
                     const uint16_t *e = src + at + o * v->stride[1] + 2 * q * v->stride[4];
                     drow[q * ldb + o] = (uint32_t)e[v->stride[4]] << 16 | e[0];
+                    emin = r->k->bf16_minexp(
+                        2, (const uint16_t *)(const void *)(drow + q * ldb + o), NULL, emin);
                 }
+        }
         if (ncol & 1)
-            for (int64_t o = 0; o < oc; ++o)
-                drow[full * ldb + o] = src[at + o * v->stride[1] + (ncol - 1) * v->stride[4]];
+            for (int64_t o = 0; o < oc; ++o) {
+                const uint16_t e = src[at + o * v->stride[1] + (ncol - 1) * v->stride[4]];
+                drow[full * ldb + o] = e;
+                emin = r->k->bf16_minexp(1, &e, NULL, emin);
+            }
         if (ldb > oc)
             for (int64_t q = 0; q < lenp; ++q)
                 memset(drow + q * ldb + oc, 0, (size_t)(ldb - oc) * sizeof(uint32_t));
     }
     memset(dyt + nrow * lenp * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
-    return r->k->bf16_minexp((size_t)(2 * nrow * lenp * ldb), (const uint16_t *)(const void *)dyt,
-                             NULL, 255);
+    return emin;
 }
 
 /* gradBias lanes of dy rows [h0, h0 + nrow) x [c0, c0 + ncol) of plane od of

@@ -25,6 +25,8 @@ static const conv_ukernels table_scalar = {
     .lanes16 = f32_lanes16_ukernel__scalar,
     .bf16_minexp = bf16_minexp_ukernel__scalar,
     .bf16_zip = bf16_zip_ukernel__scalar,
+    .bf16_pairt = bf16_pairt_ukernel_1x1__scalar,
+    .bf16_split2 = bf16_split2_ukernel__scalar,
 };
 static const conv_ukernels table_avx2 = {
     .isa = ACLCONV_ISA_AVX2,
@@ -47,6 +49,8 @@ static const conv_ukernels table_avx2 = {
     .lanes16 = f32_lanes16_ukernel__avx2,
     .bf16_minexp = bf16_minexp_ukernel__scalar,
     .bf16_zip = bf16_zip_ukernel__scalar,
+    .bf16_pairt = bf16_pairt_ukernel_1x1__scalar,
+    .bf16_split2 = bf16_split2_ukernel__scalar,
     .convcv_mr = 16, .convcv_nr = 6, .convcv = f32_convcv_ukernel_16x6__avx2,
 };
 static const conv_ukernels table_avx512 = {
@@ -74,6 +78,8 @@ static const conv_ukernels table_avx512 = {
     .bf16_convcv_mr = 32, .bf16_convcv_nr = 14, .bf16_convcv = bf16_convcv_ukernel_32x14__avx512,
     .bf16_minexp = bf16_minexp_ukernel__avx512,
     .bf16_zip = bf16_zip_ukernel__avx512,
+    .bf16_pairt = bf16_pairt_ukernel_16x16__avx512,
+    .bf16_split2 = bf16_split2_ukernel__avx512,
 };
 /* clang-format on */
 

@@ -136,6 +136,20 @@ typedef void (*f32_convrv_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t
 typedef void (*f32_transpose_ukernel_fn)(size_t m, size_t n, const float *src, size_t lds, float *dst,
                                          size_t ldd);
 
+/*
+ * Transpose of BF16 pair words ("bf16_pairt"): transpose's contract for
+ * 32-bit words, returning the smaller of emin and the smallest exponent
+ * field of the bf16 halves read (bf16_minexp: zeros do not count). The
+ * weights pass's paired dy^T.
+ */
+typedef int (*bf16_pairt_ukernel_fn)(size_t m, size_t n, const uint32_t *src, size_t lds,
+                                     uint32_t *dst, size_t ldd, int emin);
+
+int bf16_pairt_ukernel_1x1__scalar(size_t m, size_t n, const uint32_t *src, size_t lds,
+                                   uint32_t *dst, size_t ldd, int emin);
+int bf16_pairt_ukernel_16x16__avx512(size_t m, size_t n, const uint32_t *src, size_t lds,
+                                     uint32_t *dst, size_t ldd, int emin);
+
 /* The largest MR of any kernel (row pointer arrays are sized with it). */
 #define CONV_UKERNEL_MAX_MR 8
 /* Every x / b buffer keeps this many readable floats after its last element. */
@@ -183,6 +197,8 @@ typedef struct conv_ukernels {
     bf16_convcv_ukernel_fn bf16_convcv;
     bf16_minexp_ukernel_fn bf16_minexp; /* their operands' guard */
     bf16_zip_ukernel_fn bf16_zip;       /* pair slab rows */
+    bf16_pairt_ukernel_fn bf16_pairt;   /* paired dy^T */
+    bf16_split2_ukernel_fn bf16_split2; /* stride-2 bf16 slab rows */
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */

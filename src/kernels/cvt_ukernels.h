@@ -62,6 +62,21 @@ int bf16_zip_ukernel__avx512(size_t n, const uint16_t *lo, const uint16_t *hi, u
                              int emin);
 
 /*
+ * bf16 row split into its two W phases ("bf16_split2"): even[i] = src[2i]
+ * for i < (n + 1) / 2, odd[i] = src[2i + 1] for i < n / 2 (bits copied);
+ * returns the smaller of emin and bf16_minexp of the n values. The stride-2
+ * bf16 slab of the weights pass's BF16 pairs. Any n >= 0; reads and writes
+ * exactly the elements named.
+ */
+typedef int (*bf16_split2_ukernel_fn)(size_t n, const uint16_t *src, uint16_t *even, uint16_t *odd,
+                                      int emin);
+
+int bf16_split2_ukernel__scalar(size_t n, const uint16_t *src, uint16_t *even, uint16_t *odd,
+                                int emin);
+int bf16_split2_ukernel__avx512(size_t n, const uint16_t *src, uint16_t *even, uint16_t *odd,
+                                int emin);
+
+/*
  * fp16 / bf16 pairs split and widened ("h16_f32_split2"): for i < n,
  * (i even ? even[i/2] : odd[i/2]) = src[i] widened as f16_f32_cvt (bf16 == 0)
  * or bf16_f32_cvt (bf16 != 0) do it, NaNs quieted when quiet != 0. The W phase
