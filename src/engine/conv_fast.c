@@ -560,6 +560,17 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                         const int64_t w0 = (lo + q0) * g->st[2] + pw;
                         const uint16_t *s0 = src + conv_view_index(v, n, c0 + 2 * cp, d, h, w0);
                         const uint16_t *s1 = has_hi ? s0 + v->stride[1] : NULL;
+                        /* the same row of the pairs ahead, as pack_slab asks
+                         * for its channels ahead (short rows far apart) */
+                        const int64_t span = ((hi - lo - 1) * step + 1) * (int64_t)sizeof(uint16_t);
+                        const int64_t ahead = max64(1, min64(FAST_PACK_AHEAD_CHANNELS / 2,
+                                                             FAST_PACK_AHEAD_BYTES / max64(1, 2 * span)));
+                        if (ipw == 0 && 2 * (cp + ahead) < g->cin && span <= FAST_PREFETCH_MAX_BYTES) {
+                            const uint16_t *nx = s0 + 2 * ahead * v->stride[1];
+                            ukernel_prefetch_run((const char *)nx, span, 0);
+                            if (2 * (cp + ahead) + 1 < g->cin)
+                                ukernel_prefetch_run((const char *)(nx + v->stride[1]), span, 0);
+                        }
                         if (step == 1) {
                             emin = k->bf16_zip((size_t)(hi - lo), s0, s1, row + lo, emin);
                         } else {
