@@ -2435,8 +2435,13 @@ static void wt_chunk_flat_pairs(const wt_run *r, int64_t u0, int64_t u1, float *
                             return;
                         }
                     }
+                    const int64_t ncall = ceil_div(oc, st->nr);
                     for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
                         const int64_t nr = min64(st->nr, oc - o0);
+                        /* the next row tile's x, a part per call, as wt_chunk_flat */
+                        flat_prefetch_part(x, n0, nb, grp * g->cin + q0 + mr,
+                                           min64(st->mr, krows - q0 - mr), st->fpos, o0 / st->nr,
+                                           ncall);
                         if (q0 + mr < krows)
                             prefetch_tile(pg + (q0 + mr) * st->ldb + o0,
                                           min64(st->mr, krows - q0 - mr), st->ldb, nr, 4);
