@@ -125,6 +125,21 @@ static double run_convcv_1x1(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* The 1x1 case over BF16 pairs: 128 pairs of 196 positions (100 KB: L2). */
+static double run_bf16_convcv_1x1(const conv_ukernels *k, int calls)
+{
+    static const ptrdiff_t toff0[1] = {0};
+    double flops = 0;
+    const bf16_convcv_ukernel_fn fn = conv_bf16_dot_convcv(k->isa);
+    for (int c = 0; c < calls; ++c)
+        for (int j0 = 0; j0 + 14 <= CS1; j0 += 14) {
+            fn((size_t)k->bf16_convcv_mr, 14, CH1 / 2, 1, (const uint32_t *)g_w,
+               (const uint32_t *)g_x1 + j0, CS1, toff0, g_y1 + j0, CS1, 1, 0);
+            flops += 2.0 * k->bf16_convcv_mr * 14 * CH1;
+        }
+    return flops;
+}
+
 /* The weights pass's GEMM form: 2048 positions of dy^T (64 channels, 512 KB:
  * L2) against 6 slab rows per call. */
 enum { WLEN = 2048, WROWS = 96 };
@@ -299,6 +314,8 @@ int main(int argc, char **argv)
          "the 3x3 one, bf16 pairs, vdpbf16ps"},
         {"convcv", k->convcv ? run_convcv_1x1 : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
          "1x1, 256 channels of 196, slab in L2"},
+        {"bf16cv", conv_bf16_dot_convcv(k->isa) ? run_bf16_convcv_1x1 : NULL, k->bf16_convcv_mr, 14,
+         "the 1x1 one, bf16 pairs, vdpbf16ps"},
         {"convwt", run_convwt, k->convwt_mr, k->convwt_nr, "2048 positions, dy^T in L2"},
         {"bf16wt", k->bf16_convwt ? run_bf16_convwt_fma : NULL, k->bf16_convwt_mr,
          k->bf16_convwt_nr, "the same, bf16 pairs, fma"},

@@ -549,20 +549,28 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                                            ? lo
                                            : min64(g->wp, (is[2] - 1 - pw) / g->st[2] - q0 + 1);
                     const int64_t step = g->st[2] * v->stride[4];
-                    for (int64_t r = 0; r < g->hp; ++r) {
+                    /* whole input rows following each other in v and in the
+                     * slab: a run of rows is one zip (pack_slab's "whole") */
+                    const bool whole = g->st[1] == 1 && g->st[2] == 1 && q0 == 0 && hi == g->wp &&
+                                       g->wp == is[2] && v->stride[4] == 1 && v->stride[3] == is[2];
+                    for (int64_t r = 0, nrows = 1; r < g->hp; r += nrows) {
                         const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + ph;
                         uint32_t *row = plane + r * g->wp;
+                        nrows = 1;
                         if (d < 0 || d >= is[0] || h < 0 || h >= is[1] || hi <= lo) {
                             memset(row, 0, (size_t)g->wp * sizeof(uint32_t));
                             continue;
                         }
+                        while (whole && r + nrows < g->hp && h + nrows < is[1])
+                            ++nrows;
                         memset(row, 0, (size_t)lo * sizeof(uint32_t));
                         const int64_t w0 = (lo + q0) * g->st[2] + pw;
                         const uint16_t *s0 = src + conv_view_index(v, n, c0 + 2 * cp, d, h, w0);
                         const uint16_t *s1 = has_hi ? s0 + v->stride[1] : NULL;
                         /* the same row of the pairs ahead, as pack_slab asks
                          * for its channels ahead (short rows far apart) */
-                        const int64_t span = ((hi - lo - 1) * step + 1) * (int64_t)sizeof(uint16_t);
+                        const int64_t len = (nrows - 1) * g->wp + hi - lo;
+                        const int64_t span = ((len - 1) * step + 1) * (int64_t)sizeof(uint16_t);
                         const int64_t ahead = max64(1, min64(FAST_PACK_AHEAD_CHANNELS / 2,
                                                              FAST_PACK_AHEAD_BYTES / max64(1, 2 * span)));
                         if (ipw == 0 && 2 * (cp + ahead) < g->cin && span <= FAST_PREFETCH_MAX_BYTES) {
@@ -572,7 +580,7 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                                 ukernel_prefetch_run((const char *)(nx + v->stride[1]), span, 0);
                         }
                         if (step == 1) {
-                            emin = k->bf16_zip((size_t)(hi - lo), s0, s1, row + lo, emin);
+                            emin = k->bf16_zip((size_t)len, s0, s1, row + lo, emin);
                         } else {
                             uint16_t t0[CHUNK], t1[CHUNK];
                             for (int64_t j0 = lo; j0 < hi; j0 += CHUNK) {
@@ -585,7 +593,8 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                                                    emin);
                             }
                         }
-                        memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(uint32_t));
+                        memset(row + (nrows - 1) * g->wp + hi, 0,
+                               (size_t)(g->wp - hi) * sizeof(uint32_t));
                     }
                 }
         }
