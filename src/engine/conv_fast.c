@@ -1155,32 +1155,48 @@ static bool taps_dense(const fast_geom *g, const conv_view *w)
     return w->stride[4] == 1 && w->stride[3] == g->ks[2] && w->stride[2] == g->ks[1] * g->ks[2];
 }
 
-/* The fp32 panel of nc*nt rows of mr floats at p (exact bf16 values: BF16
- * weights in mode BF16) rewritten in place as pairs of input channels, the
- * layout of bf16 convcv: word (cp*nt + t)*mr + m = row (2cp*nt + t) | row
- * ((2cp+1)*nt + t) << 16 at m (+0 past nc). Each word is written after the
- * floats it reads, never over one still to read. *wmin is lowered to the
- * panel's smallest exponent field (bf16_minexp). */
-static void panel_to_pairs(float *p, int64_t nc, int64_t nt, int64_t mr, atomic_int *wmin)
+/* The weights of (group, channel block) i as pairs of input channels for
+ * bf16 convcv (BF16 weights in mode BF16: bits copied, NaNs quieted as the
+ * mode's rounding does): word (cp*nt + t)*mr + m = w of input channel 2cp |
+ * that of 2cp + 1 << 16 (+0 past cin, and for rows past cout). *wmin is
+ * lowered to their smallest exponent field (bf16_minexp). */
+static void data_pack_weights_pairs(const data_run *r, size_t i)
 {
-    uint32_t *dst = (uint32_t *)(void *)p;
-    const uint32_t *src = (const uint32_t *)(const void *)p;
+    const data_state *st = r->st;
+    const fast_geom *g = r->g;
+    const conv_view *w = &r->p->w;
+    const int64_t grp = (int64_t)i / r->ncb_sub, mb = (int64_t)i % r->ncb_sub, mr = st->mr;
+    const int64_t co0 = mb * mr, rows = min64(mr, g->cout - co0), ncp = (g->cin + 1) / 2;
+    uint32_t *dst = (uint32_t *)(void *)(r->wpk_sub + (int64_t)i * g->cin * g->nt * mr);
+    const uint16_t *src = (const uint16_t *)(const void *)w->data;
+    const int64_t sco = st->bwd ? w->stride[1] : w->stride[0]; /* row to row */
     int emin = 255;
-    for (int64_t cp = 0; cp < (nc + 1) / 2; ++cp)
-        for (int64_t t = 0; t < nt; ++t)
-            for (int64_t m = 0; m < mr; ++m) {
-                const uint32_t lo = src[((2 * cp) * nt + t) * mr + m] >> 16;
-                const uint32_t hi =
-                    2 * cp + 1 < nc ? src[((2 * cp + 1) * nt + t) * mr + m] >> 16 : 0;
-                dst[(cp * nt + t) * mr + m] = lo | hi << 16;
-                const int el = (lo & 0x7fff) == 0 ? 255 : (int)(lo >> 7) & 0xff;
-                const int eh = (hi & 0x7fff) == 0 ? 255 : (int)(hi >> 7) & 0xff;
-                emin = el < emin ? el : emin;
-                emin = eh < emin ? eh : emin;
-            }
-    int cur = atomic_load_explicit(wmin, memory_order_relaxed);
+    for (int64_t cp = 0; cp < ncp; ++cp)
+        for (int64_t jd = 0; jd < g->ntap[0]; ++jd)
+            for (int64_t jh = 0; jh < g->ntap[1]; ++jh)
+                for (int64_t jw = 0; jw < g->ntap[2]; ++jw) {
+                    const int64_t kd = g->tk[0][jd], kh = g->tk[1][jh], kw = g->tk[2][jw],
+                                  ci = 2 * cp;
+                    const int64_t lo =
+                        st->bwd ? conv_view_index(w, grp * g->cin + ci, co0, kd, kh, kw)
+                                : conv_view_index(w, grp * g->cout + co0, ci, kd, kh, kw);
+                    const bool has_hi = ci + 1 < g->cin;
+                    const int64_t hi = lo + (st->bwd ? w->stride[0] : w->stride[1]);
+                    for (int64_t m = 0; m < rows; ++m) {
+                        uint32_t a = src[lo + m * sco], b = has_hi ? src[hi + m * sco] : 0;
+                        if ((a & 0x7fff) > 0x7f80) a |= 0x40;
+                        if ((b & 0x7fff) > 0x7f80) b |= 0x40;
+                        dst[m] = a | b << 16;
+                    }
+                    for (int64_t m = rows; m < mr; ++m)
+                        dst[m] = 0;
+                    emin = r->k->bf16_minexp((size_t)(2 * rows),
+                                             (const uint16_t *)(const void *)dst, NULL, emin);
+                    dst += mr;
+                }
+    int cur = atomic_load_explicit(r->wmin, memory_order_relaxed);
     while (emin < cur && !atomic_compare_exchange_weak_explicit(
-                             wmin, &cur, emin, memory_order_relaxed, memory_order_relaxed)) {
+                             r->wmin, &cur, emin, memory_order_relaxed, memory_order_relaxed)) {
     }
 }
 
@@ -1251,10 +1267,10 @@ static void data_pack_weights_f32(const data_run *r, size_t i)
 static void data_pack_weights(void *ctx, size_t i)
 {
     const data_run *r = ctx;
-    data_pack_weights_f32(r, i);
     if (r->st->pairs)
-        panel_to_pairs(r->wpk_sub + (int64_t)i * r->g->cin * r->g->nt * r->st->mr, r->g->cin,
-                       r->g->nt, r->st->mr, r->wmin);
+        data_pack_weights_pairs(r, i);
+    else
+        data_pack_weights_f32(r, i);
 }
 
 /* Where row m0 + m of a tile goes: channel, output phase offsets, and how many
