@@ -519,6 +519,60 @@ static int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_uke
     return emin;
 }
 
+/* pack_pair's two W phase planes over an input channel pair (pack_slab_pairs,
+ * stride 2 in W with both phases used, unit W stride): each channel's input
+ * row read once and split by k's bf16_split2, the phases zipped into their
+ * planes a chunk at a time; channels [c0, c0 + cin) are the slab's, c the
+ * pair's first. Returns emin lowered to the values' smallest exponent field. */
+static int pack_pair_pairs(const fast_geom *g, const conv_view *v, const conv_ukernels *k,
+                           int64_t n, int64_t c0, int64_t cin, int64_t c, bool has_hi, int64_t d,
+                           int64_t oh0, int64_t ow0, uint32_t *dst, int emin)
+{
+    enum { CHUNK = 256 };
+    const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], W = g->is[2], plane = g->hp * wp;
+    const int64_t lo = max64(0, -q0);
+    const int64_t hi0 = min64(wp, max64(lo, (W - 1) / 2 - q0 + 1));
+    const int64_t hi1 = W < 2 ? lo : min64(wp, max64(lo, (W - 2) / 2 - q0 + 1)); /* hi1 <= hi0 */
+    const bool dok = d >= 0 && d < g->is[0];
+    const uint16_t *src = (const uint16_t *)(const void *)v->data;
+    uint16_t e0[CHUNK], o0[CHUNK], e1[CHUNK], o1[CHUNK];
+    for (int64_t r = 0; r < g->hp; ++r)
+        for (int64_t iph = 0; iph < g->nph[1]; ++iph) {
+            const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + g->phase[1][iph];
+            uint32_t *r0 = dst + iph * 2 * plane + r * wp, *r1 = r0 + plane;
+            if (!dok || h < 0 || h >= g->is[1] || hi0 <= lo) {
+                memset(r0, 0, (size_t)wp * sizeof(uint32_t));
+                memset(r1, 0, (size_t)wp * sizeof(uint32_t));
+                continue;
+            }
+            memset(r0, 0, (size_t)lo * sizeof(uint32_t));
+            memset(r1, 0, (size_t)lo * sizeof(uint32_t));
+            const uint16_t *s0 = src + conv_view_index(v, n, c, d, h, (lo + q0) * 2);
+            const uint16_t *s1 = s0 + v->stride[1];
+            const int64_t total = 2 * (hi1 - lo) + (hi0 > hi1); /* source values */
+            /* the same row of the pairs ahead (pack_slab_pairs) */
+            const int64_t span = total * (int64_t)sizeof(uint16_t);
+            const int64_t ahead = max64(
+                1, min64(FAST_PACK_AHEAD_CHANNELS / 2, FAST_PACK_AHEAD_BYTES / max64(1, 2 * span)));
+            if (c - c0 + 2 * ahead < cin && span <= FAST_PREFETCH_MAX_BYTES) {
+                const uint16_t *nx = s0 + 2 * ahead * v->stride[1];
+                ukernel_prefetch_run((const char *)nx, span, 0);
+                if (c - c0 + 2 * ahead + 1 < cin)
+                    ukernel_prefetch_run((const char *)(nx + v->stride[1]), span, 0);
+            }
+            for (int64_t j = 0; j < total; j += 2 * CHUNK) {
+                const int64_t cnt = min64(2 * CHUNK, total - j), ne = (cnt + 1) / 2, no = cnt / 2;
+                emin = k->bf16_split2((size_t)cnt, s0 + j, e0, o0, emin);
+                if (has_hi) emin = k->bf16_split2((size_t)cnt, s1 + j, e1, o1, emin);
+                emin = k->bf16_zip((size_t)ne, e0, has_hi ? e1 : NULL, r0 + lo + j / 2, emin);
+                emin = k->bf16_zip((size_t)no, o0, has_hi ? o1 : NULL, r1 + lo + j / 2, emin);
+            }
+            memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(uint32_t));
+            memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(uint32_t));
+        }
+    return emin;
+}
+
 /* pack_slab's layout over input channel pairs, for the data pass's BF16
  * pairs (a BF16 view in mode BF16: bits copied): word (cp, kd, ph, pw, r,
  * col) at dst[cp*cs + ...] holds channel c0 + 2cp in its low half and c0 +
@@ -534,10 +588,16 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                   ncp = (g->cin + 1) / 2;
     const uint16_t *src = (const uint16_t *)(const void *)v->data;
     int emin = 255;
+    const bool pair = g->st[2] == 2 && g->nph[2] == 2 && v->stride[4] == 1;
     for (int64_t cp = 0; cp < ncp; ++cp) {
         const bool has_hi = 2 * cp + 1 < g->cin;
         for (int64_t kd = 0; kd < np; ++kd) {
             const int64_t d = g->drun > 1 ? d0 + dmin + kd : d0 + g->tsh[0][kd];
+            if (pair) {
+                emin = pack_pair_pairs(g, v, k, n, c0, g->cin, c0 + 2 * cp, has_hi, d, oh0, ow0,
+                                       dst + cp * g->cs + kd * g->nph[1] * 2 * g->hp * g->wp, emin);
+                continue;
+            }
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
                 for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
                     const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
