@@ -15,7 +15,8 @@
  * Problems take the weights pass's GEMM path (OG >= 32) or, a third of them
  * 1x1, its flat path (whole images per call, x read in place); half of them
  * have a multiple of 16 gradInput channels (D), which takes the
- * channel-vector data kernel. Also: 1 / 2 / 3 threads
+ * channel-vector data kernel; a third of the others are transposed with
+ * stride 2 in W (the data pass's input split into W phases). Also: 1 / 2 / 3 threads
  * give the same bits, and the pairs do run (some
  * case differs from the unpaired plan, ACLCONV_BF16_DOT=0, which sums in
  * another order). Skips (77) where the CPU has no AVX-512.
@@ -100,6 +101,9 @@ static void one_case(uint64_t seed, int kind)
     conv_problem p;
     memset(&p, 0, sizeof p);
     const bool pointwise = rng_chance(&r, 1, 3);
+    /* F (transposed) with stride 2 in W and both W phases read: the data
+     * pass splits its input into W phases (pack_pair_pairs) */
+    const bool fwd_s2 = !pointwise && rng_chance(&r, 1, 3);
     p.rank = (int)rng_range(&r, 1, 3);
     p.n = pointwise ? rng_range(&r, 1, 12) : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 4) ? 2 : 1;
@@ -110,8 +114,8 @@ static void one_case(uint64_t seed, int kind)
     p.cg = rng_chance(&r, 1, 2) ? 16 * rng_range(&r, 1, 3)
            : pointwise          ? rng_range(&r, 24, 60)
                                 : rng_range(&r, 4, 20);
-    p.og = rng_range(&r, 32, 80);
-    p.data_dir = rng_chance(&r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
+    p.og = fwd_s2 ? 16 * rng_range(&r, 2, 4) : rng_range(&r, 32, 80);
+    p.data_dir = fwd_s2 || rng_chance(&r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p.transposed = p.data_dir == CONV_DIR_FWD;
     for (int i = 0; i < 3; ++i) {
         if (i < 3 - p.rank) {
@@ -122,6 +126,11 @@ static void one_case(uint64_t seed, int kind)
         p.ks[i] = rng_range(&r, 1, p.rank == 3 ? 2 : 3);
         p.dil[i] = rng_chance(&r, 1, 4) ? 2 : 1;
         p.stride[i] = rng_chance(&r, 1, 3) ? 2 : 1;
+        if (fwd_s2 && i == 2) {
+            p.ks[i] = rng_range(&r, 2, 4);
+            p.dil[i] = 1;
+            p.stride[i] = 2;
+        }
         it_draw_extent(&p, i, 0, p.rank == 1 ? 300 : p.rank == 2 ? 17 : 6, &r);
         if (pointwise) { /* the flat path: whole images per kernel call */
             p.ks[i] = p.stride[i] = p.dil[i] = 1;
@@ -209,7 +218,7 @@ int main(void)
            dot ? "present" : "absent (pairs with the exact kernels only)");
     const uint64_t base = 0x62663136ull;
     for (int kind = 0; kind < DATA_KINDS; ++kind)
-        for (uint64_t s = 0; s < 32; ++s)
+        for (uint64_t s = 0; s < (kind == DATA_INT ? 64 : 32); ++s)
             one_case(base + (uint64_t)kind * 1000 + s, kind);
     for (int k = 0; k < 2; ++k)
         if (g_paired[k] == 0) {
