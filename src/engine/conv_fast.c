@@ -434,9 +434,11 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
 
 /* pack_pair's planes as bf16 bits (pack_slab_bf16, stride 2 in W with both
  * phases used, unit W stride): each input row read once and split by k's
- * bf16_split2. Returns emin lowered to the values' smallest exponent field. */
+ * bf16_split2; channels below cend are the slab's. Returns emin lowered to
+ * the values' smallest exponent field. */
 static int pack_pair_bf16(const fast_geom *g, const conv_view *v, const conv_ukernels *k, int64_t n,
-                          int64_t c, int64_t d, int64_t oh0, int64_t ow0, uint16_t *dst, int emin)
+                          int64_t c, int64_t cend, int64_t d, int64_t oh0, int64_t ow0,
+                          uint16_t *dst, int emin)
 {
     const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], W = g->is[2], plane = g->hp * wp;
     const int64_t lo = max64(0, -q0);
@@ -455,9 +457,16 @@ static int pack_pair_bf16(const fast_geom *g, const conv_view *v, const conv_uke
             }
             memset(r0, 0, (size_t)lo * sizeof(uint16_t));
             memset(r1, 0, (size_t)lo * sizeof(uint16_t));
-            emin = k->bf16_split2((size_t)(2 * (hi1 - lo) + (hi0 > hi1)),
-                                  src + conv_view_index(v, n, c, d, h, (lo + q0) * 2), r0 + lo,
-                                  r1 + lo, emin);
+            const uint16_t *row = src + conv_view_index(v, n, c, d, h, (lo + q0) * 2);
+            const int64_t total = 2 * (hi1 - lo) + (hi0 > hi1);
+            /* the same row of a channel ahead (pack_slab's rule): the
+             * split's loads were its hot spots without */
+            const int64_t span = total * (int64_t)sizeof(uint16_t);
+            const int64_t ahead =
+                max64(1, min64(FAST_PACK_AHEAD_CHANNELS, FAST_PACK_AHEAD_BYTES / max64(1, span)));
+            if (c + ahead < cend && span <= FAST_PREFETCH_MAX_BYTES)
+                ukernel_prefetch_run((const char *)(row + ahead * v->stride[1]), span, 0);
+            emin = k->bf16_split2((size_t)total, row, r0 + lo, r1 + lo, emin);
             memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(uint16_t));
             memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(uint16_t));
         }
@@ -479,7 +488,7 @@ static int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_uke
         for (int64_t kd = 0; kd < np; ++kd) {
             const int64_t d = g->drun > 1 ? d0 + dmin + kd : d0 + g->tsh[0][kd];
             if (pair) {
-                emin = pack_pair_bf16(g, v, k, n, c0 + c, d, oh0, ow0,
+                emin = pack_pair_bf16(g, v, k, n, c0 + c, c0 + g->cin, d, oh0, ow0,
                                       dst + c * g->cs + kd * g->nph[1] * 2 * g->hp * g->wp, emin);
                 continue;
             }
