@@ -1225,10 +1225,11 @@ static bool taps_dense(const fast_geom *g, const conv_view *w)
 }
 
 /* The weights of (group, channel block) i as pairs of input channels for
- * bf16 convcv (BF16 weights in mode BF16: bits copied, NaNs quieted as the
- * mode's rounding does): word (cp*nt + t)*mr + m = w of input channel 2cp |
- * that of 2cp + 1 << 16 (+0 past cin, and for rows past cout). *wmin is
- * lowered to their smallest exponent field (bf16_minexp). */
+ * bf16 convcv (BF16 weights in mode BF16: bits copied; a NaN keeps its
+ * payload where the fp32 panels quiet it: NaN results either way): word
+ * (cp*nt + t)*mr + m = w of input channel 2cp | that of 2cp + 1 << 16 (+0
+ * past cin, and for rows past cout). *wmin is lowered to their smallest
+ * exponent field (bf16_minexp). */
 static void data_pack_weights_pairs(const data_run *r, size_t i)
 {
     const data_state *st = r->st;
@@ -1251,16 +1252,18 @@ static void data_pack_weights_pairs(const data_run *r, size_t i)
                                 : conv_view_index(w, grp * g->cout + co0, ci, kd, kh, kw);
                     const bool has_hi = ci + 1 < g->cin;
                     const int64_t hi = lo + (st->bwd ? w->stride[0] : w->stride[1]);
-                    for (int64_t m = 0; m < rows; ++m) {
-                        uint32_t a = src[lo + m * sco], b = has_hi ? src[hi + m * sco] : 0;
-                        if ((a & 0x7fff) > 0x7f80) a |= 0x40;
-                        if ((b & 0x7fff) > 0x7f80) b |= 0x40;
-                        dst[m] = a | b << 16;
+                    if (sco == 1) { /* D of a 1x1-like layer: each row a run */
+                        emin = r->k->bf16_zip((size_t)rows, src + lo, has_hi ? src + hi : NULL, dst,
+                                              emin);
+                    } else {
+                        for (int64_t m = 0; m < rows; ++m)
+                            dst[m] = (uint32_t)src[lo + m * sco] |
+                                     (has_hi ? (uint32_t)src[hi + m * sco] << 16 : 0u);
+                        emin = r->k->bf16_minexp((size_t)(2 * rows),
+                                                 (const uint16_t *)(const void *)dst, NULL, emin);
                     }
                     for (int64_t m = rows; m < mr; ++m)
                         dst[m] = 0;
-                    emin = r->k->bf16_minexp((size_t)(2 * rows),
-                                             (const uint16_t *)(const void *)dst, NULL, emin);
                     dst += mr;
                 }
     int cur = atomic_load_explicit(r->wmin, memory_order_relaxed);
