@@ -88,7 +88,7 @@ static double run_bf16_convcv(const conv_ukernels *k, int calls)
     for (int c = 0; c < calls; ++c)
         for (int j0 = 0; j0 + nr <= SPAN; j0 += nr) {
             g_bf16_cv((size_t)k->bf16_convcv_mr, (size_t)nr, CH / 2, NT, (const uint32_t *)g_w,
-                      (const uint32_t *)g_x + j0, CS, g_toff, g_y + j0, SPAN, 1, 0);
+                      (const uint32_t *)g_x + j0, CS, g_toff, g_y + j0, SPAN, 1, 0, 0);
             flops += 2.0 * k->bf16_convcv_mr * nr * CH * NT;
         }
     return flops;
@@ -134,7 +134,7 @@ static double run_bf16_convcv_1x1(const conv_ukernels *k, int calls)
     for (int c = 0; c < calls; ++c)
         for (int j0 = 0; j0 + 14 <= CS1; j0 += 14) {
             fn((size_t)k->bf16_convcv_mr, 14, CH1 / 2, 1, (const uint32_t *)g_w,
-               (const uint32_t *)g_x1 + j0, CS1, toff0, g_y1 + j0, CS1, 1, 0);
+               (const uint32_t *)g_x1 + j0, CS1, toff0, g_y1 + j0, CS1, 1, 0, 0);
             flops += 2.0 * k->bf16_convcv_mr * 14 * CH1;
         }
     return flops;

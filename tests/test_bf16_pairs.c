@@ -151,6 +151,12 @@ static void one_case(uint64_t seed, int kind)
         it_tensor_make(bf[t], ACL_BF16, dims, views, &r);
         it_fill(bf[t], kind == DATA_INT, 24, &r);
     }
+    if (rng_chance(&r, 1, 2)) { /* a BF16 gradInput: the data kernel narrows as it stores */
+        int64_t dims[5];
+        memcpy(dims, o.gi.v.dim, sizeof dims);
+        it_tensor_free(&o.gi);
+        it_tensor_make(&o.gi, ACL_BF16, dims, views, &r);
+    }
     if (kind == DATA_TINY_DY) scale_tiny(&o.y);
     if (kind == DATA_TINY_X) scale_tiny(&o.x);
     if (kind == DATA_TINY_W) scale_tiny(&o.w); /* the data pass's other operand */

@@ -341,7 +341,9 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
     int bad = 0;
     for (int mr = 1; mr <= MR; ++mr)
         for (int nr = 1; nr <= NR; ++nr) {
-            const int accumulate = (int)rng_range(r, 0, 1);
+            /* ybf16: results narrowed to a bf16 y (only without accumulate) */
+            const int accumulate = (int)rng_range(r, 0, 1),
+                      ybf16 = !accumulate && rng_chance(r, 1, 2);
             const size_t ystep = (size_t)rng_range(r, 1, 3), nt = (size_t)rng_range(r, 1, 4);
             const size_t nc = (size_t)rng_range(r, 1, 5), ncp = (nc + 1) / 2;
             ptrdiff_t toff[4];
@@ -352,6 +354,7 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
             uint32_t *x = malloc(xn * sizeof(uint32_t));
             uint32_t *w = malloc(ncp * nt * (size_t)MR * sizeof(uint32_t));
             float *y = malloc(yn * sizeof(float)), *want = malloc(yn * sizeof(float));
+            uint16_t *y16 = malloc(yn * sizeof(uint16_t)), *want16 = malloc(yn * sizeof(uint16_t));
             for (size_t p = 0; p < ncp; ++p) {
                 const int has_hi = 2 * p + 1 < nc;
                 for (size_t i = 0; i < cs; ++i)
@@ -361,8 +364,10 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
                     w[p * nt * MR + i] = (has_hi ? (uint32_t)bf16_random(r, elo, ehi) << 16 : 0) |
                                          bf16_random(r, elo, ehi);
             }
-            for (size_t i = 0; i < yn; ++i)
+            for (size_t i = 0; i < yn; ++i) {
                 y[i] = want[i] = GUARD;
+                y16[i] = want16[i] = 0xbeef;
+            }
             for (int m = 0; m < mr; ++m)
                 for (int j = 0; j < nr; ++j) {
                     const size_t at = (size_t)m * ldy + (size_t)j * ystep;
@@ -376,21 +381,28 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
                             s = fmaf(bf16_val(wv), bf16_val(xv), s);
                         }
                     want[at] = s;
+                    want16[at] = f32_to_bf16(s);
                 }
-            fn((size_t)mr, (size_t)nr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate);
-            for (size_t i = 0; i < yn; ++i)
-                if (f32_bits(y[i]) != f32_bits(want[i])) {
+            fn((size_t)mr, (size_t)nr, ncp, nt, w, x, cs, toff, ybf16 ? (void *)y16 : (void *)y,
+               ldy, ystep, accumulate, ybf16);
+            for (size_t i = 0; i < yn; ++i) {
+                const int ok = ybf16 ? y16[i] == want16[i] : f32_bits(y[i]) == f32_bits(want[i]);
+                if (!ok) {
                     if (bad++ < 3)
-                        printf("FAIL %s%s mr=%d nr=%d acc=%d step=%zu nc=%zu nt=%zu: y[%zu] = %a, "
-                               "want %a\n",
-                               name, tiny ? " (tiny operands)" : "", mr, nr, accumulate, ystep, nc,
-                               nt, i, y[i], want[i]);
+                        printf("FAIL %s%s mr=%d nr=%d acc=%d bf16 y=%d step=%zu nc=%zu nt=%zu: "
+                               "y[%zu] = %a / 0x%04x, "
+                               "want %a / 0x%04x\n",
+                               name, tiny ? " (tiny operands)" : "", mr, nr, accumulate, ybf16,
+                               ystep, nc, nt, i, y[i], y16[i], want[i], want16[i]);
                     break;
                 }
+            }
             free(x);
             free(w);
             free(y);
             free(want);
+            free(y16);
+            free(want16);
         }
     return bad;
 }

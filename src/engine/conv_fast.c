@@ -1449,15 +1449,17 @@ static inline int64_t tile_start(const data_state *st, int64_t t, int64_t span, 
 }
 
 /* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
- * j*ystep] (ystep > 1: the channel-vector kernel only). */
+ * j*ystep] (ystep > 1: the channel-vector kernel only); y is float, or
+ * with ybf16 (the pair kernel only) a BF16 gradInput written in place. */
 static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g,
                                const float *w, const float *x, int64_t cs, int xround,
-                               const ptrdiff_t *toff, float *y, int64_t ldy, int64_t ystep)
+                               const ptrdiff_t *toff, void *y, int64_t ldy, int64_t ystep,
+                               bool ybf16)
 {
     if (r->st->pairs) /* panels and slab of pairs: 32-bit words at the floats' offsets */
         r->pairconv((size_t)mr, (size_t)nr, (size_t)((g->cin + 1) / 2), (size_t)g->nt,
                     (const uint32_t *)(const void *)w, (const uint32_t *)(const void *)x,
-                    (size_t)cs, toff, y, (size_t)ldy, (size_t)ystep, 0);
+                    (size_t)cs, toff, y, (size_t)ldy, (size_t)ystep, 0, ybf16);
     else if (r->st->cv)
         r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
                   (size_t)ldy, (size_t)ystep, 0);
@@ -1543,20 +1545,27 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
     /* the FLOAT16 / BF16 modes round fp32 results: in place, after the
      * kernel calls of a tile group, while its lines are in L1 */
     const bool rounds = conv_result_round_kind(r->p->mode) != F32_ROUND_NONE;
+    /* BF16 pairs into a BF16 gradInput in mode BF16: the kernel narrows as
+     * it stores (the mode's rounding and the cast are one rounding), so the
+     * results skip the tile buffer and data_store_tile (8% of r50_c4_1x1's
+     * bf16 dx, 20% of r50_c3_3x3s2's with its stride-2 phases) */
+    const bool bf16_out = st->pairs && out->dtype == ACL_BF16 && r->p->mode == CONV_MODE_BF16;
     const bool f32_out = !st->phase_rows && out->dtype == ACL_FLOAT;
+    const bool direct = f32_out || bf16_out;
+    const int64_t es = bf16_out ? 2 : 4; /* bytes of an output element */
     /* (cols == wp: a column block narrower than the plane would write its
      * junk lanes into the next block's columns) */
-    const bool flat_in_place = f32_out && ystep == 1 && g->ostep[1] == 1 && g->wp == cols &&
+    const bool flat_in_place = direct && ystep == 1 && g->ostep[1] == 1 && g->wp == cols &&
                                g->wp == g->os[2] && out->stride[3] == g->wp;
-    const bool per_row = st->cv && (g->wp != cols || (f32_out && !flat_in_place));
-    const bool in_place = per_row ? f32_out && ystep >= 1 : flat_in_place;
+    const bool per_row = st->cv && (g->wp != cols || (direct && !flat_in_place));
+    const bool in_place = per_row ? direct && ystep >= 1 : flat_in_place;
     const int64_t trows = per_row ? rows : 1, span = per_row ? cols : jn;
     const int64_t ntiles = ceil_div(span, st->nr);
-    float *out0 = in_place ? (float *)out->data + conv_view_index(out, n, grp * g->cout,
-                                                                  od * g->ostep[0] + g->ooff[0],
-                                                                  oh0 * g->ostep[1] + g->ooff[1],
-                                                                  ow0 * g->ostep[2] + g->ooff[2])
-                           : NULL;
+    char *out0 = in_place ? out->data + es * conv_view_index(out, n, grp * g->cout,
+                                                             od * g->ostep[0] + g->ooff[0],
+                                                             oh0 * g->ostep[1] + g->ooff[1],
+                                                             ow0 * g->ostep[2] + g->ooff[2])
+                          : NULL;
     const int64_t ldrow = out->stride[3] * g->ostep[1];
     const float *wpk = r->wpk + r->wpk_at[sub];
     const ptrdiff_t *toff = r->toff + r->toff_at[sub];
@@ -1576,27 +1585,29 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
                     if (!in_place && touch)
                         data_store_tile(r, g, NULL, 0, mr, gn, n, co0, od, oh0, ow0, rows, cols,
                                         row * g->wp + g0);
-                    float *dst0 =
-                        in_place ? out0 + mb * st->mr * out->stride[1] + row * ldrow : NULL;
+                    char *dst0 =
+                        in_place ? out0 + es * (mb * st->mr * out->stride[1] + row * ldrow) : NULL;
                     for (int64_t t = t0; t < t1; ++t) {
                         const int64_t c0 = tile_start(st, t, span, ntiles);
                         const int64_t nr = tile_start(st, t + 1, span, ntiles) - c0,
                                       j0 = row * g->wp + c0;
                         if (in_place) {
-                            float *dst = dst0 + c0 * ystep;
+                            char *dst = dst0 + es * c0 * ystep;
                             /* (the channel-vector kernel asks for its unit-step
                              * results itself, spread over its loop) */
                             if (!st->cv || ystep != 1)
-                                prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1, 4);
+                                prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1,
+                                              (size_t)es);
                             data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff, dst,
-                                        out->stride[1], ystep);
+                                        out->stride[1], ystep, bf16_out);
                         } else {
                             data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff,
-                                        tile + (c0 - g0), st->tile_ld, 1);
+                                        tile + (c0 - g0), st->tile_ld, 1, false);
                         }
                     }
-                    if (in_place && rounds && !st->round_blocks)
-                        round_in_place(r, dst0 + g0 * ystep, mr, out->stride[1], gn, ystep);
+                    if (in_place && rounds && !bf16_out && !st->round_blocks)
+                        round_in_place(r, (float *)(void *)dst0 + g0 * ystep, mr, out->stride[1],
+                                       gn, ystep);
                     if (!in_place)
                         data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0, rows,
                                         cols, row * g->wp + g0);

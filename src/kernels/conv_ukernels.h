@@ -102,11 +102,14 @@ typedef void (*bf16_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_
  * The _avx512bf16 variant (vdpbf16ps) agrees with the _avx512 one (fused
  * multiply-adds) under bf16 convwt's condition on the operands' exponents.
  * Reads exactly the x elements named for j < nr; rows m >= mr of w are read.
+ * y is float, or with ybf16 != 0 uint16_t: each sum narrowed to bf16 as
+ * f32_narrow does (accumulate must then be 0), so a BF16 gradInput is
+ * written in place.
  */
 typedef void (*bf16_convcv_ukernel_fn)(size_t mr, size_t nr, size_t ncp, size_t nt,
                                        const uint32_t *w, const uint32_t *x, size_t cs,
-                                       const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
-                                       int accumulate);
+                                       const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
+                                       int accumulate, int ybf16);
 
 /* The smallest exponent field (0..255) of the nonzero bf16 values of BF16
  * pair operands for which bf16 convwt's two variants agree (see above). */
@@ -239,12 +242,12 @@ void bf16_convwt_ukernel_6x64__avx512bf16(size_t mr, size_t nr, size_t nrows, si
                                           size_t ldb, float *c, size_t ldc, int accumulate);
 void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt,
                                        const uint32_t *w, const uint32_t *x, size_t cs,
-                                       const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
-                                       int accumulate);
+                                       const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
+                                       int accumulate, int ybf16);
 void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt,
                                            const uint32_t *w, const uint32_t *x, size_t cs,
-                                           const ptrdiff_t *toff, float *y, size_t ldy,
-                                           size_t ystep, int accumulate);
+                                           const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
+                                           int accumulate, int ybf16);
 void f32_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
                                      size_t ldb, float *c, size_t ldc, int accumulate);

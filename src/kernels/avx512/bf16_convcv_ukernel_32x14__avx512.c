@@ -22,10 +22,11 @@ static inline __attribute__((always_inline)) __m512 half_of(__m512i v, int high)
 
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, const uint32_t *w,
-            const uint32_t *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
-            int accumulate)
+            const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv, size_t ldy, size_t ystep,
+            int accumulate, int ybf16)
 {
     const size_t rows_lo = mr < VL ? mr : VL, rows_hi = mr - rows_lo;
+    float *y = (float *)yv; /* ybf16: only stored through as uint16_t */
     __m512 lo[VL], hi[VL];
     if (accumulate) {
         load_half(lo, nr, rows_lo, y, ldy, ystep);
@@ -54,22 +55,28 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
             }
             w += MR;
         }
-    store_half(lo, nr, rows_lo, y, ldy, ystep);
-    if (halves == 2) store_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
+    if (ybf16) {
+        uint16_t *y16 = (uint16_t *)yv;
+        store_half_bf16(lo, nr, rows_lo, y16, ldy, ystep);
+        if (halves == 2) store_half_bf16(hi, nr, rows_hi, y16 + VL * ldy, ldy, ystep);
+    } else {
+        store_half(lo, nr, rows_lo, y, ldy, ystep);
+        if (halves == 2) store_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
+    }
 }
 
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate);             \
+            convcv_body(n, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);      \
         else                                                                                       \
-            convcv_body(n, 1, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate);             \
+            convcv_body(n, 1, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);      \
         break;
 
 void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt,
                                        const uint32_t *w, const uint32_t *x, size_t cs,
-                                       const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
-                                       int accumulate)
+                                       const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
+                                       int accumulate, int ybf16)
 {
     switch (nr) {
         CONVCV(1)

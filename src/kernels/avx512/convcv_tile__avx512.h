@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/avx512/f32_narrow__avx512.h"
 #include "kernels/avx512/transpose16__avx512.h"
 
 /* y[m*ldy + j*ystep] for m < rows, j < nr into r, transposed: r[j] holds
@@ -65,6 +66,36 @@ static inline __attribute__((always_inline)) void store_half(__m512 r[16], int n
             _mm512_storeu_ps(v, r[m]);
             for (int j = 0; j < nr; ++j)
                 y[(size_t)m * ldy + (size_t)j * ystep] = v[j];
+        }
+    }
+}
+
+/* store_half for a BF16 y: each value narrowed as f32_narrow narrows to
+ * bf16 (ties to even, NaNs quieted), y[m*ldy + j*ystep] 16-bit */
+static inline __attribute__((always_inline)) void
+store_half_bf16(__m512 r[16], int nr, size_t rows, uint16_t *y, size_t ldy, size_t ystep)
+{
+    for (int j = nr; j < 16; ++j)
+        r[j] = _mm512_setzero_ps();
+    transpose16(r);
+    const __mmask16 cols = (__mmask16)((1u << nr) - 1u);
+    uint32_t even = 0; /* ystep 2: the even words of 2 * nr */
+    for (int j = 0; j < nr; ++j)
+        even |= 1u << (2 * j);
+    for (int m = 0; m < 16; ++m) {
+        if ((size_t)m >= rows) continue;
+        const __m256i h = narrow16(r[m], 1);
+        uint16_t *ym = y + (size_t)m * ldy;
+        if (ystep == 1) {
+            _mm256_mask_storeu_epi16(ym, cols, h);
+        } else if (ystep == 2) {
+            /* word j to word 2j: the other output phase's words are left alone */
+            _mm512_mask_storeu_epi16(ym, (__mmask32)even, _mm512_cvtepu16_epi32(h));
+        } else {
+            uint16_t v[16];
+            _mm256_storeu_si256((__m256i *)v, h);
+            for (int j = 0; j < nr; ++j)
+                ym[(size_t)j * ystep] = v[j];
         }
     }
 }
