@@ -1595,7 +1595,7 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
                             char *dst = dst0 + es * c0 * ystep;
                             /* (the channel-vector kernel asks for its unit-step
                              * results itself, spread over its loop) */
-                            if (!st->cv || ystep != 1)
+                            if (!st->cv || (ystep != 1 && !(st->pairs && ystep == 2)))
                                 prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1,
                                               (size_t)es);
                             data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff, dst,

@@ -35,9 +35,12 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
     }
     for (size_t c = 0; c < ncp; ++c) {
         const uint32_t *xc = x + c * cs;
-        if (ystep == 1 && c < 2 * mr)
-            _mm_prefetch((const char *)yv +
-                             ((c >> 1) * ldy + (c & 1) * (size_t)(nr - 1)) * (ybf16 ? 2 : 4),
+        /* the lines of the results, as f32_convcv; also at step 2 (the
+         * interleaved output phases), where the caller's burst of requests
+         * before the call stalled */
+        if (ystep <= 2 && c < 2 * mr)
+            _mm_prefetch((const char *)yv + ((c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) * ystep) *
+                                                (ybf16 ? 2 : 4),
                          _MM_HINT_T0);
         if (c + PF_PAIRS < ncp) {
             const char *pf = (const char *)(xc + PF_PAIRS * cs + toff[0]);
