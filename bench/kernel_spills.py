@@ -8,7 +8,7 @@ A kernel's accumulators must stay in registers for the whole reduction. gcc
 (a runtime trip count such as `m < mr`, or a loop it chose not to unroll):
 the AVX2 conv 4x24 and convwt 6x16 kernels ran at half speed that way until
 `_Pragma("GCC unroll N")` and constant trip counts fixed them. An innermost
-loop (a backward branch containing no other) with FMAs and vector operands
+loop (a backward branch containing no other) with FMAs (or vdpbf16ps) and vector operands
 at (%rsp) / (%rbp) is reported with its (FMAs, stack operands); so is, as
 "around inner loops", a loop right around an innermost FMA loop whose own
 instructions move vectors to or from the stack (the convrv kernels stored
@@ -56,7 +56,7 @@ def stack_loops(ins):
         if any(s <= s2 and e2 <= e and (s2, e2) != (s, e) for s2, e2 in loops):
             continue  # not innermost
         body = [t for a, t in ins if s <= a <= e]
-        fma = sum("vfmadd" in t for t in body)
+        fma = sum("vfmadd" in t or "vdpbf16ps" in t for t in body)
         if not fma:
             continue
         stack = sum(is_stack_vector(t) for t in body)
@@ -77,7 +77,7 @@ def main():
         print(__doc__)
         return 2
     for name, ins in sorted(functions(sys.argv[1]).items()):
-        if re.match(r"f32_\w+_ukernel_", name) or any("vfmadd" in t for _, t in ins):
+        if re.match(r"(f32|bf16)_\w+_ukernel_", name) or any("vfmadd" in t or "vdpbf16ps" in t for _, t in ins):
             inner, around = stack_loops(ins)
             if inner:
                 print(f"{name}: {inner[:6]}")

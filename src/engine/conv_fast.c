@@ -308,6 +308,37 @@ static void tap_offsets(const fast_geom *g, ptrdiff_t *toff)
 
 static inline int dtype_bytes(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; }
 
+/* The valid columns [*lo, *hi) of a slab plane of W phase pw for a block
+ * from output column ow0: 0 <= (ow0 + col + qmin)*st + pw < W. */
+static void plane_cols(const fast_geom *g, int64_t ow0, int64_t pw, int64_t *lo, int64_t *hi)
+{
+    const int64_t q0 = ow0 + g->qmin[2], W = g->is[2];
+    *lo = max64(0, -q0);
+    *hi = W - 1 - pw < 0 ? *lo : min64(g->wp, (W - 1 - pw) / g->st[2] - q0 + 1);
+}
+
+/* The same for both W phases of a stride-2 split (pack_pair and its bf16
+ * forms): [*lo, *hi0) for phase 0, [*lo, *hi1) for phase 1, hi1 <= hi0. */
+static void pair_cols(const fast_geom *g, int64_t ow0, int64_t *lo, int64_t *hi0, int64_t *hi1)
+{
+    const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], W = g->is[2];
+    *lo = max64(0, -q0);
+    *hi0 = min64(wp, max64(*lo, (W - 1) / 2 - q0 + 1));
+    *hi1 = W < 2 ? *lo : min64(wp, max64(*lo, (W - 2) / 2 - q0 + 1));
+}
+
+/* Groups of `group` channels (1, or the pairs of the BF16 pair slabs) ahead
+ * whose rows of span bytes each the packers ask for: page-sized planes do
+ * not start cold (prefetchers stop at page boundaries) and short rows far
+ * apart (conv1d_wav_k10s5's dy: 240 floats of rows 12.8 KB apart) arrive
+ * from memory in time; up to FAST_PACK_AHEAD_CHANNELS channels and
+ * FAST_PACK_AHEAD_BYTES ahead. */
+static int64_t pack_ahead(int64_t span, int64_t group)
+{
+    return max64(
+        1, min64(FAST_PACK_AHEAD_CHANNELS / group, FAST_PACK_AHEAD_BYTES / max64(1, group * span)));
+}
+
 /* The two W phases (stride 2) of every H phase of channel c at depth d, for
  * pack_slab: plane (iph, pw) at dst + (iph*2 + pw)*hp*wp, element col of row
  * r = v[n, c, d, (oh0 + qmin_h + r)*sth + phase_h[iph], (ow0 + col + qmin_w)*2
@@ -320,12 +351,10 @@ static inline int dtype_bytes(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; 
 static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, const conv_ukernels *k,
                       int64_t n, int64_t c, int64_t d, int64_t oh0, int64_t ow0, bool next, float *dst)
 {
-    const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], W = g->is[2], plane = g->hp * wp;
+    const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], plane = g->hp * wp;
     const int64_t es = dtype_bytes(v->dtype);
-    /* valid columns of phase pw: 0 <= (q0 + col)*2 + pw < W */
-    const int64_t lo = max64(0, -q0);
-    const int64_t hi0 = min64(wp, max64(lo, (W - 1) / 2 - q0 + 1));
-    const int64_t hi1 = W < 2 ? lo : min64(wp, max64(lo, (W - 2) / 2 - q0 + 1)); /* hi1 <= hi0 */
+    int64_t lo, hi0, hi1;
+    pair_cols(g, ow0, &lo, &hi0, &hi1);
     const bool dok = d >= 0 && d < g->is[0];
     for (int64_t r = 0; r < g->hp; ++r)
         for (int64_t iph = 0; iph < g->nph[1]; ++iph) {
@@ -379,12 +408,11 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
                 for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
                     const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
-                    float *plane = dst + c * g->cs + ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
-                    /* valid columns: 0 <= (ow0 + col + qmin)*st + pw < is */
+                    float *plane = dst + c * g->cs +
+                                   ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
                     const int64_t q0 = ow0 + g->qmin[2];
-                    const int64_t lo = max64(0, -q0);
-                    const int64_t hi = is[2] - 1 - pw < 0 ? lo
-                                           : min64(g->wp, (is[2] - 1 - pw) / g->st[2] - q0 + 1);
+                    int64_t lo, hi;
+                    plane_cols(g, ow0, pw, &lo, &hi);
                     /* whole input rows, unit steps, rows following each other in
                      * v and in the slab: a run of rows is one load_row call (1x1
                      * layers: 14-element rows, a call each, were most of the
@@ -408,14 +436,8 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
                         const int64_t span =
                             (((nrows - 1) * g->wp + hi - lo - 1) * g->st[2] * v->stride[4] + 1) *
                             (int64_t)dtype_bytes(v->dtype);
-                        /* the same rows of a channel ahead, so page-sized planes
-                         * do not start cold (prefetchers stop at page boundaries)
-                         * and short rows far apart (conv1d_wav_k10s5's dy: 240
-                         * floats of rows 12.8 KB apart) arrive from memory in
-                         * time: channels ahead up to FAST_PACK_AHEAD_BYTES */
-                        const int64_t ahead =
-                            max64(1, min64(FAST_PACK_AHEAD_CHANNELS,
-                                           FAST_PACK_AHEAD_BYTES / max64(1, span)));
+                        /* the same rows of a channel ahead (pack_ahead) */
+                        const int64_t ahead = pack_ahead(span, 1);
                         if (ipw == 0 && c + ahead < g->cin && span <= FAST_PREFETCH_MAX_BYTES)
                             ukernel_prefetch_run(
                                 (const char *)v->data +
@@ -440,10 +462,9 @@ static int pack_pair_bf16(const fast_geom *g, const conv_view *v, const conv_uke
                           int64_t c, int64_t cend, int64_t d, int64_t oh0, int64_t ow0,
                           uint16_t *dst, int emin)
 {
-    const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], W = g->is[2], plane = g->hp * wp;
-    const int64_t lo = max64(0, -q0);
-    const int64_t hi0 = min64(wp, max64(lo, (W - 1) / 2 - q0 + 1));
-    const int64_t hi1 = W < 2 ? lo : min64(wp, max64(lo, (W - 2) / 2 - q0 + 1)); /* hi1 <= hi0 */
+    const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], plane = g->hp * wp;
+    int64_t lo, hi0, hi1;
+    pair_cols(g, ow0, &lo, &hi0, &hi1);
     const bool dok = d >= 0 && d < g->is[0];
     const uint16_t *src = (const uint16_t *)(const void *)v->data;
     for (int64_t r = 0; r < g->hp; ++r)
@@ -462,8 +483,7 @@ static int pack_pair_bf16(const fast_geom *g, const conv_view *v, const conv_uke
             /* the same row of a channel ahead (pack_slab's rule): the
              * split's loads were its hot spots without */
             const int64_t span = total * (int64_t)sizeof(uint16_t);
-            const int64_t ahead =
-                max64(1, min64(FAST_PACK_AHEAD_CHANNELS, FAST_PACK_AHEAD_BYTES / max64(1, span)));
+            const int64_t ahead = pack_ahead(span, 1);
             if (c + ahead < cend && span <= FAST_PREFETCH_MAX_BYTES)
                 ukernel_prefetch_run((const char *)(row + ahead * v->stride[1]), span, 0);
             emin = k->bf16_split2((size_t)total, row, r0 + lo, r1 + lo, emin);
@@ -498,10 +518,8 @@ static int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_uke
                     uint16_t *plane = dst + c * g->cs +
                                       ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
                     const int64_t q0 = ow0 + g->qmin[2];
-                    const int64_t lo = max64(0, -q0);
-                    const int64_t hi = is[2] - 1 - pw < 0
-                                           ? lo
-                                           : min64(g->wp, (is[2] - 1 - pw) / g->st[2] - q0 + 1);
+                    int64_t lo, hi;
+                    plane_cols(g, ow0, pw, &lo, &hi);
                     const int64_t step = g->st[2] * v->stride[4];
                     for (int64_t r = 0; r < g->hp; ++r) {
                         const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + ph;
@@ -538,10 +556,9 @@ static int pack_pair_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                            int64_t oh0, int64_t ow0, uint32_t *dst, int emin)
 {
     enum { CHUNK = 256 };
-    const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], W = g->is[2], plane = g->hp * wp;
-    const int64_t lo = max64(0, -q0);
-    const int64_t hi0 = min64(wp, max64(lo, (W - 1) / 2 - q0 + 1));
-    const int64_t hi1 = W < 2 ? lo : min64(wp, max64(lo, (W - 2) / 2 - q0 + 1)); /* hi1 <= hi0 */
+    const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], plane = g->hp * wp;
+    int64_t lo, hi0, hi1;
+    pair_cols(g, ow0, &lo, &hi0, &hi1);
     const bool dok = d >= 0 && d < g->is[0];
     const uint16_t *src = (const uint16_t *)(const void *)v->data;
     uint16_t e0[CHUNK], o0[CHUNK], e1[CHUNK], o1[CHUNK];
@@ -561,8 +578,7 @@ static int pack_pair_pairs(const fast_geom *g, const conv_view *v, const conv_uk
             const int64_t total = 2 * (hi1 - lo) + (hi0 > hi1); /* source values */
             /* the same row of the pairs ahead (pack_slab_pairs) */
             const int64_t span = total * (int64_t)sizeof(uint16_t);
-            const int64_t ahead = max64(
-                1, min64(FAST_PACK_AHEAD_CHANNELS / 2, FAST_PACK_AHEAD_BYTES / max64(1, 2 * span)));
+            const int64_t ahead = pack_ahead(span, 2); /* pairs */
             if (c - c0 + 2 * ahead < cin && span <= FAST_PREFETCH_MAX_BYTES) {
                 const uint16_t *nx = s0 + 2 * ahead * v->stride[1];
                 ukernel_prefetch_run((const char *)nx, span, 0);
@@ -613,10 +629,8 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                     uint32_t *plane = dst + cp * g->cs +
                                       ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
                     const int64_t q0 = ow0 + g->qmin[2];
-                    const int64_t lo = max64(0, -q0);
-                    const int64_t hi = is[2] - 1 - pw < 0
-                                           ? lo
-                                           : min64(g->wp, (is[2] - 1 - pw) / g->st[2] - q0 + 1);
+                    int64_t lo, hi;
+                    plane_cols(g, ow0, pw, &lo, &hi);
                     const int64_t step = g->st[2] * v->stride[4];
                     /* whole input rows following each other in v and in the
                      * slab: a run of rows is one zip (pack_slab's "whole") */
@@ -640,8 +654,7 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                          * for its channels ahead (short rows far apart) */
                         const int64_t len = (nrows - 1) * g->wp + hi - lo;
                         const int64_t span = ((len - 1) * step + 1) * (int64_t)sizeof(uint16_t);
-                        const int64_t ahead = max64(1, min64(FAST_PACK_AHEAD_CHANNELS / 2,
-                                                             FAST_PACK_AHEAD_BYTES / max64(1, 2 * span)));
+                        const int64_t ahead = pack_ahead(span, 2); /* pairs */
                         if (ipw == 0 && 2 * (cp + ahead) < g->cin && span <= FAST_PREFETCH_MAX_BYTES) {
                             const uint16_t *nx = s0 + 2 * ahead * v->stride[1];
                             ukernel_prefetch_run((const char *)nx, span, 0);

@@ -41,11 +41,12 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
     for (size_t c = 0; c < ncp; ++c)
         for (size_t t = 0; t < nt; ++t) {
             const uint32_t *xt = x + c * cs + toff[t];
-            const __m512i wv0 = _mm512_loadu_si512(w), wv1 = _mm512_loadu_si512(w + VL);
 #pragma GCC unroll 2
             for (int high = 1; high >= 0; --high) {
-                const __m512 w0 = half_of(wv0, high);
-                const __m512 w1 = half_of(wv1, high);
+                /* the weights loaded again per half: 28 accumulators, 2
+                 * weight vectors and a broadcast fill the 32 registers */
+                const __m512 w0 = half_of(_mm512_loadu_si512(w), high);
+                const __m512 w1 = half_of(_mm512_loadu_si512(w + VL), high);
 #pragma GCC unroll 16
                 for (int j = 0; j < nr; ++j) {
                     const __m512 b = half_of(_mm512_set1_epi32((int)xt[j]), high);

@@ -7,9 +7,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/avx512/convwt_tile__avx512.h"
 #include "kernels/conv_ukernels.h"
 
-#define MR 6
+#define MR CONVWT_MR
 #define VL 16
 
 static inline __attribute__((always_inline)) __m512i pair_at(const uint16_t *p, int whole)
@@ -32,25 +33,28 @@ static inline __attribute__((always_inline)) __m512 lo_half(__m512i v)
     return _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
 }
 
-/* One pair of positions (at j, j + 1 of each row; whole == 0: j alone). */
+/* One pair of positions (at j, j + 1 of each row; whole == 0: j alone):
+ * every accumulator takes its high product, then every one its low
+ * product (the order per sum of vdpbf16ps; one half's b vectors at a time
+ * keep 24 accumulators, 4 b vectors and a broadcast in registers). */
 static inline __attribute__((always_inline)) void pair_step(const int nv, __m512 acc[MR][4],
                                                             const uint16_t *const *ar,
                                                             const uint32_t *bq, size_t j, int whole)
 {
-    __m512 bh[4], bl[4];
-    for (int v = 0; v < nv; ++v) {
-        const __m512i bv = _mm512_loadu_si512(bq + (size_t)v * VL);
-        bh[v] = hi_half(bv);
-        bl[v] = lo_half(bv);
-    }
-#pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m) {
-        const __m512i s = pair_at(ar[m] + j, whole);
-        const __m512 sh = hi_half(s), sl = lo_half(s);
-#pragma GCC unroll 4
+#pragma GCC unroll 2
+    for (int high = 1; high >= 0; --high) {
+        __m512 bh[4];
         for (int v = 0; v < nv; ++v) {
-            acc[m][v] = _mm512_fmadd_ps(sh, bh[v], acc[m][v]);
-            acc[m][v] = _mm512_fmadd_ps(sl, bl[v], acc[m][v]);
+            const __m512i bv = _mm512_loadu_si512(bq + (size_t)v * VL);
+            bh[v] = high ? hi_half(bv) : lo_half(bv);
+        }
+#pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m) {
+            const __m512i s = pair_at(ar[m] + j, whole);
+            const __m512 sh = high ? hi_half(s) : lo_half(s);
+#pragma GCC unroll 4
+            for (int v = 0; v < nv; ++v)
+                acc[m][v] = _mm512_fmadd_ps(sh, bh[v], acc[m][v]);
         }
     }
 }
@@ -60,20 +64,7 @@ convwt_body(const int nv, size_t mr, size_t nr, size_t nrows, size_t len, const 
             size_t ars, const uint32_t *b, size_t ldb, float *c, size_t ldc, int accumulate)
 {
     __m512 acc[MR][4];
-    const __mmask16 last = (__mmask16)((1u << (nr - (size_t)(nv - 1) * VL)) - 1u);
-#pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 4
-        for (int v = 0; v < nv; ++v)
-            acc[m][v] = _mm512_setzero_ps();
-    if (accumulate)
-#pragma GCC unroll 8
-        for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 4
-            for (int v = 0; v < nv; ++v)
-                if ((size_t)m < mr)
-                    acc[m][v] = _mm512_maskz_loadu_ps(v == nv - 1 ? last : (__mmask16)0xffff,
-                                                      c + (size_t)m * ldc + (size_t)v * VL);
+    convwt_load(acc, nv, mr, nr, c, ldc, accumulate);
     const size_t lenp = (len + 1) / 2, full = len / 2;
     for (size_t r = 0; r < nrows; ++r) {
         const uint16_t *ar[MR];
@@ -84,13 +75,7 @@ convwt_body(const int nv, size_t mr, size_t nr, size_t nrows, size_t len, const 
             pair_step(nv, acc, ar, br + q * ldb, 2 * q, 1);
         if (len & 1) pair_step(nv, acc, ar, br + full * ldb, 2 * full, 0);
     }
-#pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 4
-        for (int v = 0; v < nv; ++v)
-            if ((size_t)m < mr)
-                _mm512_mask_storeu_ps(c + (size_t)m * ldc + (size_t)v * VL,
-                                      v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
+    convwt_store(acc, nv, mr, nr, c, ldc);
 }
 
 void bf16_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,

@@ -2,9 +2,10 @@
  * (24 zmm accumulators, 4 vectors of b, 1 broadcast of a). */
 #include <immintrin.h>
 
+#include "kernels/avx512/convwt_tile__avx512.h"
 #include "kernels/conv_ukernels.h"
 
-#define MR 6
+#define MR CONVWT_MR
 #define VL 16
 
 static inline __attribute__((always_inline)) void convwt_body(const int nv, size_t mr, size_t nr,
@@ -14,22 +15,7 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
                                                               float *c, size_t ldc, int accumulate)
 {
     __m512 acc[MR][4];
-    const __mmask16 last = (__mmask16)((1u << (nr - (size_t)(nv - 1) * VL)) - 1u);
-#pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 4
-        for (int v = 0; v < nv; ++v) acc[m][v] = _mm512_setzero_ps();
-    /* loops over MR with a guard, not up to mr: with a runtime trip count
-     * the accumulators went through the stack on entry and exit of every
-     * call (3-5% of a call reducing over 392 positions) */
-    if (accumulate)
-#pragma GCC unroll 8
-        for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 4
-            for (int v = 0; v < nv; ++v)
-                if ((size_t)m < mr)
-                    acc[m][v] = _mm512_maskz_loadu_ps(v == nv - 1 ? last : (__mmask16)0xffff,
-                                                      c + (size_t)m * ldc + (size_t)v * VL);
+    convwt_load(acc, nv, mr, nr, c, ldc, accumulate);
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
     for (size_t r = 0; r < nrows; ++r) {
         const size_t ro = r * ars;
@@ -44,13 +30,7 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
             }
         }
     }
-#pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 4
-        for (int v = 0; v < nv; ++v)
-            if ((size_t)m < mr)
-                _mm512_mask_storeu_ps(c + (size_t)m * ldc + (size_t)v * VL,
-                                      v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
+    convwt_store(acc, nv, mr, nr, c, ldc);
 }
 
 void f32_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,

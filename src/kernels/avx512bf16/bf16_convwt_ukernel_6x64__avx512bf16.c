@@ -6,9 +6,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/avx512/convwt_tile__avx512.h"
 #include "kernels/conv_ukernels.h"
 
-#define MR 6
+#define MR CONVWT_MR
 #define VL 16
 
 static inline __attribute__((always_inline)) __m512bh pair_at(const uint16_t *p, int whole)
@@ -43,20 +44,7 @@ convwt_body(const int nv, size_t mr, size_t nr, size_t nrows, size_t len, const 
             size_t ars, const uint32_t *b, size_t ldb, float *c, size_t ldc, int accumulate)
 {
     __m512 acc[MR][4];
-    const __mmask16 last = (__mmask16)((1u << (nr - (size_t)(nv - 1) * VL)) - 1u);
-#pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 4
-        for (int v = 0; v < nv; ++v)
-            acc[m][v] = _mm512_setzero_ps();
-    if (accumulate)
-#pragma GCC unroll 8
-        for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 4
-            for (int v = 0; v < nv; ++v)
-                if ((size_t)m < mr)
-                    acc[m][v] = _mm512_maskz_loadu_ps(v == nv - 1 ? last : (__mmask16)0xffff,
-                                                      c + (size_t)m * ldc + (size_t)v * VL);
+    convwt_load(acc, nv, mr, nr, c, ldc, accumulate);
     const size_t lenp = (len + 1) / 2, full = len / 2;
     for (size_t r = 0; r < nrows; ++r) {
         const uint16_t *ar[MR];
@@ -68,13 +56,7 @@ convwt_body(const int nv, size_t mr, size_t nr, size_t nrows, size_t len, const 
             pair_step(nv, acc, ar, br + q * ldb, 2 * q, 1);
         if (len & 1) pair_step(nv, acc, ar, br + full * ldb, 2 * full, 0);
     }
-#pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 4
-        for (int v = 0; v < nv; ++v)
-            if ((size_t)m < mr)
-                _mm512_mask_storeu_ps(c + (size_t)m * ldc + (size_t)v * VL,
-                                      v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
+    convwt_store(acc, nv, mr, nr, c, ldc);
 }
 
 void bf16_convwt_ukernel_6x64__avx512bf16(size_t mr, size_t nr, size_t nrows, size_t len,
