@@ -13,7 +13,7 @@ aclconvIsa cpu_isa(void);
 aclconvIsa cpu_detected_isa(void);
 
 /* Whether plans for isa run BF16 products as pairs with vdpbf16ps
- * (docs/numerics.md, "BF16 pairs"): ON where the CPU has it (AVX-512 BF16)
+ * (docs/kernels.md, "BF16 pairs"): ON where the CPU has it (AVX-512 BF16)
  * and isa is AVX-512; ACLCONV_BF16_DOT=0 turns it OFF, =exact (tests) plans
  * the pairs with the fused multiply-add kernel that computes the same bits
  * without the instruction (EXACT, AVX-512 only). Read on every call. */
