@@ -1198,6 +1198,7 @@ typedef struct data_run {
      * field (atomic minimum over the packing tasks); *tiny set once a
      * block fails the vdpbf16ps kernel's guard (data_run_pass redoes) */
     bf16_convcv_ukernel_fn pairconv;
+    bool guard; /* pairconv is the vdpbf16ps kernel: blocks are checked */
     atomic_int *wmin, *tiny;
 } data_run;
 
@@ -1513,7 +1514,7 @@ static const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, 
         const int xmin = pack_slab_pairs(g, r->in, r->k, n, grp * g->cin, od, oh0, ow0,
                                          (uint32_t *)(void *)slab);
         const int wmin = atomic_load_explicit(r->wmin, memory_order_relaxed);
-        if (!r->st->pairs_exact && (xmin < 1 || wmin < 1 || xmin + wmin < BF16_DOT_MIN_EXPONENTS)) {
+        if (r->guard && (xmin < 1 || wmin < 1 || xmin + wmin < BF16_DOT_MIN_EXPONENTS)) {
             atomic_store_explicit(r->tiny, 1, memory_order_relaxed);
             return NULL;
         }
@@ -1729,8 +1730,10 @@ static void data_run_prepare(data_run *r, const conv_problem *p, const data_stat
     r->convcv = k->convcv;
     r->k = k;
     r->pairconv = NULL;
+    r->guard = false;
     if (st->pairs) {
         r->pairconv = st->pairs_exact ? NULL : conv_bf16_dot_convcv(st->isa);
+        r->guard = r->pairconv != NULL;
         if (!r->pairconv)
             r->pairconv = k->bf16_convcv; /* exact, or the CPU changed under the plan */
     }
@@ -1782,12 +1785,9 @@ static void data_run_pass(const conv_problem *p, const data_state *st, void *wor
     if (atomic_load(&tiny)) {
         /* as the weights pass (wt_run_pass): every task again with the
          * exact kernel; the packed weights stay */
-        data_state exact = *st;
-        atomic_int unused = 0;
-        exact.pairs_exact = true;
-        r.st = &exact;
         r.pairconv = r.k->bf16_convcv;
-        r.tiny = &unused;
+        r.guard = false;
+        atomic_store(&tiny, 0);
         pool_parallel_for_slots((size_t)data_tasks(p, st), st->slots, data_task, &r);
     }
 }
@@ -2160,6 +2160,7 @@ typedef struct wt_run {
      * multiply-add one when it must agree bit for bit with it); *tiny set
      * once a block's operands fail the vdpbf16ps kernel's guard */
     bf16_convwt_ukernel_fn pairwt;
+    bool guard; /* pairwt is the vdpbf16ps kernel: blocks are checked */
     atomic_int *tiny;
 } wt_run;
 
@@ -2545,7 +2546,7 @@ static void wt_chunk_flat_pairs(const wt_run *r, int64_t u0, int64_t u1, float *
                     const uint16_t *a[CONV_UKERNEL_MAX_MR];
                     for (int64_t m = 0; m < st->mr; ++m)
                         a[m] = x0 + (q0 + min64(m, mr - 1)) * x->stride[1];
-                    if (!st->pairs_exact) {
+                    if (r->guard) {
                         int xmin = 255;
                         for (int64_t i = 0; i < nb; ++i)
                             for (int64_t m = 0; m < mr; ++m)
@@ -2631,8 +2632,7 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, 
             const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
             const int ymin = pack_dyt_pairs(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow,
                                             ow0 + c0, ncol, dyt);
-            if (!st->pairs_exact &&
-                (xmin < 1 || ymin < 1 || xmin + ymin < BF16_DOT_MIN_EXPONENTS)) {
+            if (r->guard && (xmin < 1 || ymin < 1 || xmin + ymin < BF16_DOT_MIN_EXPONENTS)) {
                 atomic_store_explicit(r->tiny, 1, memory_order_relaxed);
                 return;
             }
@@ -3017,23 +3017,21 @@ static void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspa
     atomic_int tiny = 0;
     r.tiny = &tiny;
     r.pairwt = NULL;
+    r.guard = false;
     if (st->pairs) {
-        r.pairwt = st->pairs_exact ? r.k->bf16_convwt : conv_bf16_dot_convwt(st->isa);
-        if (!r.pairwt) r.pairwt = r.k->bf16_convwt; /* the CPU changed under the plan */
+        r.pairwt = st->pairs_exact ? NULL : conv_bf16_dot_convwt(st->isa);
+        r.guard = r.pairwt != NULL;
+        if (!r.pairwt) r.pairwt = r.k->bf16_convwt; /* exact, or the CPU changed under the plan */
     }
     pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
     if (atomic_load(&tiny)) {
         /* an operand too small for vdpbf16ps (it flushes subnormals): every
          * chunk again with the kernel that computes the same sums exactly,
          * so the bits do not depend on which blocks held the small values */
-        wt_run redo = r;
-        wt_state exact = *st;
-        atomic_int unused = 0;
-        exact.pairs_exact = true;
-        redo.st = &exact;
-        redo.pairwt = r.k->bf16_convwt;
-        redo.tiny = &unused;
-        pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &redo);
+        r.pairwt = r.k->bf16_convwt;
+        r.guard = false;
+        atomic_store(&tiny, 0);
+        pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
     }
     pool_parallel_for((size_t)(st->g.g * ceil_div(st->g.cin, FAST_WT_FINISH_BLOCK)), wt_finish_task,
                       &r);
