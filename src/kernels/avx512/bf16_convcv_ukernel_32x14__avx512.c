@@ -58,8 +58,8 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
         }
     if (ybf16) {
         uint16_t *y16 = (uint16_t *)yv;
-        store_half_bf16(lo, nr, rows_lo, y16, ldy, ystep);
-        if (halves == 2) store_half_bf16(hi, nr, rows_hi, y16 + VL * ldy, ldy, ystep);
+        store_half_bf16(lo, nr, rows_lo, y16, ldy, ystep, narrow_bf16);
+        if (halves == 2) store_half_bf16(hi, nr, rows_hi, y16 + VL * ldy, ldy, ystep, narrow_bf16);
     } else {
         store_half(lo, nr, rows_lo, y, ldy, ystep);
         if (halves == 2) store_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
@@ -83,7 +83,9 @@ void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t 
         CONVCV(1)
         CONVCV(2)
         CONVCV(3)
-        CONVCV(4) CONVCV(5) CONVCV(6) CONVCV(7) CONVCV(8) CONVCV(9) CONVCV(10) CONVCV(11) CONVCV(12)
-            CONVCV(13) CONVCV(14) default : break;
+        CONVCV(4)
+        CONVCV(5)
+        CONVCV(6) CONVCV(7) CONVCV(8) CONVCV(9) CONVCV(10) CONVCV(11) CONVCV(12) CONVCV(13)
+            CONVCV(14) default : break;
     }
 }

@@ -70,10 +70,20 @@ static inline __attribute__((always_inline)) void store_half(__m512 r[16], int n
     }
 }
 
-/* store_half for a BF16 y: each value narrowed as f32_narrow narrows to
- * bf16 (ties to even, NaNs quieted), y[m*ldy + j*ystep] 16-bit */
-static inline __attribute__((always_inline)) void
-store_half_bf16(__m512 r[16], int nr, size_t rows, uint16_t *y, size_t ldy, size_t ystep)
+/* f32_narrow's bf16 rounding (ties to even, NaNs quieted) in integer
+ * instructions */
+static inline __attribute__((always_inline)) __m256i narrow_bf16(__m512 x)
+{
+    return narrow16(x, 1);
+}
+
+/* store_half for a BF16 y: each value narrowed to bf16 by narrow (a
+ * constant: narrow_bf16, or an instruction with the same results on the
+ * caller's values), y[m*ldy + j*ystep] 16-bit */
+static inline __attribute__((always_inline)) void store_half_bf16(__m512 r[16], int nr, size_t rows,
+                                                                  uint16_t *y, size_t ldy,
+                                                                  size_t ystep,
+                                                                  __m256i (*narrow)(__m512))
 {
     for (int j = nr; j < 16; ++j)
         r[j] = _mm512_setzero_ps();
@@ -84,7 +94,7 @@ store_half_bf16(__m512 r[16], int nr, size_t rows, uint16_t *y, size_t ldy, size
         even |= 1u << (2 * j);
     for (int m = 0; m < 16; ++m) {
         if ((size_t)m >= rows) continue;
-        const __m256i h = narrow16(r[m], 1);
+        const __m256i h = narrow(r[m]);
         uint16_t *ym = y + (size_t)m * ldy;
         if (ystep == 1) {
             _mm256_mask_storeu_epi16(ym, cols, h);
