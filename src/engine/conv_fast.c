@@ -598,6 +598,12 @@ static int pack_pair_pairs(const fast_geom *g, const conv_view *v, const conv_uk
     return emin;
 }
 
+/* 32-bit words of a pack_slab_pairs slab of g: half pack_slab's floats */
+static int64_t pair_slab_words(const fast_geom *g)
+{
+    return round_up64((g->cin + 1) / 2 * g->cs + CONV_UKERNEL_SLACK, 16);
+}
+
 /* pack_slab's layout over input channel pairs, for the data pass's BF16
  * pairs (a BF16 view in mode BF16: bits copied): word (cp, kd, ph, pw, r,
  * col) at dst[cp*cs + ...] holds channel c0 + 2cp in its low half and c0 +
@@ -681,7 +687,7 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                 }
         }
     }
-    memset(dst + ncp * g->cs, 0, (size_t)(g->slab_floats - ncp * g->cs) * sizeof(uint32_t));
+    memset(dst + ncp * g->cs, 0, (size_t)(pair_slab_words(g) - ncp * g->cs) * sizeof(uint32_t));
     return emin;
 }
 
@@ -1098,9 +1104,36 @@ static bool data_rounds_block(const conv_problem *p, const data_state *st)
            out->dtype == ACL_FLOAT && out->stride[4] == 1 && p->stride[2] > 1 && st->bwd;
 }
 
-/* The data pass's plan over its sub-problems (data_subs' results). */
+/* Whether the data pass of st runs on BF16 pairs (docs/kernels.md, "BF16
+ * pairs"); st's kernel shape is planned. */
+static bool data_use_pairs(const conv_problem *p, const data_state *st, const conv_ukernels *k,
+                           cpu_bf16_dot_use dot)
+{
+    const conv_view *in = st->bwd ? &p->y : &p->x;
+    return dot != CPU_BF16_DOT_OFF && st->cv && p->mode == CONV_MODE_BF16 &&
+           in->dtype == ACL_BF16 && p->w.dtype == ACL_BF16 && k->bf16_convcv &&
+           k->bf16_convcv_mr == st->mr && k->bf16_convcv_nr == st->nr;
+}
+
+/* The reduction rows a kernel call of g runs over: input channels, or with
+ * st->pairs channel pairs (32-bit words holding two bf16) */
+static int64_t data_chans(const data_state *st, const fast_geom *g)
+{
+    return st->pairs ? (g->cin + 1) / 2 : g->cin;
+}
+
+/* Floats (pair words) of a packed weight panel of g: its [row][tap][m] */
+static int64_t data_panel_floats(const data_state *st, const fast_geom *g)
+{
+    return data_chans(st, g) * g->nt * st->mr;
+}
+
+/* The data pass's plan over its sub-problems (data_subs' results).
+ * allow_pairs: BF16 pairs may be planned (not for the streamed weights
+ * pass's data slabs: it has no redo for a failed guard). */
 static bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs,
-                           const bool *empty, int64_t nsub, data_state *st, uint64_t *bytes)
+                           const bool *empty, int64_t nsub, bool allow_pairs, data_state *st,
+                           uint64_t *bytes)
 {
     const conv_ukernels *k = conv_ukernels_for(isa);
     st->bwd = p->data_dir == CONV_DIR_BWD_DATA;
@@ -1111,6 +1144,9 @@ static bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geo
     st->round_blocks = data_rounds_block(p, st);
     st->mr = st->cv ? k->convcv_mr : st->one_row ? 1 : k->conv_mr;
     st->nr = st->cv ? k->convcv_nr : st->one_row ? k->conv1_nr : k->conv_nr;
+    const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
+    st->pairs = allow_pairs && data_use_pairs(p, st, k, dot);
+    st->pairs_exact = st->pairs && dot == CPU_BF16_DOT_EXACT;
     st->slots = plan_slots();
     /* channel-vector tiles are short (14-16 positions): sixteen of them per
      * store, so a 16-bit gradInput row is narrowed in runs of up to 224 (the
@@ -1124,8 +1160,8 @@ static bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geo
     for (int64_t sub = 0; sub < st->nsub; ++sub) {
         const fast_geom *g = &subs[sub];
         if (empty[sub]) continue;
-        st->slab_floats = max64(st->slab_floats, g->slab_floats);
-        st->wpk_floats += smul(smul(smul(g->g, ceil_div(g->cout, st->mr) * st->mr), g->cin), g->nt);
+        st->slab_floats = max64(st->slab_floats, st->pairs ? pair_slab_words(g) : g->slab_floats);
+        st->wpk_floats += smul(smul(g->g, ceil_div(g->cout, st->mr)), data_panel_floats(st, g));
         st->drun = max64(st->drun, geom_drun(g)); /* drun > 1: the only sub-problem */
         st->tasks_d = max64(st->tasks_d, ceil_div(g->os[0], geom_drun(g)));
         st->tasks_rb = max64(st->tasks_rb, g->nrb);
@@ -1158,19 +1194,8 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uin
     fast_geom subs[FAST_MAX_SUBS];
     bool empty[FAST_MAX_SUBS];
     int64_t nsub;
-    if (data_subs(p, subs, empty, &nsub) != NULL ||
-        !data_plan_subs(p, isa, subs, empty, nsub, st, bytes))
-        return false;
-    /* not in data_plan_subs: the streamed weights pass plans its data pass
-     * there and has no redo for a failed guard */
-    const conv_ukernels *k = conv_ukernels_for(isa);
-    const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
-    const conv_view *in = st->bwd ? &p->y : &p->x;
-    st->pairs = dot != CPU_BF16_DOT_OFF && st->cv && p->mode == CONV_MODE_BF16 &&
-                in->dtype == ACL_BF16 && p->w.dtype == ACL_BF16 && k->bf16_convcv &&
-                k->bf16_convcv_mr == st->mr && k->bf16_convcv_nr == st->nr;
-    st->pairs_exact = st->pairs && dot == CPU_BF16_DOT_EXACT;
-    return true;
+    return data_subs(p, subs, empty, &nsub) == NULL &&
+           data_plan_subs(p, isa, subs, empty, nsub, true, st, bytes);
 }
 
 typedef struct data_run {
@@ -1251,7 +1276,7 @@ static void data_pack_weights_pairs(const data_run *r, size_t i)
     const conv_view *w = &r->p->w;
     const int64_t grp = (int64_t)i / r->ncb_sub, mb = (int64_t)i % r->ncb_sub, mr = st->mr;
     const int64_t co0 = mb * mr, rows = min64(mr, g->cout - co0), ncp = (g->cin + 1) / 2;
-    uint32_t *dst = (uint32_t *)(void *)(r->wpk_sub + (int64_t)i * g->cin * g->nt * mr);
+    uint32_t *dst = (uint32_t *)(void *)(r->wpk_sub + (int64_t)i * data_panel_floats(st, g));
     const uint16_t *src = (const uint16_t *)(const void *)w->data;
     const int64_t sco = st->bwd ? w->stride[1] : w->stride[0]; /* row to row */
     int emin = 255;
@@ -1293,7 +1318,7 @@ static void data_pack_weights_f32(const data_run *r, size_t i)
     const fast_geom *g = r->g;
     const conv_view *w = &r->p->w;
     const int64_t grp = (int64_t)i / r->ncb_sub, mb = (int64_t)i % r->ncb_sub, mr = st->mr;
-    float *dst = r->wpk_sub + (int64_t)i * g->cin * g->nt * mr;
+    float *dst = r->wpk_sub + (int64_t)i * data_panel_floats(st, g);
     const bool f32 = w->dtype == ACL_FLOAT, rounds = r->p->mode != CONV_MODE_F32;
     const int kind = conv_round_kind(r->p->mode);
     const int64_t sco = st->bwd ? w->stride[1] : w->stride[0]; /* panel row to row */
@@ -1471,7 +1496,7 @@ static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const 
                                bool ybf16)
 {
     if (r->st->pairs) /* panels and slab of pairs: 32-bit words at the floats' offsets */
-        r->pairconv((size_t)mr, (size_t)nr, (size_t)((g->cin + 1) / 2), (size_t)g->nt,
+        r->pairconv((size_t)mr, (size_t)nr, (size_t)data_chans(r->st, g), (size_t)g->nt,
                     (const uint32_t *)(const void *)w, (const uint32_t *)(const void *)x,
                     (size_t)cs, toff, y, (size_t)ldy, (size_t)ystep, 0, ybf16);
     else if (r->st->cv)
@@ -1546,7 +1571,7 @@ static void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, i
     const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
     const int64_t ow0 = cbi * g->wb, cols = min64(g->wb, g->os[2] - ow0);
     const int64_t jn = (rows - 1) * g->wp + cols;
-    const int64_t panel = g->cin * g->nt * st->mr, ncb = r->ncb[sub], cbb = r->cbb[sub];
+    const int64_t panel = data_panel_floats(st, g), ncb = r->ncb[sub], cbb = r->cbb[sub];
     /* fp32 results: the kernel stores in place when its tiles have no
      * junk columns. Tiles are runs of the padded
      * grid [j0, j0 + nr): the spatial-vector kernel runs over the whole
@@ -1757,14 +1782,14 @@ static void data_run_prepare(data_run *r, const conv_problem *p, const data_stat
             continue;
         }
         r->ncb[sub] = ceil_div(g->cout, st->mr);
-        r->cbb[sub] = max64(1, FAST_WBLOCK_FLOATS / (g->cin * g->nt * st->mr));
+        r->cbb[sub] = max64(1, FAST_WBLOCK_FLOATS / data_panel_floats(st, g));
         r->wpk_at[sub] = wat;
         r->toff_at[sub] = tat;
         tap_offsets(g, r->toff + tat);
         r->wpk_sub = r->wpk + wat;
         r->ncb_sub = r->ncb[sub];
         if (compute) pool_parallel_for((size_t)(g->g * r->ncb[sub]), data_pack_weights, r);
-        wat += g->g * r->ncb[sub] * g->cin * g->nt * st->mr;
+        wat += g->g * r->ncb[sub] * data_panel_floats(st, g);
         tat += g->nt;
     }
 }
@@ -2021,7 +2046,7 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
 {
     uint64_t size = 0;
     const bool not_empty = false;
-    if (!data_plan_subs(p, isa, gd, &not_empty, 1, &st->ds, &size)) return false;
+    if (!data_plan_subs(p, isa, gd, &not_empty, 1, false, &st->ds, &size)) return false;
     const bool bwd = p->data_dir == CONV_DIR_BWD_DATA;
     /* F: the weights pass takes the data slab as its rounded x */
     if (!bwd) st->ds.kernel_rounds = false;
