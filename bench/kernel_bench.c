@@ -140,6 +140,31 @@ static double run_bf16_convcv_1x1(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* r50_c4_1x1's bf16 gradInput pass in the engine's order, an image per
+ * call: 32 weight panels of 32 channels (512 KB: L2) x the 14 tiles of 196
+ * positions, results narrowed into the image's bf16 planes (400 KB; 32
+ * images in turn, 12.8 MB: their stores miss as the pass's do). */
+enum { NP1 = 32, NIMG = 32 };
+static float *g_wp1;
+static uint16_t *g_yp1;
+
+static double run_bf16_convcv_1x1_pass(const conv_ukernels *k, int calls)
+{
+    static const ptrdiff_t toff0[1] = {0};
+    double flops = 0;
+    const bf16_convcv_ukernel_fn fn = conv_bf16_dot_convcv(k->isa);
+    const size_t mr = (size_t)k->bf16_convcv_mr, panel = (size_t)CH1 / 2 * mr;
+    for (int c = 0; c < calls; ++c)
+        for (size_t mb = 0; mb < NP1; ++mb)
+            for (int j0 = 0; j0 + 14 <= CS1; j0 += 14) {
+                fn(mr, 14, CH1 / 2, 1, (const uint32_t *)g_wp1 + mb * panel,
+                   (const uint32_t *)g_x1 + j0, CS1, toff0,
+                   g_yp1 + (size_t)(c % NIMG) * NP1 * 32 * CS1 + mb * mr * CS1 + j0, CS1, 1, 0, 1);
+                flops += 2.0 * (double)mr * 14 * CH1;
+            }
+    return flops;
+}
+
 /* The weights pass's GEMM form: 2048 positions of dy^T (64 channels, 512 KB:
  * L2) against 6 slab rows per call. */
 enum { WLEN = 2048, WROWS = 96 };
@@ -299,6 +324,9 @@ int main(int argc, char **argv)
                                                              : (size_t)RROWS * RLEN);
     g_b = filled((size_t)WLEN * 64);
     g_c = filled((size_t)WROWS * 64);
+    /* bf16 pairs of small normal values (the fp32 fill's bits are) */
+    g_wp1 = filled((size_t)NP1 * CH1 / 2 * 32);
+    g_yp1 = calloc((size_t)NIMG * NP1 * 32 * CS1, sizeof(uint16_t));
     struct {
         const char *name;
         case_fn fn;
@@ -316,6 +344,8 @@ int main(int argc, char **argv)
          "1x1, 256 channels of 196, slab in L2"},
         {"bf16cv", conv_bf16_dot_convcv(k->isa) ? run_bf16_convcv_1x1 : NULL, k->bf16_convcv_mr, 14,
          "the 1x1 one, bf16 pairs, vdpbf16ps"},
+        {"bf16cv", conv_bf16_dot_convcv(k->isa) ? run_bf16_convcv_1x1_pass : NULL,
+         k->bf16_convcv_mr, 14, "the 1x1 pass: 32 panels, bf16 y"},
         {"convwt", run_convwt, k->convwt_mr, k->convwt_nr, "2048 positions, dy^T in L2"},
         {"bf16wt", k->bf16_convwt ? run_bf16_convwt_fma : NULL, k->bf16_convwt_mr,
          k->bf16_convwt_nr, "the same, bf16 pairs, fma"},
@@ -339,5 +369,7 @@ int main(int argc, char **argv)
     free(g_a);
     free(g_b);
     free(g_c);
+    free(g_wp1);
+    free(g_yp1);
     return 0;
 }

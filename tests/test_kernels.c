@@ -138,14 +138,19 @@ static int check_conv_xround(const conv_ukernels *k, int MR, int NR, f32_conv_uk
 }
 
 /* convcv against conv on random fp32 data: the contract promises the same
- * bits (same terms, same order, one FMA each), not only the same value. */
+ * bits (same terms, same order, one FMA each), not only the same value.
+ * Trials from 64 on are one-tap full tiles over up to 160 channels (the
+ * AVX-512 kernel's 1x1 loop, whose stretches depend on the channel count). */
 static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
 {
     const int MR = k->convcv_mr, NR = k->convcv_nr, MS = k->conv_mr;
     int bad = 0;
-    for (int trial = 0; trial < 64; ++trial) {
-        const size_t mr = (size_t)rng_range(r, 1, MR), nr = (size_t)rng_range(r, 1, NR);
-        const size_t nc = (size_t)rng_range(r, 1, 40), nt = (size_t)rng_range(r, 1, 9);
+    for (int trial = 0; trial < 96; ++trial) {
+        const bool one_tap = trial >= 64;
+        const size_t mr = (size_t)rng_range(r, one_tap ? MR / 2 + 1 : 1, MR),
+                     nr = one_tap ? (size_t)NR : (size_t)rng_range(r, 1, NR);
+        const size_t nc = (size_t)rng_range(r, 1, one_tap ? 160 : 40),
+                     nt = one_tap ? 1 : (size_t)rng_range(r, 1, 9);
         const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40), ldy = (size_t)NR + 5;
         const int accumulate = trial & 1;
         ptrdiff_t toff[9];
@@ -339,13 +344,19 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
     const int MR = k->bf16_convcv_mr, NR = k->bf16_convcv_nr;
     const int elo = tiny ? 0 : 71, ehi = tiny ? 140 : 130;
     int bad = 0;
+    /* past MR x NR: one-tap full tiles over up to 160 channels (the 1x1
+     * loop, whose stretches depend on the pair count) */
     for (int mr = 1; mr <= MR; ++mr)
-        for (int nr = 1; nr <= NR; ++nr) {
+        for (int ni = 1; ni <= NR + 1; ++ni) {
+            const bool one_tap = ni > NR;
+            const int nr = one_tap ? NR : ni;
+            if (one_tap && mr <= MR / 2) continue;
             /* ybf16: results narrowed to a bf16 y (only without accumulate) */
             const int accumulate = (int)rng_range(r, 0, 1),
                       ybf16 = !accumulate && rng_chance(r, 1, 2);
-            const size_t ystep = (size_t)rng_range(r, 1, 3), nt = (size_t)rng_range(r, 1, 4);
-            const size_t nc = (size_t)rng_range(r, 1, 5), ncp = (nc + 1) / 2;
+            const size_t ystep = (size_t)rng_range(r, 1, 3),
+                         nt = one_tap ? 1 : (size_t)rng_range(r, 1, 4);
+            const size_t nc = (size_t)rng_range(r, 1, one_tap ? 160 : 5), ncp = (nc + 1) / 2;
             ptrdiff_t toff[4];
             for (size_t t = 0; t < nt; ++t)
                 toff[t] = (ptrdiff_t)(t * 3 + (size_t)rng_range(r, 0, 2));

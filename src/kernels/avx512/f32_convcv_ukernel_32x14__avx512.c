@@ -24,12 +24,58 @@
  * request per tap instead, six per channel there, lost the gain). */
 #define PF_CHANNELS 4
 
+/* One channel of the tap at xt: 2 weight vectors x nr broadcast positions
+ * (the weights loaded into variables that the unrolled FMAs use,
+ * docs/kernels.md). */
+static inline __attribute__((always_inline)) void
+channel_step(const int nr, const float *w, const float *xt, __m512 *lo, __m512 *hi)
+{
+    const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + VL);
+#pragma GCC unroll 16
+    for (int j = 0; j < nr; ++j) {
+        const __m512 b = _mm512_set1_ps(xt[j]);
+        lo[j] = _mm512_fmadd_ps(w0, b, lo[j]);
+        hi[j] = _mm512_fmadd_ps(w1, b, hi[j]);
+    }
+}
+
+/* The channel loop of a one-tap call (1x1 layers) with both channel halves:
+ * the general loop's checks per channel (results' lines to request, a strip
+ * ahead, the tap loop) cost ~30 instructions next to 28 FMAs; here the
+ * channels run in three stretches (requesting the results' lines and the
+ * strips ahead, the strips only, neither). The same requests, terms and
+ * order (bf16_convcv's vdpbf16ps kernel does the same). */
+static inline __attribute__((always_inline)) void
+one_tap_channels(const int nr, size_t mr, size_t nc, const float *w, const float *x, size_t cs,
+                 const float *y, size_t ldy, size_t ystep, __m512 *lo, __m512 *hi)
+{
+    const size_t ahead = nc > PF_CHANNELS ? nc - PF_CHANNELS : 0;
+    const size_t lines = ystep == 1 ? (2 * mr < ahead ? 2 * mr : ahead) : 0;
+    size_t c = 0;
+    for (; c < lines; ++c, x += cs, w += MR) {
+        _mm_prefetch((const char *)(y + (c >> 1) * ldy + (c & 1) * (nr - 1)), _MM_HINT_T0);
+        _mm_prefetch((const char *)(x + PF_CHANNELS * cs), _MM_HINT_T0);
+        _mm_prefetch((const char *)(x + PF_CHANNELS * cs + nr - 1), _MM_HINT_T0);
+        channel_step(nr, w, x, lo, hi);
+    }
+    for (; c < ahead; ++c, x += cs, w += MR) {
+        _mm_prefetch((const char *)(x + PF_CHANNELS * cs), _MM_HINT_T0);
+        _mm_prefetch((const char *)(x + PF_CHANNELS * cs + nr - 1), _MM_HINT_T0);
+        channel_step(nr, w, x, lo, hi);
+    }
+    for (; c < nc; ++c, x += cs, w += MR) {
+        if (c < 2 * mr && ystep == 1)
+            _mm_prefetch((const char *)(y + (c >> 1) * ldy + (c & 1) * (nr - 1)), _MM_HINT_T0);
+        channel_step(nr, w, x, lo, hi);
+    }
+}
+
 /* halves: 2, or 1 when mr <= 16 (the upper half's weights are the panel's
  * zero padding: skipped, not computed) */
 static inline __attribute__((always_inline)) void
-convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, const float *w,
-            const float *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
-            int accumulate)
+convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t nc, size_t nt,
+            const float *w, const float *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy,
+            size_t ystep, int accumulate)
 {
     const size_t rows_lo = mr < VL ? mr : VL, rows_hi = mr - rows_lo;
     __m512 lo[VL], hi[VL];
@@ -44,7 +90,9 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, con
             if (halves == 2) hi[j] = _mm512_setzero_ps();
         }
     }
-    for (size_t c = 0; c < nc; ++c) {
+    if (one_tap) /* (halves == 2) */
+        one_tap_channels(nr, mr, nc, w, x + toff[0], cs, y, ldy, ystep, lo, hi);
+    for (size_t c = 0; c < (one_tap ? 0 : nc); ++c) {
         const float *xc = x + c * cs;
         /* the lines of the results, one request per channel for the first
          * 2 * mr channels (a row's first and last element): the stores at
@@ -67,13 +115,7 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, con
             /* loaded into variables that the unrolled FMAs use (docs/kernels.md) */
             const __m512 w0 = _mm512_loadu_ps(w);
             if (halves == 2) {
-                const __m512 w1 = _mm512_loadu_ps(w + VL);
-#pragma GCC unroll 16
-                for (int j = 0; j < nr; ++j) {
-                    const __m512 b = _mm512_set1_ps(xt[j]);
-                    lo[j] = _mm512_fmadd_ps(w0, b, lo[j]);
-                    hi[j] = _mm512_fmadd_ps(w1, b, hi[j]);
-                }
+                channel_step(nr, w, xt, lo, hi);
             } else {
 #pragma GCC unroll 16
                 for (int j = 0; j < nr; ++j)
@@ -89,21 +131,37 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, con
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);              \
+            convcv_body(n, 2, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);           \
         else                                                                                       \
-            convcv_body(n, 1, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);              \
+            convcv_body(n, 1, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);           \
         break;
+
+/* Full tiles of one tap (the bulk of 1x1 layers: rows of 14, 28, 56 and
+ * planes of 196 are tiles of 14): one more instance only. */
+static __attribute__((noinline)) void convcv_one_tap(size_t mr, size_t nc, const float *w,
+                                                     const float *x, size_t cs,
+                                                     const ptrdiff_t *toff, float *y, size_t ldy,
+                                                     size_t ystep, int accumulate)
+{
+    convcv_body(NR, 2, 1, mr, nc, 1, w, x, cs, toff, y, ldy, ystep, accumulate);
+}
 
 void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                       const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                       size_t ldy, size_t ystep, int accumulate)
 {
+    if (nr == NR && mr > VL && nt == 1) {
+        convcv_one_tap(mr, nc, w, x, cs, toff, y, ldy, ystep, accumulate);
+        return;
+    }
     /* the positions of the tile as a constant: the broadcasts and
      * accumulators of the loop are unrolled for exactly that many */
     switch (nr) {
         CONVCV(1)
         CONVCV(2)
-        CONVCV(3) CONVCV(4) CONVCV(5) CONVCV(6) CONVCV(7) CONVCV(8) CONVCV(9) CONVCV(10) CONVCV(11)
-            CONVCV(12) CONVCV(13) CONVCV(14) default : break;
+        CONVCV(3)
+        CONVCV(4)
+        CONVCV(5) CONVCV(6) CONVCV(7) CONVCV(8) CONVCV(9) CONVCV(10) CONVCV(11) CONVCV(12)
+            CONVCV(13) CONVCV(14) default : break;
     }
 }
