@@ -457,41 +457,55 @@ static int check_bf16_minexp(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
-/* bf16_zip: pairs lo | hi << 16 (hi NULL: +0) and the exponent scan of both
- * rows, every length 0..100 at 2 offsets, 32-bit guards after dst. */
+/* bf16_zip: pairs lo | hi << 16 (hi NULL: +0) and the exponent scan of
+ * every element read, 1-3 rows of every length 0..100 at 2 offsets with
+ * source and destination pitches of n + 0..3, 32-bit guards elsewhere. */
 static int check_bf16_zip(const conv_ukernels *k, test_rng *r)
 {
-    enum { MAX_N = 100 };
-    uint16_t lo[MAX_N + 2], hi[MAX_N + 2];
-    uint32_t dst[MAX_N + 2 + 8];
+    enum { MAX_N = 100, MAX_ROWS = 3, PITCH = MAX_N + 3, LEN = MAX_ROWS * PITCH + 2 + 8 };
+    uint16_t lo[LEN], hi[LEN];
+    uint32_t dst[LEN];
     int bad = 0;
     for (size_t off = 0; off < 2; ++off)
         for (size_t n = 0; n <= MAX_N; ++n)
             for (int with_hi = 0; with_hi < 2; ++with_hi) {
+                const size_t rows = (size_t)rng_range(r, 1, MAX_ROWS);
+                const size_t ss = n + (size_t)rng_range(r, 0, 3),
+                             ds = n + (size_t)rng_range(r, 0, 3);
                 int want = 255;
-                for (size_t i = 0; i < n; ++i) {
-                    lo[off + i] = rng_chance(r, 1, 8) ? 0 : bf16_random(r, 0, 255);
-                    hi[off + i] = rng_chance(r, 1, 8) ? 0x8000 : bf16_random(r, 0, 255);
-                    const int el = (lo[off + i] & 0x7fff) == 0 ? 255 : (lo[off + i] >> 7) & 0xff;
-                    const int eh = (hi[off + i] & 0x7fff) == 0 ? 255 : (hi[off + i] >> 7) & 0xff;
-                    want = el < want ? el : want;
-                    if (with_hi) want = eh < want ? eh : want;
+                for (size_t i = 0; i < LEN; ++i) {
+                    lo[i] = 0x3f80; /* exponent 127 outside the rows: never the minimum read */
+                    hi[i] = 0x3f80;
                 }
-                for (size_t i = 0; i < MAX_N + 2 + 8; ++i)
+                for (size_t q = 0; q < rows; ++q)
+                    for (size_t i = 0; i < n; ++i) {
+                        const size_t at = off + q * ss + i;
+                        lo[at] = rng_chance(r, 1, 8) ? 0 : bf16_random(r, 0, 255);
+                        hi[at] = rng_chance(r, 1, 8) ? 0x8000 : bf16_random(r, 0, 255);
+                        const int el = (lo[at] & 0x7fff) == 0 ? 255 : (lo[at] >> 7) & 0xff;
+                        const int eh = (hi[at] & 0x7fff) == 0 ? 255 : (hi[at] >> 7) & 0xff;
+                        want = el < want ? el : want;
+                        if (with_hi) want = eh < want ? eh : want;
+                    }
+                for (size_t i = 0; i < LEN; ++i)
                     dst[i] = 0xdeadbeefu;
-                const int got = k->bf16_zip(n, lo + off, with_hi ? hi + off : NULL, dst + off, 255);
+                const int got = k->bf16_zip(rows, n, lo + off, with_hi ? hi + off : NULL, ss,
+                                            dst + off, ds, 255);
                 int ok = got == want;
-                for (size_t i = 0; i < MAX_N + 2 + 8; ++i) {
+                for (size_t i = 0; i < LEN; ++i) {
+                    const size_t q = i >= off ? (i - off) / (ds ? ds : 1) : 0,
+                                 j = i >= off ? (i - off) - q * ds : 0;
+                    const bool in = i >= off && q < rows && j < n;
+                    const size_t at = off + q * ss + j;
                     const uint32_t w =
-                        i >= off && i < off + n
-                            ? (uint32_t)lo[i] | (with_hi ? (uint32_t)hi[i] << 16 : 0u)
-                            : 0xdeadbeefu;
+                        in ? (uint32_t)lo[at] | (with_hi ? (uint32_t)hi[at] << 16 : 0u)
+                           : 0xdeadbeefu;
                     ok &= dst[i] == w;
                 }
                 if (!ok && bad++ < 3)
-                    printf("FAIL bf16_zip %s n=%zu off=%zu hi=%d: exponent %d (want %d) or pairs "
-                           "wrong\n",
-                           cpu_isa_name(k->isa), n, off, with_hi, got, want);
+                    printf("FAIL bf16_zip %s rows=%zu n=%zu ss=%zu ds=%zu off=%zu hi=%d: exponent "
+                           "%d (want %d) or pairs wrong\n",
+                           cpu_isa_name(k->isa), rows, n, ss, ds, off, with_hi, got, want);
             }
     return bad;
 }

@@ -589,8 +589,10 @@ static int pack_pair_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                 const int64_t cnt = min64(2 * CHUNK, total - j), ne = (cnt + 1) / 2, no = cnt / 2;
                 emin = k->bf16_split2((size_t)cnt, s0 + j, e0, o0, emin);
                 if (has_hi) emin = k->bf16_split2((size_t)cnt, s1 + j, e1, o1, emin);
-                emin = k->bf16_zip((size_t)ne, e0, has_hi ? e1 : NULL, r0 + lo + j / 2, emin);
-                emin = k->bf16_zip((size_t)no, o0, has_hi ? o1 : NULL, r1 + lo + j / 2, emin);
+                emin =
+                    k->bf16_zip(1, (size_t)ne, e0, has_hi ? e1 : NULL, 0, r0 + lo + j / 2, 0, emin);
+                emin =
+                    k->bf16_zip(1, (size_t)no, o0, has_hi ? o1 : NULL, 0, r1 + lo + j / 2, 0, emin);
             }
             memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(uint32_t));
             memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(uint32_t));
@@ -639,7 +641,9 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                     plane_cols(g, ow0, pw, &lo, &hi);
                     const int64_t step = g->st[2] * v->stride[4];
                     /* whole input rows following each other in v and in the
-                     * slab: a run of rows is one zip (pack_slab's "whole") */
+                     * slab: a run of rows is one row for the zip (pack_slab's
+                     * "whole"); other unit-step rows inside the source go
+                     * to the zip as a run of rows of the padded grid */
                     const bool whole = g->st[1] == 1 && g->st[2] == 1 && q0 == 0 && hi == g->wp &&
                                        g->wp == is[2] && v->stride[4] == 1 && v->stride[3] == is[2];
                     for (int64_t r = 0, nrows = 1; r < g->hp; r += nrows) {
@@ -650,16 +654,27 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                             memset(row, 0, (size_t)g->wp * sizeof(uint32_t));
                             continue;
                         }
-                        while (whole && r + nrows < g->hp && h + nrows < is[1])
+                        while (step == 1 && r + nrows < g->hp && h + nrows * g->st[1] < is[1])
                             ++nrows;
-                        memset(row, 0, (size_t)lo * sizeof(uint32_t));
                         const int64_t w0 = (lo + q0) * g->st[2] + pw;
                         const uint16_t *s0 = src + conv_view_index(v, n, c0 + 2 * cp, d, h, w0);
                         const uint16_t *s1 = has_hi ? s0 + v->stride[1] : NULL;
-                        /* the same row of the pairs ahead, as pack_slab asks
+                        /* the padding columns of the run's rows (no call:
+                         * one or two words a row) */
+                        for (int64_t q = 0; q < nrows; ++q) {
+                            uint32_t *pr = row + q * g->wp;
+                            for (int64_t j = 0; j < lo; ++j)
+                                pr[j] = 0;
+                            for (int64_t j = hi; j < g->wp; ++j)
+                                pr[j] = 0;
+                        }
+                        /* the same rows of the pairs ahead, as pack_slab asks
                          * for its channels ahead (short rows far apart) */
-                        const int64_t len = (nrows - 1) * g->wp + hi - lo;
-                        const int64_t span = ((len - 1) * step + 1) * (int64_t)sizeof(uint16_t);
+                        const int64_t ss = g->st[1] * v->stride[3];
+                        const int64_t len = whole ? (nrows - 1) * g->wp + hi - lo : hi - lo;
+                        const int64_t span =
+                            ((whole ? len - 1 : (nrows - 1) * ss + (len - 1) * step) + 1) *
+                            (int64_t)sizeof(uint16_t);
                         const int64_t ahead = pack_ahead(span, 2); /* pairs */
                         if (ipw == 0 && 2 * (cp + ahead) < g->cin && span <= FAST_PREFETCH_MAX_BYTES) {
                             const uint16_t *nx = s0 + 2 * ahead * v->stride[1];
@@ -668,7 +683,9 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                                 ukernel_prefetch_run((const char *)(nx + v->stride[1]), span, 0);
                         }
                         if (step == 1) {
-                            emin = k->bf16_zip((size_t)len, s0, s1, row + lo, emin);
+                            emin = whole ? k->bf16_zip(1, (size_t)len, s0, s1, 0, row + lo, 0, emin)
+                                         : k->bf16_zip((size_t)nrows, (size_t)len, s0, s1,
+                                                       (size_t)ss, row + lo, (size_t)g->wp, emin);
                         } else {
                             uint16_t t0[CHUNK], t1[CHUNK];
                             for (int64_t j0 = lo; j0 < hi; j0 += CHUNK) {
@@ -677,12 +694,10 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                                     t0[i] = s0[(j0 - lo + i) * step];
                                     t1[i] = has_hi ? s1[(j0 - lo + i) * step] : 0;
                                 }
-                                emin = k->bf16_zip((size_t)cnt, t0, has_hi ? t1 : NULL, row + j0,
-                                                   emin);
+                                emin = k->bf16_zip(1, (size_t)cnt, t0, has_hi ? t1 : NULL, 0,
+                                                   row + j0, 0, emin);
                             }
                         }
-                        memset(row + (nrows - 1) * g->wp + hi, 0,
-                               (size_t)(g->wp - hi) * sizeof(uint32_t));
                     }
                 }
         }
@@ -1292,8 +1307,8 @@ static void data_pack_weights_pairs(const data_run *r, size_t i)
                     const bool has_hi = ci + 1 < g->cin;
                     const int64_t hi = lo + (st->bwd ? w->stride[0] : w->stride[1]);
                     if (sco == 1) { /* D of a 1x1-like layer: each row a run */
-                        emin = r->k->bf16_zip((size_t)rows, src + lo, has_hi ? src + hi : NULL, dst,
-                                              emin);
+                        emin = r->k->bf16_zip(1, (size_t)rows, src + lo, has_hi ? src + hi : NULL,
+                                              0, dst, 0, emin);
                     } else {
                         for (int64_t m = 0; m < rows; ++m)
                             dst[m] = (uint32_t)src[lo + m * sco] |

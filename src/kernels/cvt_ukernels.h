@@ -47,19 +47,21 @@ int bf16_minexp_ukernel__scalar(size_t n, const uint16_t *src, uint16_t *dst, in
 int bf16_minexp_ukernel__avx512(size_t n, const uint16_t *src, uint16_t *dst, int emin);
 
 /*
- * bf16 rows zipped into pairs ("bf16_zip"): dst[i] = lo[i] | hi[i] << 16 for
- * i < n (hi == NULL: +0 high halves), the BF16 pair slabs' rows (a channel
- * pair's values at one position in a 32-bit word). Returns the smaller of
- * emin and bf16_minexp of both rows. Any n >= 0; reads and writes exactly
- * the n elements.
+ * bf16 rows zipped into pairs ("bf16_zip"): dst[r*ds + i] = lo[r*ss + i] |
+ * hi[r*ss + i] << 16 for r < rows, i < n (hi == NULL: +0 high halves), the
+ * BF16 pair slabs' rows (a channel pair's values at one position in a 32-bit
+ * word); a run of rows is one call (the padded slab rows of a plane: a call
+ * per row cost more than the zipping, r50_c3_3x3s2's bf16 dx). Returns the
+ * smaller of emin and bf16_minexp of every element read. Any rows, n >= 0;
+ * reads and writes exactly those elements.
  */
-typedef int (*bf16_zip_ukernel_fn)(size_t n, const uint16_t *lo, const uint16_t *hi, uint32_t *dst,
-                                   int emin);
+typedef int (*bf16_zip_ukernel_fn)(size_t rows, size_t n, const uint16_t *lo, const uint16_t *hi,
+                                   size_t ss, uint32_t *dst, size_t ds, int emin);
 
-int bf16_zip_ukernel__scalar(size_t n, const uint16_t *lo, const uint16_t *hi, uint32_t *dst,
-                             int emin);
-int bf16_zip_ukernel__avx512(size_t n, const uint16_t *lo, const uint16_t *hi, uint32_t *dst,
-                             int emin);
+int bf16_zip_ukernel__scalar(size_t rows, size_t n, const uint16_t *lo, const uint16_t *hi,
+                             size_t ss, uint32_t *dst, size_t ds, int emin);
+int bf16_zip_ukernel__avx512(size_t rows, size_t n, const uint16_t *lo, const uint16_t *hi,
+                             size_t ss, uint32_t *dst, size_t ds, int emin);
 
 /*
  * bf16 row split into its two W phases ("bf16_split2"): even[i] = src[2i]

@@ -17,32 +17,34 @@ static inline __attribute__((always_inline)) void zip32(__m512i a, __m512i b, __
     *d1 = _mm512_permutex2var_epi16(a, i1, b);
 }
 
-int bf16_zip_ukernel__avx512(size_t n, const uint16_t *lo, const uint16_t *hi, uint32_t *dst,
-                             int emin)
+int bf16_zip_ukernel__avx512(size_t rows, size_t n, const uint16_t *lo, const uint16_t *hi,
+                             size_t ss, uint32_t *dst, size_t ds, int emin)
 {
     __m512i mins = _mm512_set1_epi16(255);
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        const __m512i a = _mm512_loadu_si512(lo + i);
-        const __m512i b = hi ? _mm512_loadu_si512(hi + i) : _mm512_setzero_si512();
-        __m512i d0, d1;
-        zip32(a, b, &d0, &d1);
-        _mm512_storeu_si512(dst + i, d0);
-        _mm512_storeu_si512(dst + i + 16, d1);
-        mins = bf16_minexp_step(b, bf16_minexp_step(a, mins));
-    }
-    if (i < n) {
-        const size_t rest = n - i;
-        const __mmask32 m = (__mmask32)((1ull << rest) - 1);
-        const __m512i a = _mm512_maskz_loadu_epi16(m, lo + i);
-        const __m512i b = hi ? _mm512_maskz_loadu_epi16(m, hi + i) : _mm512_setzero_si512();
-        __m512i d0, d1;
-        zip32(a, b, &d0, &d1);
-        const __mmask16 m0 = (__mmask16)(rest >= 16 ? 0xffffu : (1u << rest) - 1u);
-        const __mmask16 m1 = (__mmask16)(rest > 16 ? (1u << (rest - 16)) - 1u : 0u);
-        _mm512_mask_storeu_epi32(dst + i, m0, d0);
-        _mm512_mask_storeu_epi32(dst + i + 16, m1, d1);
-        mins = bf16_minexp_step(b, bf16_minexp_step(a, mins));
+    const size_t rest = n % 32;
+    const __mmask32 m = (__mmask32)((1ull << rest) - 1);
+    const __mmask16 m0 = (__mmask16)(rest >= 16 ? 0xffffu : (1u << rest) - 1u);
+    const __mmask16 m1 = (__mmask16)(rest > 16 ? (1u << (rest - 16)) - 1u : 0u);
+    for (size_t r = 0; r < rows; ++r, lo += ss, hi = hi ? hi + ss : NULL, dst += ds) {
+        size_t i = 0;
+        for (; i + 32 <= n; i += 32) {
+            const __m512i a = _mm512_loadu_si512(lo + i);
+            const __m512i b = hi ? _mm512_loadu_si512(hi + i) : _mm512_setzero_si512();
+            __m512i d0, d1;
+            zip32(a, b, &d0, &d1);
+            _mm512_storeu_si512(dst + i, d0);
+            _mm512_storeu_si512(dst + i + 16, d1);
+            mins = bf16_minexp_step(b, bf16_minexp_step(a, mins));
+        }
+        if (rest) {
+            const __m512i a = _mm512_maskz_loadu_epi16(m, lo + i);
+            const __m512i b = hi ? _mm512_maskz_loadu_epi16(m, hi + i) : _mm512_setzero_si512();
+            __m512i d0, d1;
+            zip32(a, b, &d0, &d1);
+            _mm512_mask_storeu_epi32(dst + i, m0, d0);
+            _mm512_mask_storeu_epi32(dst + i + 16, m1, d1);
+            mins = bf16_minexp_step(b, bf16_minexp_step(a, mins));
+        }
     }
     const int e = bf16_minexp_reduce(mins);
     return e < emin ? e : emin;
