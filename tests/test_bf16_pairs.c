@@ -99,13 +99,19 @@ static void run(const conv_problem *p, const it_operands *o, const char *dot, in
     unsetenv("ACLCONV_BF16_DOT");
 }
 
-static void one_case(uint64_t seed, int kind)
+/* one_tap: a 1x1 gradInput (D) over 70-80 dy channel pairs in rows of 14,
+ * with 32 or 48 gradInput channels: whole 14-position tiles of both
+ * channel halves, the pair kernel's one-tap loop with all three stretches
+ * (kernels/avx512bf16; about half of them: the others' weights pass streams
+ * the data slabs, which have no pairs). A wrong strip in its middle
+ * stretch fails them. */
+static void one_case(uint64_t seed, int kind, bool one_tap)
 {
     test_rng r;
     rng_seed(&r, seed);
     conv_problem p;
     memset(&p, 0, sizeof p);
-    const bool pointwise = rng_chance(&r, 1, 3);
+    const bool pointwise = one_tap || rng_chance(&r, 1, 3);
     /* F (transposed) with stride 2 in W and both W phases read: the data
      * pass splits its input into W phases (pack_pair_pairs) */
     const bool fwd_s2 = !pointwise && rng_chance(&r, 1, 3);
@@ -116,11 +122,13 @@ static void one_case(uint64_t seed, int kind)
      * most (else the reduction-vector kernel, which has no pairs); D's
      * gradInput channels a multiple of 16 for half (the channel-vector
      * kernel; F's, og, are >= 64 at times) */
-    p.cg = rng_chance(&r, 1, 2) ? 16 * rng_range(&r, 1, 3)
-           : pointwise          ? rng_range(&r, 24, 60)
-                                : rng_range(&r, 4, 20);
-    p.og = fwd_s2 ? 16 * rng_range(&r, 2, 4) : rng_range(&r, 32, 80);
-    p.data_dir = fwd_s2 || rng_chance(&r, 1, 2) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
+    p.cg = one_tap || rng_chance(&r, 1, 2) ? 16 * rng_range(&r, one_tap ? 2 : 1, 3)
+           : pointwise                     ? rng_range(&r, 24, 60)
+                                           : rng_range(&r, 4, 20);
+    p.og = fwd_s2    ? 16 * rng_range(&r, 2, 4)
+           : one_tap ? rng_range(&r, 140, 160)
+                     : rng_range(&r, 32, 80);
+    p.data_dir = !one_tap && (fwd_s2 || rng_chance(&r, 1, 2)) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p.transposed = p.data_dir == CONV_DIR_FWD;
     for (int i = 0; i < 3; ++i) {
         if (i < 3 - p.rank) {
@@ -143,6 +151,7 @@ static void one_case(uint64_t seed, int kind)
             p.xs[i] = p.ys[i] = i == 0 ? rng_range(&r, 1, 2) : rng_range(&r, 5, 16);
         }
     }
+    if (one_tap) p.xs[2] = p.ys[2] = 14;
     p.mode = CONV_MODE_BF16;
     it_operands o;
     it_operands_make(&o, &p, 0, 0, &r);
@@ -231,7 +240,9 @@ int main(void)
     const uint64_t base = 0x62663136ull;
     for (int kind = 0; kind < DATA_KINDS; ++kind)
         for (uint64_t s = 0; s < (kind == DATA_INT ? 64 : 32); ++s)
-            one_case(base + (uint64_t)kind * 1000 + s, kind);
+            one_case(base + (uint64_t)kind * 1000 + s, kind, false);
+    for (uint64_t s = 0; s < 8; ++s) /* real data: the vdpbf16ps kernel's bits */
+        one_case(base + 9000 + s, DATA_REAL, true);
     for (int k = 0; k < 2; ++k)
         if (g_paired[k] == 0) {
             printf("FAIL no case ran the %s pass's pairs (every result had the unpaired plan's "
