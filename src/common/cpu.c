@@ -124,14 +124,19 @@ aclconvIsa cpu_detected_isa(void)
     return g_detected;
 }
 
-cpu_bf16_dot_use cpu_bf16_dot(aclconvIsa isa)
+int cpu_has_bf16_dot(aclconvIsa isa)
 {
     pthread_once(&g_detect_once, detect_once);
+    return isa == ACLCONV_ISA_AVX512 && g_bf16_dot;
+}
+
+cpu_bf16_dot_use cpu_bf16_dot(aclconvIsa isa)
+{
     const char *env = getenv("ACLCONV_BF16_DOT");
     if (env != NULL && strcmp(env, "0") == 0) return CPU_BF16_DOT_OFF;
     if (env != NULL && strcmp(env, "exact") == 0)
         return isa == ACLCONV_ISA_AVX512 ? CPU_BF16_DOT_EXACT : CPU_BF16_DOT_OFF;
-    return isa == ACLCONV_ISA_AVX512 && g_bf16_dot ? CPU_BF16_DOT_ON : CPU_BF16_DOT_OFF;
+    return cpu_has_bf16_dot(isa) ? CPU_BF16_DOT_ON : CPU_BF16_DOT_OFF;
 }
 
 static const char *const k_isa_names[] = {"scalar", "avx2", "avx512"};

@@ -16,9 +16,14 @@ aclconvIsa cpu_detected_isa(void);
  * (docs/kernels.md, "BF16 pairs"): ON where the CPU has it (AVX-512 BF16)
  * and isa is AVX-512; ACLCONV_BF16_DOT=0 turns it OFF, =exact (tests) plans
  * the pairs with the fused multiply-add kernel that computes the same bits
- * without the instruction (EXACT, AVX-512 only). Read on every call. */
+ * without the instruction (EXACT, AVX-512 only). Read on every call: plans
+ * keep what it said. */
 typedef enum { CPU_BF16_DOT_OFF = 0, CPU_BF16_DOT_ON = 1, CPU_BF16_DOT_EXACT = 2 } cpu_bf16_dot_use;
 cpu_bf16_dot_use cpu_bf16_dot(aclconvIsa isa);
+
+/* Whether the CPU has vdpbf16ps and isa is AVX-512 (the instruction alone,
+ * whatever ACLCONV_BF16_DOT says). */
+int cpu_has_bf16_dot(aclconvIsa isa);
 
 /* The name of isa: "scalar", "avx2" or "avx512". */
 const char *cpu_isa_name(aclconvIsa isa);

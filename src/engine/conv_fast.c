@@ -1774,8 +1774,7 @@ static void data_run_prepare(data_run *r, const conv_problem *p, const data_stat
     if (st->pairs) {
         r->pairconv = st->pairs_exact ? NULL : conv_bf16_dot_convcv(st->isa);
         r->guard = r->pairconv != NULL;
-        if (!r->pairconv)
-            r->pairconv = k->bf16_convcv; /* exact, or the CPU changed under the plan */
+        if (!r->pairconv) r->pairconv = k->bf16_convcv; /* exact */
     }
     r->in = st->bwd ? &p->y : &p->x;
     r->in_mode = p->mode;
@@ -3061,7 +3060,7 @@ static void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspa
     if (st->pairs) {
         r.pairwt = st->pairs_exact ? NULL : conv_bf16_dot_convwt(st->isa);
         r.guard = r.pairwt != NULL;
-        if (!r.pairwt) r.pairwt = r.k->bf16_convwt; /* exact, or the CPU changed under the plan */
+        if (!r.pairwt) r.pairwt = r.k->bf16_convwt; /* exact */
     }
     pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
     if (atomic_load(&tiny)) {

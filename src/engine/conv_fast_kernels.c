@@ -94,10 +94,10 @@ const conv_ukernels *conv_ukernels_for(aclconvIsa isa)
 
 bf16_convwt_ukernel_fn conv_bf16_dot_convwt(aclconvIsa isa)
 {
-    return cpu_bf16_dot(isa) == CPU_BF16_DOT_ON ? bf16_convwt_ukernel_6x64__avx512bf16 : NULL;
+    return cpu_has_bf16_dot(isa) ? bf16_convwt_ukernel_6x64__avx512bf16 : NULL;
 }
 
 bf16_convcv_ukernel_fn conv_bf16_dot_convcv(aclconvIsa isa)
 {
-    return cpu_bf16_dot(isa) == CPU_BF16_DOT_ON ? bf16_convcv_ukernel_32x14__avx512bf16 : NULL;
+    return cpu_has_bf16_dot(isa) ? bf16_convcv_ukernel_32x14__avx512bf16 : NULL;
 }

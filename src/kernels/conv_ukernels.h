@@ -208,7 +208,8 @@ typedef struct conv_ukernels {
 const conv_ukernels *conv_ukernels_for(aclconvIsa isa);
 
 /* The vdpbf16ps variant of isa's bf16_convwt (same tile), NULL where the
- * CPU lacks the instruction. */
+ * CPU lacks the instruction (whatever ACLCONV_BF16_DOT says: plans read it,
+ * cpu_bf16_dot). */
 bf16_convwt_ukernel_fn conv_bf16_dot_convwt(aclconvIsa isa);
 bf16_convcv_ukernel_fn conv_bf16_dot_convcv(aclconvIsa isa);
 
