@@ -668,13 +668,15 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                             for (int64_t j = hi; j < g->wp; ++j)
                                 pr[j] = 0;
                         }
+                        /* the zip's rows: whole rows are one (a row's
+                         * masked tail each would cost), others the run */
+                        const int64_t zrows = whole ? 1 : nrows,
+                                      len = whole ? (nrows - 1) * g->wp + hi - lo : hi - lo,
+                                      ss = g->st[1] * v->stride[3];
                         /* the same rows of the pairs ahead, as pack_slab asks
                          * for its channels ahead (short rows far apart) */
-                        const int64_t ss = g->st[1] * v->stride[3];
-                        const int64_t len = whole ? (nrows - 1) * g->wp + hi - lo : hi - lo;
                         const int64_t span =
-                            ((whole ? len - 1 : (nrows - 1) * ss + (len - 1) * step) + 1) *
-                            (int64_t)sizeof(uint16_t);
+                            ((zrows - 1) * ss + (len - 1) * step + 1) * (int64_t)sizeof(uint16_t);
                         const int64_t ahead = pack_ahead(span, 2); /* pairs */
                         if (ipw == 0 && 2 * (cp + ahead) < g->cin && span <= FAST_PREFETCH_MAX_BYTES) {
                             const uint16_t *nx = s0 + 2 * ahead * v->stride[1];
@@ -683,9 +685,8 @@ static int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                                 ukernel_prefetch_run((const char *)(nx + v->stride[1]), span, 0);
                         }
                         if (step == 1) {
-                            emin = whole ? k->bf16_zip(1, (size_t)len, s0, s1, 0, row + lo, 0, emin)
-                                         : k->bf16_zip((size_t)nrows, (size_t)len, s0, s1,
-                                                       (size_t)ss, row + lo, (size_t)g->wp, emin);
+                            emin = k->bf16_zip((size_t)zrows, (size_t)len, s0, s1, (size_t)ss,
+                                               row + lo, (size_t)g->wp, emin);
                         } else {
                             uint16_t t0[CHUNK], t1[CHUNK];
                             for (int64_t j0 = lo; j0 < hi; j0 += CHUNK) {
@@ -1290,7 +1291,7 @@ static void data_pack_weights_pairs(const data_run *r, size_t i)
     const fast_geom *g = r->g;
     const conv_view *w = &r->p->w;
     const int64_t grp = (int64_t)i / r->ncb_sub, mb = (int64_t)i % r->ncb_sub, mr = st->mr;
-    const int64_t co0 = mb * mr, rows = min64(mr, g->cout - co0), ncp = (g->cin + 1) / 2;
+    const int64_t co0 = mb * mr, rows = min64(mr, g->cout - co0), ncp = data_chans(st, g);
     uint32_t *dst = (uint32_t *)(void *)(r->wpk_sub + (int64_t)i * data_panel_floats(st, g));
     const uint16_t *src = (const uint16_t *)(const void *)w->data;
     const int64_t sco = st->bwd ? w->stride[1] : w->stride[0]; /* row to row */
