@@ -16,6 +16,7 @@
 #include "bench_peak.h"
 #include "common/cpu.h"
 #include "kernels/conv_ukernels.h"
+#include "kernels/dw_ukernels.h"
 #include "kernels/grp_ukernels.h"
 
 static double cpu_seconds(void)
@@ -266,6 +267,45 @@ static double run_grpconv_s2(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* dw_3x3's planes (28 x 28, padding 1) read in place from L1: a data call
+ * (dwrow, dy's taps flipped as the data pass takes them) and a weights call
+ * (dwrowwt, 9 taps of x against dy), as the engine makes them per plane. */
+enum { DWH = 28, DWW = 28 };
+static float *g_dx, *g_dy, *g_dacc;
+static void dw_taps(int step, const float **x, ptrdiff_t *dh, ptrdiff_t *dw, f32_dwrow_src *s)
+{
+    for (int t = 0; t < 9; ++t) {
+        x[t] = g_dx;
+        dh[t] = step > 0 ? t / 3 - 1 : 1 - t / 3;
+        dw[t] = step > 0 ? t % 3 - 1 : 1 - t % 3;
+    }
+    *s = (f32_dwrow_src){.x = x, .dh = dh, .dw = dw, .nt = 9, .ih = DWH, .iw = DWW, .rs = DWW};
+}
+
+static double run_dwrow(const conv_ukernels *k, int calls)
+{
+    (void)k;
+    const float *x[9];
+    ptrdiff_t dh[9], dw[9];
+    f32_dwrow_src s;
+    dw_taps(-1, x, dh, dw, &s);
+    for (int c = 0; c < calls; ++c)
+        f32_dwrow_ukernel_4x32__avx512(DWH, DWW, &s, g_w, g_dy + (c & 1) * DWH * DWW, DWW);
+    return 2.0 * 9 * DWH * DWW * calls;
+}
+
+static double run_dwrowwt(const conv_ukernels *k, int calls)
+{
+    (void)k;
+    const float *x[9];
+    ptrdiff_t dh[9], dw[9];
+    f32_dwrow_src s;
+    dw_taps(1, x, dh, dw, &s);
+    for (int c = 0; c < calls; ++c)
+        f32_dwrowwt_ukernel_12x32__avx512(DWH, DWW, &s, g_dy, DWW, g_dacc);
+    return 2.0 * 9 * DWH * DWW * calls;
+}
+
 /* Best GFLOP/s of 5 trials of about `seconds` each. */
 static double measure(const conv_ukernels *k, case_fn fn, double seconds)
 {
@@ -327,6 +367,9 @@ int main(int argc, char **argv)
     /* bf16 pairs of small normal values (the fp32 fill's bits are) */
     g_wp1 = filled((size_t)NP1 * CH1 / 2 * 32);
     g_yp1 = calloc((size_t)NIMG * NP1 * 32 * CS1, sizeof(uint16_t));
+    g_dx = filled(DWH * DWW);
+    g_dy = filled(2 * DWH * DWW);
+    g_dacc = filled(9 * DW_ACC_LANES);
     struct {
         const char *name;
         case_fn fn;
@@ -354,6 +397,10 @@ int main(int argc, char **argv)
         {"convrv", run_convrv, k->convrv_mr, k->convrv_nr, "rows of 256, in L1"},
         {"grpconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv_s2 : NULL, 4, 64,
          "resnext_g32_s2's dx, one plane"},
+        {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow : NULL, 4, 32,
+         "dw_3x3's dx, a 28x28 plane in L1"},
+        {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt : NULL, 12, 32,
+         "dw_3x3's dw, the same"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         if (!cases[i].fn) continue;
@@ -371,5 +418,8 @@ int main(int argc, char **argv)
     free(g_c);
     free(g_wp1);
     free(g_yp1);
+    free(g_dx);
+    free(g_dy);
+    free(g_dacc);
     return 0;
 }

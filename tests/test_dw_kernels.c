@@ -1,0 +1,237 @@
+/*
+ * The in-place depthwise kernels (dwrow, dwrowwt; src/kernels/dw_ukernels.h)
+ * of AVX2 and AVX-512 against their contracts written as plain loops with
+ * fmaf, in the contracts' order: the comparison is bitwise (NaN against NaN
+ * of any payload). Random planes cover every path of the kernels: 3x3 grids
+ * of taps with column shifts -1, 0, +1 over rows of at most 32 columns (the
+ * AVX-512 row-window form), other shifts and widths (the masked 3x3 path),
+ * general taps (the tap sweep), rows in and out of the source at both edges.
+ * What the kernels must not read holds NaN (row pitch gaps, dy past ow), what
+ * they must not write a guard; in half the trials the source holds
+ * infinities, past ow and here and there (a weights lane past ow that took
+ * one, against its zero dy, would turn NaN).
+ * test_dw_impl checks the same kernels through the engine against the
+ * packed path.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cpu.h"
+#include "common/dtype.h" /* f32_bits */
+#include "kernels/dw_ukernels.h"
+#include "test_rng.h"
+
+#define GUARD (-12345.0f)
+#define MAXT 12
+
+typedef struct isa_kernels {
+    aclconvIsa isa;
+    const char *name;
+    f32_dwrow_ukernel_fn row;
+    f32_dwrowwt_ukernel_fn rowwt;
+    int vl, nv; /* the weights lanes: acc[t*DW_ACC_LANES + ((j / vl) % nv)*vl + j % vl] */
+} isa_kernels;
+
+static const isa_kernels k_isas[] = {
+    {ACLCONV_ISA_AVX2, "avx2", f32_dwrow_ukernel_4x16__avx2, f32_dwrowwt_ukernel_4x16__avx2, 8, 2},
+    {ACLCONV_ISA_AVX512, "avx512", f32_dwrow_ukernel_4x32__avx512,
+     f32_dwrowwt_ukernel_12x32__avx512, 16, 2},
+};
+
+static float real_val(test_rng *r)
+{
+    return (float)(rng_unit(r) * 2.0 - 1.0);
+}
+
+static bool same_bits(float a, float b)
+{
+    return f32_bits(a) == f32_bits(b) || (isnan(a) && isnan(b));
+}
+
+/* X_t(i, k) of the contract. */
+static float src_at(const f32_dwrow_src *s, size_t t, ptrdiff_t i, ptrdiff_t k)
+{
+    if (s->x[t] == NULL || i < 0 || i >= (ptrdiff_t)s->ih || k < 0 || k >= (ptrdiff_t)s->iw)
+        return 0.0f;
+    return s->x[t][(size_t)i * s->rs + (size_t)k];
+}
+
+typedef struct trial {
+    size_t rows, ow, ih, iw, rs, nt;
+    const float *x[MAXT];
+    ptrdiff_t dh[MAXT], dw[MAXT];
+    int kind; /* 0: window-form 3x3, 1: other 3x3, 2: general taps */
+} trial;
+
+/* Taps: a 3x3 grid on one plane at row step `step` (+1 or -1), column
+ * shifts -step, 0, +step (kind 0) or any in [-2, 2] (kind 1); or nt general
+ * taps, some on no plane (kind 2). */
+static void draw_taps(trial *tr, const float *plane, int step, test_rng *r)
+{
+    if (tr->kind == 2) {
+        tr->nt = (size_t)rng_range(r, 1, MAXT);
+        for (size_t t = 0; t < tr->nt; ++t) {
+            tr->x[t] = rng_chance(r, 1, 8) ? NULL : plane;
+            tr->dh[t] = (ptrdiff_t)rng_range(r, -3, 3);
+            tr->dw[t] = (ptrdiff_t)rng_range(r, -3, 3);
+        }
+        return;
+    }
+    tr->nt = 9;
+    const ptrdiff_t dh0 = (ptrdiff_t)rng_range(r, -2, 2);
+    ptrdiff_t dws[3];
+    for (int kw = 0; kw < 3; ++kw)
+        dws[kw] = tr->kind == 0 ? step * (kw - 1) : (ptrdiff_t)rng_range(r, -2, 2);
+    for (size_t t = 0; t < 9; ++t) {
+        tr->x[t] = plane;
+        tr->dh[t] = dh0 + step * (ptrdiff_t)(t / 3);
+        tr->dw[t] = dws[t % 3];
+    }
+}
+
+/* A source plane of ih rows of iw values at pitch rs: the gaps NaN; when
+ * `inf`, the columns past ow and a few others infinities. */
+static float *draw_plane(const trial *tr, bool inf, test_rng *r)
+{
+    float *x = malloc(tr->ih * tr->rs * sizeof(float) + 1);
+    for (size_t i = 0; i < tr->ih; ++i)
+        for (size_t k = 0; k < tr->rs; ++k)
+            x[i * tr->rs + k] = k >= tr->iw                                    ? NAN
+                                : inf && (k >= tr->ow || rng_chance(r, 1, 32)) ? INFINITY
+                                                                               : real_val(r);
+    return x;
+}
+
+static void draw_shape(trial *tr, test_rng *r)
+{
+    tr->kind = (int)rng_range(r, 0, 2);
+    tr->rows = (size_t)rng_range(r, 1, 40);
+    /* kind 0: the row-window form's widths (17-32) and some narrower */
+    tr->ow =
+        (size_t)(tr->kind == 0 && rng_chance(r, 3, 4) ? rng_range(r, 17, 32) : rng_range(r, 1, 40));
+    tr->iw = (size_t)rng_range(r, tr->ow > 2 ? (int64_t)tr->ow - 2 : 1, (int64_t)tr->ow + 2);
+    tr->ih = (size_t)rng_range(r, tr->rows > 2 ? (int64_t)tr->rows - 2 : 1, (int64_t)tr->rows + 2);
+    tr->rs = tr->iw + (size_t)rng_range(r, 0, 5);
+}
+
+static int check_row(const isa_kernels *k, test_rng *r, uint64_t trial_no)
+{
+    trial tr;
+    draw_shape(&tr, r);
+    const bool inf = rng_chance(r, 1, 2);
+    float *plane = draw_plane(&tr, inf, r);
+    draw_taps(&tr, plane, rng_chance(r, 1, 2) ? 1 : -1, r);
+    const f32_dwrow_src s = {
+        .x = tr.x, .dh = tr.dh, .dw = tr.dw, .nt = tr.nt, .ih = tr.ih, .iw = tr.iw, .rs = tr.rs};
+    float w[MAXT];
+    for (size_t t = 0; t < tr.nt; ++t)
+        w[t] = real_val(r);
+    const size_t yrs = tr.ow + (size_t)rng_range(r, 0, 3);
+    float *y = malloc((tr.rows * yrs + 1) * sizeof(float));
+    for (size_t i = 0; i < tr.rows * yrs + 1; ++i)
+        y[i] = GUARD;
+    k->row(tr.rows, tr.ow, &s, w, y, yrs);
+    int bad = 0;
+    for (size_t i = 0; i < tr.rows && !bad; ++i)
+        for (size_t j = 0; j < yrs && !bad; ++j) {
+            float want = GUARD;
+            if (j < tr.ow) {
+                want = 0.0f;
+                for (size_t t = 0; t < tr.nt; ++t)
+                    want =
+                        fmaf(w[t], src_at(&s, t, (ptrdiff_t)i + tr.dh[t], (ptrdiff_t)j + tr.dw[t]),
+                             want);
+            }
+            const float got = y[i * yrs + j];
+            if (!same_bits(got, want)) {
+                printf("FAIL %s dwrow trial %" PRIu64
+                       " (kind %d, rows %zu ow %zu ih %zu iw %zu rs %zu "
+                       "nt %zu dh0 %td dw %td %td %td): y[%zu][%zu] = %a, want %a\n",
+                       k->name, trial_no, tr.kind, tr.rows, tr.ow, tr.ih, tr.iw, tr.rs, tr.nt,
+                       tr.dh[0], tr.dw[0], tr.nt > 1 ? tr.dw[1] : 0, tr.nt > 2 ? tr.dw[2] : 0, i, j,
+                       (double)got, (double)want);
+                bad = 1;
+            }
+        }
+    if (!bad && y[tr.rows * yrs] != GUARD) {
+        printf("FAIL %s dwrow trial %" PRIu64 ": wrote past the last row\n", k->name, trial_no);
+        bad = 1;
+    }
+    free(y);
+    free(plane);
+    return bad;
+}
+
+static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
+{
+    trial tr;
+    draw_shape(&tr, r);
+    const bool inf = rng_chance(r, 1, 2);
+    float *plane = draw_plane(&tr, inf, r);
+    draw_taps(&tr, plane, 1, r);
+    const f32_dwrow_src s = {
+        .x = tr.x, .dh = tr.dh, .dw = tr.dw, .nt = tr.nt, .ih = tr.ih, .iw = tr.iw, .rs = tr.rs};
+    const size_t dyrs = tr.ow + (size_t)rng_range(r, 0, 3);
+    float *dy = malloc((tr.rows * dyrs + 1) * sizeof(float));
+    for (size_t i = 0; i < tr.rows * dyrs; ++i)
+        dy[i] = i % dyrs < tr.ow ? real_val(r) : NAN;
+    const size_t lanes = tr.nt * DW_ACC_LANES;
+    float acc[MAXT * DW_ACC_LANES], want[MAXT * DW_ACC_LANES];
+    for (size_t l = 0; l < lanes; ++l)
+        acc[l] = want[l] = real_val(r);
+    k->rowwt(tr.rows, tr.ow, &s, dy, dyrs, acc);
+    for (size_t i = 0; i < tr.rows; ++i)
+        for (size_t j = 0; j < tr.ow; ++j)
+            for (size_t t = 0; t < tr.nt; ++t) {
+                const size_t l = t * DW_ACC_LANES +
+                                 (j / (size_t)k->vl) % (size_t)k->nv * (size_t)k->vl +
+                                 j % (size_t)k->vl;
+                want[l] = fmaf(src_at(&s, t, (ptrdiff_t)i + tr.dh[t], (ptrdiff_t)j + tr.dw[t]),
+                               dy[i * dyrs + j], want[l]);
+            }
+    int bad = 0;
+    for (size_t l = 0; l < lanes && !bad; ++l)
+        if (!same_bits(acc[l], want[l])) {
+            printf("FAIL %s dwrowwt trial %" PRIu64
+                   " (kind %d, rows %zu ow %zu ih %zu iw %zu rs %zu "
+                   "nt %zu dh0 %td dw %td %td %td): lane %zu = %a, want %a\n",
+                   k->name, trial_no, tr.kind, tr.rows, tr.ow, tr.ih, tr.iw, tr.rs, tr.nt, tr.dh[0],
+                   tr.dw[0], tr.nt > 1 ? tr.dw[1] : 0, tr.nt > 2 ? tr.dw[2] : 0, l, (double)acc[l],
+                   (double)want[l]);
+            bad = 1;
+        }
+    free(dy);
+    free(plane);
+    return bad;
+}
+
+int main(void)
+{
+    const uint64_t seed = 0x64776b65726e6cull;
+    const int trials = 3000;
+    printf("test_dw_kernels: seed %" PRIu64 ", %d trials per kernel\n", seed, trials);
+    int fail = 0;
+    const aclconvIsa have = cpu_detected_isa();
+    for (size_t i = 0; i < sizeof k_isas / sizeof k_isas[0]; ++i) {
+        const isa_kernels *k = &k_isas[i];
+        if (k->isa > have) {
+            printf("SKIP %s: not supported by this CPU\n", k->name);
+            continue;
+        }
+        test_rng r;
+        rng_seed(&r, seed + (uint64_t)k->isa);
+        int bad_row = 0, bad_wt = 0;
+        for (int t = 0; t < trials; ++t) {
+            bad_row += check_row(k, &r, (uint64_t)t);
+            bad_wt += check_rowwt(k, &r, (uint64_t)t);
+        }
+        printf("%s: dwrow %s, dwrowwt %s\n", k->name, bad_row ? "FAIL" : "ok",
+               bad_wt ? "FAIL" : "ok");
+        fail += bad_row + bad_wt;
+    }
+    printf("test_dw_kernels: %s\n", fail ? "FAILED" : "OK");
+    return fail ? 1 : 0;
+}
