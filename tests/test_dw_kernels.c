@@ -25,6 +25,8 @@
 #include "test_rng.h"
 
 #define GUARD (-12345.0f)
+
+static int g_src16; /* trials with a 16-bit source */
 #define MAXT 12
 
 typedef struct isa_kernels {
@@ -105,6 +107,35 @@ static float *draw_plane(const trial *tr, bool inf, test_rng *r)
     return x;
 }
 
+/* A 16-bit source for the row-window form (AVX-512, one trial in two where
+ * the taps take it): the plane narrowed to bf16 or fp16 (its NaN gaps a
+ * signalling NaN), s pointed at it, and `plane` overwritten with the values
+ * the kernel must widen them to (quiet: NaNs quieted). */
+static uint16_t *draw_src16(const isa_kernels *k, const trial *tr, float *plane, f32_dwrow_src *s,
+                            bool wt, test_rng *r)
+{
+    if (k->isa != ACLCONV_ISA_AVX512 || dw_row_window(s, tr->ow, wt) == 0 || rng_chance(r, 1, 2))
+        return NULL;
+    const bool bf16 = rng_chance(r, 1, 2);
+    const size_t n = tr->ih * tr->rs;
+    uint16_t *h = malloc(n * sizeof(uint16_t) + 1);
+    s->src16 = bf16 ? DW_SRC_BF16 : DW_SRC_F16;
+    s->quiet = (int)rng_range(r, 0, 1);
+    s->x16 = h;
+    ++g_src16;
+    for (size_t i = 0; i < n; ++i) {
+        const bool gap = i % tr->rs >= tr->iw;
+        const bool snan = gap || rng_chance(r, 1, 64);
+        h[i] = snan   ? (bf16 ? 0x7f81u : 0x7c01u)
+               : bf16 ? f32_to_bf16(plane[i])
+                      : f32_to_f16(plane[i]);
+        float v = bf16 ? bf16_to_f32(h[i]) : f16_to_f32(h[i]);
+        if (s->quiet && isnan(v)) v = f32_from_bits(f32_bits(v) | 0x400000u);
+        plane[i] = gap ? NAN : v;
+    }
+    return h;
+}
+
 static void draw_shape(trial *tr, test_rng *r)
 {
     tr->kind = (int)rng_range(r, 0, 2);
@@ -124,8 +155,9 @@ static int check_row(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     const bool inf = rng_chance(r, 1, 2);
     float *plane = draw_plane(&tr, inf, r);
     draw_taps(&tr, plane, rng_chance(r, 1, 2) ? 1 : -1, r);
-    const f32_dwrow_src s = {
+    f32_dwrow_src s = {
         .x = tr.x, .dh = tr.dh, .dw = tr.dw, .nt = tr.nt, .ih = tr.ih, .iw = tr.iw, .rs = tr.rs};
+    uint16_t *h16 = draw_src16(k, &tr, plane, &s, false, r);
     float w[MAXT];
     for (size_t t = 0; t < tr.nt; ++t)
         w[t] = real_val(r);
@@ -148,11 +180,11 @@ static int check_row(const isa_kernels *k, test_rng *r, uint64_t trial_no)
             const float got = y[i * yrs + j];
             if (!same_bits(got, want)) {
                 printf("FAIL %s dwrow trial %" PRIu64
-                       " (kind %d, rows %zu ow %zu ih %zu iw %zu rs %zu "
+                       " (src16 %d, kind %d, rows %zu ow %zu ih %zu iw %zu rs %zu "
                        "nt %zu dh0 %td dw %td %td %td): y[%zu][%zu] = %a, want %a\n",
-                       k->name, trial_no, tr.kind, tr.rows, tr.ow, tr.ih, tr.iw, tr.rs, tr.nt,
-                       tr.dh[0], tr.dw[0], tr.nt > 1 ? tr.dw[1] : 0, tr.nt > 2 ? tr.dw[2] : 0, i, j,
-                       (double)got, (double)want);
+                       k->name, trial_no, s.src16, tr.kind, tr.rows, tr.ow, tr.ih, tr.iw, tr.rs,
+                       tr.nt, tr.dh[0], tr.dw[0], tr.nt > 1 ? tr.dw[1] : 0,
+                       tr.nt > 2 ? tr.dw[2] : 0, i, j, (double)got, (double)want);
                 bad = 1;
             }
         }
@@ -162,6 +194,7 @@ static int check_row(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     }
     free(y);
     free(plane);
+    free(h16);
     return bad;
 }
 
@@ -172,8 +205,9 @@ static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     const bool inf = rng_chance(r, 1, 2);
     float *plane = draw_plane(&tr, inf, r);
     draw_taps(&tr, plane, 1, r);
-    const f32_dwrow_src s = {
+    f32_dwrow_src s = {
         .x = tr.x, .dh = tr.dh, .dw = tr.dw, .nt = tr.nt, .ih = tr.ih, .iw = tr.iw, .rs = tr.rs};
+    uint16_t *h16 = draw_src16(k, &tr, plane, &s, true, r);
     const size_t dyrs = tr.ow + (size_t)rng_range(r, 0, 3);
     float *dy = malloc((tr.rows * dyrs + 1) * sizeof(float));
     for (size_t i = 0; i < tr.rows * dyrs; ++i)
@@ -196,15 +230,16 @@ static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     for (size_t l = 0; l < lanes && !bad; ++l)
         if (!same_bits(acc[l], want[l])) {
             printf("FAIL %s dwrowwt trial %" PRIu64
-                   " (kind %d, rows %zu ow %zu ih %zu iw %zu rs %zu "
+                   " (src16 %d, kind %d, rows %zu ow %zu ih %zu iw %zu rs %zu "
                    "nt %zu dh0 %td dw %td %td %td): lane %zu = %a, want %a\n",
-                   k->name, trial_no, tr.kind, tr.rows, tr.ow, tr.ih, tr.iw, tr.rs, tr.nt, tr.dh[0],
-                   tr.dw[0], tr.nt > 1 ? tr.dw[1] : 0, tr.nt > 2 ? tr.dw[2] : 0, l, (double)acc[l],
-                   (double)want[l]);
+                   k->name, trial_no, s.src16, tr.kind, tr.rows, tr.ow, tr.ih, tr.iw, tr.rs, tr.nt,
+                   tr.dh[0], tr.dw[0], tr.nt > 1 ? tr.dw[1] : 0, tr.nt > 2 ? tr.dw[2] : 0, l,
+                   (double)acc[l], (double)want[l]);
             bad = 1;
         }
     free(dy);
     free(plane);
+    free(h16);
     return bad;
 }
 
@@ -228,8 +263,8 @@ int main(void)
             bad_row += check_row(k, &r, (uint64_t)t);
             bad_wt += check_rowwt(k, &r, (uint64_t)t);
         }
-        printf("%s: dwrow %s, dwrowwt %s\n", k->name, bad_row ? "FAIL" : "ok",
-               bad_wt ? "FAIL" : "ok");
+        printf("%s: dwrow %s, dwrowwt %s (%d trials with a 16-bit source)\n", k->name,
+               bad_row ? "FAIL" : "ok", bad_wt ? "FAIL" : "ok", g_src16);
         fail += bad_row + bad_wt;
     }
     printf("test_dw_kernels: %s\n", fail ? "FAILED" : "OK");

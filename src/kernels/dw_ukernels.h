@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kernels/ukernel_prefetch.h"
 
@@ -110,7 +111,35 @@ typedef struct f32_dwrow_src {
     size_t ih, iw;         /* source plane rows and columns */
     size_t rs;             /* source row pitch, floats */
     ukernel_prefetch pf;   /* lines to ask for, spread over the rows (zeros: none) */
+    /* DW_SRC_F32: the x planes above. DW_SRC_BF16 / DW_SRC_F16: the source
+     * is one 16-bit plane, element (0, 0) at x16 (x unused, rs in
+     * elements), every value widened exactly as loaded, NaNs quieted when
+     * quiet (conv_load_row's widening for the mode); only for the
+     * row-window taps (dw_row_window) and the AVX-512 kernels. */
+    int src16, quiet;
+    const uint16_t *x16;
 } f32_dwrow_src;
+
+enum { DW_SRC_F32 = 0, DW_SRC_BF16 = 1, DW_SRC_F16 = 2 };
+
+/* Whether the taps and widths take the AVX-512 kernels' row-window form
+ * (each source row loaded once, its column shifts formed in registers), the
+ * form a 16-bit source needs: a 3x3 grid on one plane, dh[t] = dh[0] +
+ * step*(t/3), dw[t] = step*(t%3 - 1) with step = +1, or -1 for dwrow (its
+ * flipped taps), 16 < ow <= 32 and iw <= 32; dwrowwt (wt) also iw <= ow
+ * and step +1. */
+static inline int dw_row_window(const f32_dwrow_src *s, size_t ow, bool wt)
+{
+    if (s->nt != 9 || ow <= 16 || ow > 32 || s->iw > 32 || (wt && s->iw > ow)) return 0;
+    const ptrdiff_t step = s->dh[3] - s->dh[0];
+    if (step != 1 && (wt || step != -1)) return 0;
+    if (s->src16 ? s->x16 == NULL : s->x[0] == NULL) return 0;
+    for (size_t t = 0; t < 9; ++t)
+        if ((!s->src16 && s->x[t] != s->x[0]) || s->dh[t] != s->dh[0] + step * (ptrdiff_t)(t / 3) ||
+            s->dw[t] != step * ((ptrdiff_t)(t % 3) - 1))
+            return 0;
+    return (int)step;
+}
 
 /* Column masks a dwrow call keeps on its stack: the caller takes the
  * in-place kernels only when nt * ceil(ow / DW_ROW_MIN_VL) <= DW_ROW_MASKS. */

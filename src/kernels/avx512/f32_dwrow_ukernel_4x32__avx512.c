@@ -6,6 +6,7 @@
  * padding) one row at a time. */
 #include <immintrin.h>
 
+#include "kernels/avx512/dw_window__avx512.h"
 #include "kernels/dw_ukernels.h"
 
 #define VL 16
@@ -135,33 +136,14 @@ g33_block(const int nr, const int nv, const int step, const bool edge, size_t r,
     }
 }
 
-/* Source columns [d, d + 16) of column block v from a row window lo | hi
- * (columns [0, 32), zeros past the source's): one valignd instead of a
- * masked load, which mostly splits cache lines. */
-static inline __attribute__((always_inline)) __m512 window_shift(const int d, const int v,
-                                                                 __m512 lo, __m512 hi)
-{
-    const __m512i z = _mm512_setzero_si512(), l = _mm512_castps_si512(lo),
-                  h = _mm512_castps_si512(hi);
-    switch (d) {
-    case 1:
-        return _mm512_castsi512_ps(v == 0 ? _mm512_alignr_epi32(h, l, 1)
-                                          : _mm512_alignr_epi32(z, h, 1));
-    case -1:
-        return _mm512_castsi512_ps(v == 0 ? _mm512_alignr_epi32(l, z, 15)
-                                          : _mm512_alignr_epi32(h, l, 15));
-    default: return v == 0 ? lo : hi;
-    }
-}
-
-/* g33_block, both column blocks, for column shifts dws[kw] = step*(kw - 1)
- * and source rows of at most 32 columns: each source row is loaded once (two
- * vectors, rm: its columns) and its shifts formed in registers. The same
- * values meet the same accumulators in the same order: the same bits. */
+/* g33_block, both column blocks, in the row-window form (dw_row_window:
+ * column shifts step*(kw - 1), rows of at most 32 columns): each source row
+ * is loaded once (kind: its dtype) and its shifts formed in registers. The
+ * same values meet the same accumulators in the same order as g33_block's:
+ * the same bits. */
 static inline __attribute__((always_inline)) void
-g33_block_win(const int nr, const int step, const bool edge, size_t r, const float *x,
-              ptrdiff_t dh0, size_t ih, size_t rs, const __mmask16 rm[2], const __m512 *wv,
-              const float *dummy, __m512 a[WR][2])
+g33_block_win(const int kind, const int nr, const int step, const bool edge, size_t r,
+              const f32_dwrow_src *s, const dw_window_mask *m, const __m512 *wv, __m512 a[WR][2])
 {
 #pragma GCC unroll 16
     for (int o = 0; o < nr; ++o)
@@ -170,16 +152,16 @@ g33_block_win(const int nr, const int step, const bool edge, size_t r, const flo
             a[o][v] = _mm512_setzero_ps();
 #pragma GCC unroll 16
     for (int u = 0; u < nr + 2; ++u) {
-        const ptrdiff_t i = (ptrdiff_t)r + dh0 + (step > 0 ? u : nr - 1 - u);
-        const bool in = !edge || (i >= 0 && (size_t)i < ih);
-        const float *xr = in ? x + (size_t)i * rs : dummy;
-        const __m512 lo = _mm512_maskz_loadu_ps(in ? rm[0] : 0, xr);
-        const __m512 hi = _mm512_maskz_loadu_ps(in ? rm[1] : 0, in ? xr + VL : dummy);
+        const ptrdiff_t i = (ptrdiff_t)r + s->dh[0] + (step > 0 ? u : nr - 1 - u);
+        const bool in = !edge || (i >= 0 && (size_t)i < s->ih);
+        __m512 lo, hi;
+        dw_window_load(kind, in, s, i, m, &lo, &hi);
 #pragma GCC unroll 16
         for (int kw = 0; kw < 3; ++kw)
 #pragma GCC unroll 16
             for (int v = 0; v < 2; ++v) {
-                const __m512 xv = window_shift(step * (kw - 1), v, lo, hi);
+                /* lanes past ow are not stored: no mask */
+                const __m512 xv = dw_window_shift(step * (kw - 1), v, 0xffff, lo, hi);
 #pragma GCC unroll 16
                 for (int o = 0; o < nr; ++o) {
                     const int kh = step > 0 ? u - o : u + o - (nr - 1);
@@ -259,7 +241,8 @@ static inline __attribute__((always_inline)) void g33(const int nv, const int st
 
 /* g33 in the row-window form (g33_block_win), blocks of WR rows stored
  * right after their loads */
-static inline __attribute__((always_inline)) void g33_win(const int step, size_t rows, size_t ow,
+static inline __attribute__((always_inline)) void g33_win(const int kind, const int step,
+                                                          size_t rows, size_t ow,
                                                           const f32_dwrow_src *s, const float *w,
                                                           float *y, size_t yrs)
 {
@@ -267,51 +250,53 @@ static inline __attribute__((always_inline)) void g33_win(const int step, size_t
     for (int t = 0; t < 9; ++t)
         wv[t] = _mm512_set1_ps(w[t]);
     const __mmask16 om[2] = {lanes(0, (ptrdiff_t)ow), lanes(0, (ptrdiff_t)ow - VL)};
-    const __mmask16 rm[2] = {lanes(0, (ptrdiff_t)s->iw), lanes(0, (ptrdiff_t)s->iw - VL)};
-    const float *x = s->x[0];
-    const ptrdiff_t dh0 = s->dh[0];
-    const ptrdiff_t lo = step > 0 ? dh0 : dh0 - 2;
+    const dw_window_mask m = dw_window_mask_for(s->iw);
+    const ptrdiff_t lo = step > 0 ? s->dh[0] : s->dh[0] - 2;
     __m512 a[WR][2];
     size_t r = 0;
     for (; r + WR <= rows; r += WR) {
         ukernel_prefetch_steps(&s->pf, r, r + WR, rows);
         const ptrdiff_t first = (ptrdiff_t)r + lo;
         if (first >= 0 && first + WR + 1 < (ptrdiff_t)s->ih)
-            g33_block_win(WR, step, false, r, x, dh0, s->ih, s->rs, rm, wv, w, a);
+            g33_block_win(kind, WR, step, false, r, s, &m, wv, a);
         else
-            g33_block_win(WR, step, true, r, x, dh0, s->ih, s->rs, rm, wv, w, a);
+            g33_block_win(kind, WR, step, true, r, s, &m, wv, a);
         g33_store(WR, 2, r, a, om, y, yrs);
     }
     for (; r < rows; ++r) {
         ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
-        g33_block_win(1, step, true, r, x, dh0, s->ih, s->rs, rm, wv, w, a);
+        g33_block_win(kind, 1, step, true, r, s, &m, wv, a);
         g33_store(1, 2, r, a, om, y, yrs);
     }
 }
 
-static __attribute__((noinline)) void g33_win_up(size_t rows, size_t ow, const f32_dwrow_src *s,
-                                                 const float *w, float *y, size_t yrs)
-{
-    g33_win(1, rows, ow, s, w, y, yrs);
-}
+typedef void (*g33_win_fn)(size_t rows, size_t ow, const f32_dwrow_src *s, const float *w, float *y,
+                           size_t yrs);
+#define DW_G33_WIN(kind, step, name)                                                               \
+    static __attribute__((noinline)) void name(size_t rows, size_t ow, const f32_dwrow_src *s,     \
+                                               const float *w, float *y, size_t yrs)               \
+    {                                                                                              \
+        g33_win(kind, step, rows, ow, s, w, y, yrs);                                               \
+    }
+DW_G33_WIN(DW_SRC_F32, 1, g33_win_up)
+DW_G33_WIN(DW_SRC_F32, -1, g33_win_down)
+DW_G33_WIN(DW_SRC_BF16, 1, g33_win_up_bf16)
+DW_G33_WIN(DW_SRC_BF16, -1, g33_win_down_bf16)
+DW_G33_WIN(DW_SRC_F16, 1, g33_win_up_f16)
+DW_G33_WIN(DW_SRC_F16, -1, g33_win_down_f16)
+#undef DW_G33_WIN
 
-static __attribute__((noinline)) void g33_win_down(size_t rows, size_t ow, const f32_dwrow_src *s,
-                                                   const float *w, float *y, size_t yrs)
-{
-    g33_win(-1, rows, ow, s, w, y, yrs);
-}
-
-#define DW_G33(nv, step, sh, name)                                                                 \
+#define DW_G33(nv, step, name)                                                                     \
     static __attribute__((noinline)) void name(size_t rows, size_t ow, const f32_dwrow_src *s,     \
                                                const __mmask16 *m, size_t nb, const float *w,      \
                                                float *y, size_t yrs)                               \
     {                                                                                              \
         g33(nv, step, rows, ow, s, m, nb, w, y, yrs);                                              \
     }
-DW_G33(2, 1, 0, g33_nv2_up)
-DW_G33(1, 1, 0, g33_nv1_up)
-DW_G33(2, -1, 0, g33_nv2_down)
-DW_G33(1, -1, 0, g33_nv1_down)
+DW_G33(2, 1, g33_nv2_up)
+DW_G33(1, 1, g33_nv1_up)
+DW_G33(2, -1, g33_nv2_down)
+DW_G33(1, -1, g33_nv1_down)
 #undef DW_G33
 
 /* +1 / -1 when the taps are a 3x3 grid on one plane (t = 3*kh + kw at row
@@ -333,14 +318,17 @@ void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src 
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     __mmask16 m[DW_ROW_MASKS];
-    const int step = nb <= 2 ? grid33(s) : 0;
-    /* column shifts -1, 0, +1 in tap order (+1, 0, -1 flipped) over rows
-     * of at most 32 columns: the row-window form, which needs no masks */
-    if (step != 0 && nb == 2 && s->iw <= 2 * VL && s->dw[1] == 0 && s->dw[0] == -step &&
-        s->dw[2] == step) {
-        (step > 0 ? g33_win_up : g33_win_down)(rows, ow, s, w, y, yrs);
+    /* the row-window form, which needs no masks (the only one for a
+     * 16-bit source) */
+    const int win = dw_row_window(s, ow, false);
+    if (win != 0) {
+        static const g33_win_fn fns[3][2] = {{g33_win_down, g33_win_up},
+                                             {g33_win_down_bf16, g33_win_up_bf16},
+                                             {g33_win_down_f16, g33_win_up_f16}};
+        fns[s->src16][win > 0](rows, ow, s, w, y, yrs);
         return;
     }
+    const int step = nb <= 2 ? grid33(s) : 0;
     if (step != 0) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
         col_masks(s, ow, nb, 3, m);
         if (step > 0)

@@ -6,6 +6,7 @@
  * past ow read as zeros, never touched). */
 #include <immintrin.h>
 
+#include "kernels/avx512/dw_window__avx512.h"
 #include "kernels/dw_ukernels.h"
 
 #define VL 16
@@ -204,32 +205,15 @@ static inline __attribute__((always_inline)) void g33(const int nv, size_t rows,
     }
 }
 
-/* Source columns [d, d + 16) of column block v from a row window lo | hi
- * (columns [0, 32), zeros past the source's), lanes outside keep zeroed:
- * one valignd instead of a masked load, which mostly splits cache lines. */
-static inline __attribute__((always_inline)) __m512
-window_shift(const int d, const int v, __mmask16 keep, __m512 lo, __m512 hi)
-{
-    const __m512i z = _mm512_setzero_si512(), l = _mm512_castps_si512(lo),
-                  h = _mm512_castps_si512(hi);
-    switch (d) {
-    case 1:
-        return _mm512_castsi512_ps(v == 0 ? _mm512_maskz_alignr_epi32(keep, h, l, 1)
-                                          : _mm512_maskz_alignr_epi32(keep, z, h, 1));
-    case -1:
-        return _mm512_castsi512_ps(v == 0 ? _mm512_maskz_alignr_epi32(keep, l, z, 15)
-                                          : _mm512_maskz_alignr_epi32(keep, h, l, 15));
-    default: return v == 0 ? lo : hi;
-    }
-}
-
-/* g33_block for column shifts -1, 0, +1 and source rows of at most ow <= 32
- * columns: each source row is loaded once (two vectors, rm: its columns)
- * and its shifts formed in registers, zeroed past ow (om). The same values
- * meet the same accumulators in the same order: the same bits. */
+/* g33_block, both column blocks, in the row-window form (dw_row_window:
+ * column shifts -1, 0, +1, rows of at most ow <= 32 columns): each source
+ * row is loaded once (kind: its dtype) and its shifts formed in registers,
+ * zeroed past ow (om; only the -1 shift reaches a source column there). The
+ * same values meet the same accumulators in the same order as g33_block's:
+ * the same bits. */
 static inline __attribute__((always_inline)) void
-g33_block_win(const int nr, const bool edge, size_t r, const float *x, ptrdiff_t dh0, size_t ih,
-              size_t rs, const __mmask16 rm[2], const __mmask16 om[2], const float *dy, size_t dyrs,
+g33_block_win(const int kind, const int nr, const bool edge, size_t r, const f32_dwrow_src *s,
+              const dw_window_mask *m, const __mmask16 om[2], const float *dy, size_t dyrs,
               __m512 *a0, __m512 *a1)
 {
     __m512 d[WR][2];
@@ -240,17 +224,16 @@ g33_block_win(const int nr, const bool edge, size_t r, const float *x, ptrdiff_t
             d[o][v] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
 #pragma GCC unroll 16
     for (int sr = 0; sr < nr + 2; ++sr) {
-        const ptrdiff_t i = (ptrdiff_t)r + dh0 + sr;
-        const bool in = !edge || (i >= 0 && (size_t)i < ih);
-        const float *xr = in ? x + (size_t)i * rs : dy;
-        const __m512 lo = _mm512_maskz_loadu_ps(in ? rm[0] : 0, xr);
-        const __m512 hi = _mm512_maskz_loadu_ps(in ? rm[1] : 0, in ? xr + VL : dy);
+        const ptrdiff_t i = (ptrdiff_t)r + s->dh[0] + sr;
+        const bool in = !edge || (i >= 0 && (size_t)i < s->ih);
+        __m512 lo, hi;
+        dw_window_load(kind, in, s, i, m, &lo, &hi);
 #pragma GCC unroll 16
         for (int kw = 0; kw < 3; ++kw)
 #pragma GCC unroll 2
             for (int v = 0; v < 2; ++v) {
                 __m512 *a = v == 0 ? a0 : a1;
-                const __m512 xv = window_shift(kw - 1, v, om[v], lo, hi);
+                const __m512 xv = dw_window_shift(kw - 1, v, om[v], lo, hi);
 #pragma GCC unroll 16
                 for (int kh = 0; kh < 3; ++kh) {
                     const int o = sr - kh;
@@ -261,8 +244,9 @@ g33_block_win(const int nr, const bool edge, size_t r, const float *x, ptrdiff_t
     }
 }
 
-static __attribute__((noinline)) void g33_win(size_t rows, size_t ow, const f32_dwrow_src *s,
-                                              const float *dy, size_t dyrs, float *acc)
+static inline __attribute__((always_inline)) void g33_win(const int kind, size_t rows, size_t ow,
+                                                          const f32_dwrow_src *s, const float *dy,
+                                                          size_t dyrs, float *acc)
 {
     __m512 a0[9], a1[9];
 #pragma GCC unroll 9
@@ -271,21 +255,20 @@ static __attribute__((noinline)) void g33_win(size_t rows, size_t ow, const f32_
         a1[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES + VL);
     }
     const __mmask16 om[2] = {lanes(0, (ptrdiff_t)ow), lanes(0, (ptrdiff_t)ow - VL)};
-    const __mmask16 rm[2] = {lanes(0, (ptrdiff_t)s->iw), lanes(0, (ptrdiff_t)s->iw - VL)};
-    const float *x = s->x[0];
+    const dw_window_mask m = dw_window_mask_for(s->iw);
     const ptrdiff_t dh0 = s->dh[0];
     const ptrdiff_t r0 = dh0 < 0 ? -dh0 : 0, r1 = (ptrdiff_t)s->ih - dh0 - 2;
     size_t r = 0;
     for (; r + WR <= rows; r += WR) {
         ukernel_prefetch_steps(&s->pf, r, r + WR, rows);
         if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + WR <= r1)
-            g33_block_win(WR, false, r, x, dh0, s->ih, s->rs, rm, om, dy, dyrs, a0, a1);
+            g33_block_win(kind, WR, false, r, s, &m, om, dy, dyrs, a0, a1);
         else
-            g33_block_win(WR, true, r, x, dh0, s->ih, s->rs, rm, om, dy, dyrs, a0, a1);
+            g33_block_win(kind, WR, true, r, s, &m, om, dy, dyrs, a0, a1);
     }
     for (; r < rows; ++r) {
         ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
-        g33_block_win(1, true, r, x, dh0, s->ih, s->rs, rm, om, dy, dyrs, a0, a1);
+        g33_block_win(kind, 1, true, r, s, &m, om, dy, dyrs, a0, a1);
     }
 #pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
@@ -293,6 +276,19 @@ static __attribute__((noinline)) void g33_win(size_t rows, size_t ow, const f32_
         _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES + VL, a1[t]);
     }
 }
+
+typedef void (*g33_win_fn)(size_t rows, size_t ow, const f32_dwrow_src *s, const float *dy,
+                           size_t dyrs, float *acc);
+#define DW_G33_WIN(kind, name)                                                                     \
+    static __attribute__((noinline)) void name(size_t rows, size_t ow, const f32_dwrow_src *s,     \
+                                               const float *dy, size_t dyrs, float *acc)           \
+    {                                                                                              \
+        g33_win(kind, rows, ow, s, dy, dyrs, acc);                                                 \
+    }
+DW_G33_WIN(DW_SRC_F32, g33_win_f32)
+DW_G33_WIN(DW_SRC_BF16, g33_win_bf16)
+DW_G33_WIN(DW_SRC_F16, g33_win_f16)
+#undef DW_G33_WIN
 
 static __attribute__((noinline)) void g33_nv2(size_t rows, size_t ow, const f32_dwrow_src *s,
                                               const __mmask16 *m, size_t nb, const float *dy,
@@ -325,11 +321,11 @@ void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_s
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     __mmask16 m[DW_ROW_MASKS];
-    /* column shifts -1, 0, +1 over rows of at most ow <= 32 columns (lanes
-     * past ow then read no source column but through the -1 shift, which
-     * the window form masks): the row-window form, which needs no masks */
-    if (nb == 2 && s->iw <= ow && s->dw[0] == -1 && s->dw[1] == 0 && s->dw[2] == 1 && grid33(s)) {
-        g33_win(rows, ow, s, dy, dyrs, acc);
+    /* the row-window form, which needs no masks (the only one for a
+     * 16-bit source) */
+    if (dw_row_window(s, ow, true) != 0) {
+        static const g33_win_fn fns[3] = {g33_win_f32, g33_win_bf16, g33_win_f16};
+        fns[s->src16](rows, ow, s, dy, dyrs, acc);
         return;
     }
     if (nb <= 2 && grid33(s)) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */

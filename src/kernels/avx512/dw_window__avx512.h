@@ -1,0 +1,74 @@
+/* The row window of the AVX-512 in-place depthwise kernels' 3x3 form
+ * (dw_row_window in kernels/dw_ukernels.h): a source row's columns [0, 32)
+ * in two vectors, zeros past the source's, loaded once (fp32, or bf16 /
+ * fp16 widened as loaded) and shifted in registers. Include only from
+ * AVX-512 kernel files. */
+#ifndef ACLCONV_DW_WINDOW_AVX512_H_
+#define ACLCONV_DW_WINDOW_AVX512_H_
+
+#include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/avx512/h16_widen__avx512.h"
+#include "kernels/dw_ukernels.h"
+
+/* The masks of a window's loads: columns [0, iw). */
+typedef struct dw_window_mask {
+    __mmask16 f32[2];
+    __mmask32 h16;
+} dw_window_mask;
+
+static inline dw_window_mask dw_window_mask_for(size_t iw)
+{
+    dw_window_mask m;
+    m.f32[0] = (__mmask16)(iw >= 16 ? 0xffffu : (1u << iw) - 1u);
+    m.f32[1] = (__mmask16)(iw >= 32 ? 0xffffu : iw <= 16 ? 0u : (1u << (iw - 16)) - 1u);
+    m.h16 = (__mmask32)(iw >= 32 ? 0xffffffffu : (1u << iw) - 1u);
+    return m;
+}
+
+/* Source row i of plane s (fp32: x[0], 16-bit: x16), all zeros when !in
+ * (nothing is read then). kind: s->src16 as a constant. */
+static inline __attribute__((always_inline)) void
+dw_window_load(const int kind, bool in, const f32_dwrow_src *s, ptrdiff_t i,
+               const dw_window_mask *m, __m512 *lo, __m512 *hi)
+{
+    if (kind == DW_SRC_F32) {
+        const float *xr = in ? s->x[0] + i * (ptrdiff_t)s->rs : s->x[0];
+        *lo = _mm512_maskz_loadu_ps(in ? m->f32[0] : 0, xr);
+        *hi = _mm512_maskz_loadu_ps(in ? m->f32[1] : 0, xr + (in ? 16 : 0));
+        return;
+    }
+    const uint16_t *xr = in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16;
+    const __m512i h = _mm512_maskz_loadu_epi16(in ? m->h16 : 0, xr);
+    const __m256i h0 = _mm512_castsi512_si256(h), h1 = _mm512_extracti64x4_epi64(h, 1);
+    if (kind == DW_SRC_F16) {
+        *lo = f16x16_widen(h0, s->quiet);
+        *hi = f16x16_widen(h1, s->quiet);
+    } else {
+        *lo = bf16x16_quiet(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h0), 16), s->quiet);
+        *hi = bf16x16_quiet(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h1), 16), s->quiet);
+    }
+}
+
+/* Source columns [d, d + 16) of column block v (d = -1, 0, +1) from the
+ * window lo | hi, lanes outside keep zeroed: one valignd where a load at
+ * the shifted address mostly splits cache lines. */
+static inline __attribute__((always_inline)) __m512
+dw_window_shift(const int d, const int v, __mmask16 keep, __m512 lo, __m512 hi)
+{
+    const __m512i z = _mm512_setzero_si512(), l = _mm512_castps_si512(lo),
+                  h = _mm512_castps_si512(hi);
+    switch (d) {
+    case 1:
+        return _mm512_castsi512_ps(v == 0 ? _mm512_maskz_alignr_epi32(keep, h, l, 1)
+                                          : _mm512_maskz_alignr_epi32(keep, z, h, 1));
+    case -1:
+        return _mm512_castsi512_ps(v == 0 ? _mm512_maskz_alignr_epi32(keep, l, z, 15)
+                                          : _mm512_maskz_alignr_epi32(keep, h, l, 15));
+    default: return v == 0 ? lo : hi;
+    }
+}
+
+#endif /* ACLCONV_DW_WINDOW_AVX512_H_ */
