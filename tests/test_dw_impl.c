@@ -23,7 +23,9 @@
  * - In-place kinds (ACLCONV_DW_INPLACE=1, unit strides, and 3x3 weights
  *   passes at stride 2 on AVX-512, the dwrowwt_s2 kernel) in every dtype and
  *   mode: the in-place path, reading fp16 / bf16 / rounded planes widened into
- *   its workspace and storing rounded gradInput from there, must give the
+ *   its workspace (or, in the AVX-512 kernels' row-window form, the 16-bit
+ *   views themselves: counted, both passes must reach it) and storing rounded
+ *   gradInput from there, must give the
  *   bits of the packed path (ACLCONV_DW_INPLACE=0), also with real data and
  *   with infinities and NaNs (signalling ones too), and of itself on copies
  *   with W step 2 (rows widened one by one). Dense 16-bit gradInput planes
@@ -54,6 +56,8 @@
 
 static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_streamed;
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
+/* per ISA and pass (data, weights): in-place passes whose kernels read the 16-bit source */
+static int g_src16[3][2];
 /* per ISA: stride-2 data passes by the merged kernel (dwconv_s2), of them
  * with the mode's result rounding */
 static int g_merged[3], g_merged_round[3];
@@ -90,6 +94,11 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     /* and a third of those at stride 2 in H and W, H dilation 1: the
      * weights pass's stride-2 in-place kernel (AVX-512, <= 32 columns) */
     const bool s2 = k33 && rng_chance(r, 1, 3);
+    /* and two thirds of the others in the kernels' row-window form (shifts
+     * -1, 0, +1: W padding 1 in front, unit W dilation, 17-32 columns on
+     * both sides, one depth tap), the only one that reads a 16-bit source
+     * in place */
+    const bool win = k33 && !s2 && rng_chance(r, 2, 3);
     for (int i = 0; i < 3; ++i) {
         const bool used = i >= 3 - p->rank;
         if (!used) {
@@ -107,6 +116,15 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
         p->stride[i] = !go->inplace && rng_chance(r, 1, 2) ? rng_range(r, 2, 3) : 1;
         if (s2 && i > 0) p->stride[i] = 2;
         if (s2 && i == 1) p->dil[i] = 1;
+        if (win && i == 0) p->ks[i] = 1;
+        if (win && i == 2) {
+            const int64_t tail = rng_range(r, 0, 2);
+            p->dil[i] = 1;
+            p->pad[i] = 1;
+            p->xs[i] = rng_range(r, 17, 31);
+            p->ys[i] = p->xs[i] + 1 + tail - p->ks[i] + 1;
+            continue;
+        }
         it_draw_extent(p, i, 0, maxs, r);
     }
     p->mode = go->dtypes ? (conv_mode)rng_range(r, 0, 3)
@@ -336,6 +354,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
     float *tol[2] = {NULL, NULL}; /* NULL: bitwise (small-integer data) */
     if (!go->int_data && vs_ref) it_tolerances(&p, &o, tol);
     if (go->inplace && conv_dw_weights_inplace_s2(&p, (aclconvIsa)go->isa)) g_inplace_s2[go->isa]++;
+    if (go->inplace)
+        for (int pass = 0; pass < 2; ++pass)
+            g_src16[go->isa][pass] += conv_dw_reads_src16(
+                &p, pass == 0 ? CONV_PASS_DATA : CONV_PASS_WEIGHTS, (aclconvIsa)go->isa);
     if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
         g_merged[go->isa]++;
         g_merged_round[go->isa] += conv_result_round_kind(p.mode) != F32_ROUND_NONE;
@@ -446,6 +468,13 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_inplace_s2[isa]);
             it_fail();
         }
+        /* 16-bit sources read by the kernels in both passes: AVX-512's only */
+        if ((isa == ACLCONV_ISA_AVX512) != (g_src16[isa][0] > 0 && g_src16[isa][1] > 0) ||
+            (isa != ACLCONV_ISA_AVX512 && g_src16[isa][0] + g_src16[isa][1] > 0)) {
+            printf("FAIL %s: %d data and %d weights passes read their 16-bit source in place\n",
+                   cpu_isa_name((aclconvIsa)isa), g_src16[isa][0], g_src16[isa][1]);
+            it_fail();
+        }
         /* the merged stride-2 data kernel, its rounding too: every ISA */
         if (g_merged[isa] == 0 || g_merged_round[isa] == 0) {
             printf("FAIL %s: %d data passes through the merged stride-2 kernel (%d rounding)\n",
@@ -453,9 +482,10 @@ int main(int argc, char **argv)
             it_fail();
         }
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
-               "%d rounding)\n",
+               "%d rounding; 16-bit sources read in place: %d data, %d weights passes)\n",
                cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
-               g_inplace_s2[isa], g_merged[isa], g_merged_round[isa]);
+               g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0],
+               g_src16[isa][1]);
     }
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");

@@ -83,7 +83,7 @@ static void draw_taps(trial *tr, const float *plane, int step, test_rng *r)
         return;
     }
     tr->nt = 9;
-    const ptrdiff_t dh0 = (ptrdiff_t)rng_range(r, -2, 2);
+    const ptrdiff_t dh0 = (ptrdiff_t)rng_range(r, -4, 4);
     ptrdiff_t dws[3];
     for (int kw = 0; kw < 3; ++kw)
         dws[kw] = tr->kind == 0 ? step * (kw - 1) : (ptrdiff_t)rng_range(r, -2, 2);
