@@ -29,7 +29,7 @@
  *   bits of the packed path (ACLCONV_DW_INPLACE=0), also with real data and
  *   with infinities and NaNs (signalling ones too), and of itself on copies
  *   with W step 2 (rows widened one by one). Dense 16-bit gradInput planes
- *   are stored with non-temporal stores on AVX2 / AVX-512 (counted: the
+ *   are stored a plane at a time by the narrowing kernel (counted: the
  *   kinds must reach them). Fused gradBias must equal
  *   conv_bias_run's bits (16-bit dy: summed from its widened planes).
  * - Elements of the output buffers outside the views keep their sentinel; the
@@ -54,7 +54,7 @@
 #include "impl_test.h"
 #include "test_rng.h"
 
-static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_streamed;
+static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_whole;
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
 /* per ISA and pass (data, weights): in-place passes whose kernels read the 16-bit source */
 static int g_src16[3][2];
@@ -166,9 +166,9 @@ static bool bias_fused_expected(const conv_problem *p)
 }
 
 /* Whether the in-place data pass stores gradInput a dense 16-bit plane at a
- * time with the narrowing kernel, streamed (non-temporal) on AVX2 / AVX-512:
- * dense planes, a mode whose result rounding the dtype keeps. */
-static bool streamed_expected(const conv_problem *p)
+ * time with the narrowing kernel: dense planes, a mode whose result rounding
+ * the dtype keeps. */
+static bool whole_expected(const conv_problem *p)
 {
     const conv_view *v = &p->grad_input;
     return inplace_expected(p) && v->dtype != ACL_FLOAT && v->stride[4] == 1 &&
@@ -365,7 +365,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (go->inplace && inplace_expected(&p)) {
         g_inplace += 2;
         g_widened += widened_expected(&p, 0) + widened_expected(&p, 1);
-        g_streamed += go->isa != ACLCONV_ISA_SCALAR && streamed_expected(&p);
+        g_whole += whole_expected(&p);
     }
 
     it_tensor first[2];
@@ -493,17 +493,17 @@ int main(int argc, char **argv)
     printf("cases %d, dw data pass %d, dw weights pass %d, in-place passes %d (%d through "
            "workspace planes)\n",
            g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened);
-    printf("gradBias summed by the weights pass: %d cases; 16-bit gradInput planes streamed: %d "
-           "cases\n",
-           g_bias_fused, g_streamed);
+    printf(
+        "gradBias summed by the weights pass: %d cases; 16-bit gradInput planes stored whole: %d "
+        "cases\n",
+        g_bias_fused, g_whole);
     /* the in-place kinds must reach the path, through workspace planes too,
-     * and (with a vector ISA) the streamed gradInput stores */
-    const bool vector_isa = cpu_detected_isa() > ACLCONV_ISA_SCALAR;
+     * and the whole-plane gradInput stores */
     if (g_inplace < count / 2 || g_widened < count / 4 || g_bias_fused < count / 16 ||
-        (vector_isa && g_streamed < count / 16)) {
+        g_whole < count / 16) {
         printf("FAIL: only %d in-place passes, %d through workspace planes, %d fused gradBias, "
-               "%d streamed gradInput\n",
-               g_inplace, g_widened, g_bias_fused, g_streamed);
+               "%d whole gradInput planes\n",
+               g_inplace, g_widened, g_bias_fused, g_whole);
         it_fail();
     }
     printf("test_dw_impl: %s\n", it_failures() ? "FAILED" : "OK");

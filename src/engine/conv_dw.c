@@ -645,12 +645,10 @@ bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out)
 /* Stores count data-gradient values src[i] (zeros when src is NULL) to
  * gradInput elements base + i*sw: the mode's result rounding, then RNE to the
  * view's dtype. Rows of a dense plane are one run (sw == 1, count spanning
- * them); stream: such a run is narrowed to 16 bits with non-temporal stores
- * (the task fences before it ends). */
-static void store_row(const dw_run *r, bool stream, int64_t base, int64_t sw, int64_t count,
-                      const float *src)
+ * them). */
+static void store_row(const dw_run *r, int64_t base, int64_t sw, int64_t count, const float *src)
 {
-    conv_store_results(&r->p->grad_input, r->p->mode, r->ck, stream, base, sw, count, src);
+    conv_store_results(&r->p->grad_input, r->p->mode, r->ck, false, base, sw, count, src);
 }
 
 /* Writes output phase (u[0], u[1], u[2]) of plane (n, c) of the data gradient
@@ -666,7 +664,7 @@ static void store_sub(const dw_run *r, int64_t n, int64_t c, const int64_t u[CON
         for (int64_t b = 0; b < cnt[1]; ++b) {
             const int64_t base = conv_view_index(out, n, c, u[0] + a * dd->out_step,
                                                  u[1] + b * dh->out_step, u[2]);
-            store_row(r, false, base, sw, cnt[2], grid ? grid + (a * dh->ext + b) * dw->ext : NULL);
+            store_row(r, base, sw, cnt[2], grid ? grid + (a * dh->ext + b) * dw->ext : NULL);
         }
 }
 
@@ -872,20 +870,24 @@ static void taps_at_depth(const dw_state *st, const conv_view *v, int64_t n, int
 }
 
 /* Stores plane (n, c) of the data gradient from buf (scratch_view's layout)
- * with store_row: in one run when gradInput's plane is dense, streamed (the
- * pass writes gradInput once and does not read it: no read for ownership of
- * its lines; dw_3x3's bf16 / fp16 data pass -10% CPU time). */
+ * with store_row: in one run when gradInput's plane is dense, with plain
+ * stores into lines data_task asked for while the plane was computed.
+ * Streamed stores (no read for ownership) were 10% faster than plain ones
+ * that missed; against lines asked for ahead they lost (dw_3x3's bf16 data
+ * pass, 1 thread: medians -5 to -10%, 2 threads: minima -5%): a plane of
+ * 1568 bytes starts and ends in the middle of a line every other channel,
+ * and the write-combining buffers of those partial lines flushed early. */
 static void store_plane(const dw_run *r, int64_t n, int64_t c, const float *buf)
 {
     const conv_view *out = &r->p->grad_input;
     const int64_t dn = out->dim[2], hn = out->dim[3], wn = out->dim[4];
     if (conv_view_blocks_dense(out)) {
-        store_row(r, true, conv_view_index(out, n, c, 0, 0, 0), 1, dn * hn * wn, buf);
+        store_row(r, conv_view_index(out, n, c, 0, 0, 0), 1, dn * hn * wn, buf);
         return;
     }
     for (int64_t d = 0; d < dn; ++d)
         for (int64_t h = 0; h < hn; ++h)
-            store_row(r, false, conv_view_index(out, n, c, d, h, 0), out->stride[4], wn,
+            store_row(r, conv_view_index(out, n, c, d, h, 0), out->stride[4], wn,
                       buf + (d * hn + h) * wn);
 }
 
@@ -951,10 +953,11 @@ static void data_task(void *ctx, size_t index, int slot)
         ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
         if (c + 1 < c1) {
             plane_lines(v, n, c + 1, 0, &next);
-            /* and the next gradInput plane the in-place kernel stores into:
-             * its stores missed (49 lines a 28x28 plane, each a write
-             * allocation the kernel waited on): dw_3x3's dx 3.1 -> 2.0 ms */
-            if (st->inplace && st->out_direct) plane_lines(&p->grad_input, n, c + 1, 1, &next);
+            /* and the next gradInput plane the in-place kernel (or
+             * store_plane) stores into: its stores missed (49 lines a 28x28
+             * plane, each a write allocation the kernel waited on): dw_3x3's
+             * dx 3.1 -> 2.0 ms */
+            if (st->inplace) plane_lines(&p->grad_input, n, c + 1, 1, &next);
         }
         ukernel_prefetch_level(&next, 1);
         if (st->inplace)
