@@ -56,8 +56,9 @@
 
 static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_whole;
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
-/* per ISA and pass (data, weights): in-place passes whose kernels read the 16-bit source */
-static int g_src16[3][2];
+/* per ISA and pass (data, weights): in-place passes whose kernels read the
+ * 16-bit source; per ISA: weights passes that read a 16-bit dy in place */
+static int g_src16[3][2], g_dy16[3];
 /* per ISA: stride-2 data passes by the merged kernel (dwconv_s2), of them
  * with the mode's result rounding */
 static int g_merged[3], g_merged_round[3];
@@ -307,6 +308,14 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_operands o;
     const int views = rng_chance(&r, 1, 3);
     it_operands_make(&o, &p, go->dtypes, views, &r);
+    /* in-place, half the 16-bit cases: dy of x's dtype (a weights pass can
+     * then read both in place) */
+    if (go->inplace && o.x.v.dtype != ACL_FLOAT && o.y.v.dtype != o.x.v.dtype &&
+        rng_chance(&r, 1, 2)) {
+        const int64_t yd[5] = {p.n, p.g * p.og, p.ys[0], p.ys[1], p.ys[2]};
+        it_tensor_free(&o.y);
+        it_tensor_make(&o.y, o.x.v.dtype, yd, views, &r);
+    }
     it_fill(&o.x, go->int_data, 0, &r);
     it_fill(&o.y, go->int_data, 0, &r);
     it_fill(&o.w, go->int_data, 0, &r);
@@ -355,9 +364,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (!go->int_data && vs_ref) it_tolerances(&p, &o, tol);
     if (go->inplace && conv_dw_weights_inplace_s2(&p, (aclconvIsa)go->isa)) g_inplace_s2[go->isa]++;
     if (go->inplace)
-        for (int pass = 0; pass < 2; ++pass)
-            g_src16[go->isa][pass] += conv_dw_reads_src16(
+        for (int pass = 0; pass < 2; ++pass) {
+            const int reads = conv_dw_reads_16bit(
                 &p, pass == 0 ? CONV_PASS_DATA : CONV_PASS_WEIGHTS, (aclconvIsa)go->isa);
+            g_src16[go->isa][pass] += (reads & CONV_DW_SRC16) != 0;
+            g_dy16[go->isa] += (reads & CONV_DW_DY16) != 0;
+        }
     if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
         g_merged[go->isa]++;
         g_merged_round[go->isa] += conv_result_round_kind(p.mode) != F32_ROUND_NONE;
@@ -469,10 +481,12 @@ int main(int argc, char **argv)
             it_fail();
         }
         /* 16-bit sources read by the kernels in both passes: AVX-512's only */
-        if ((isa == ACLCONV_ISA_AVX512) != (g_src16[isa][0] > 0 && g_src16[isa][1] > 0) ||
-            (isa != ACLCONV_ISA_AVX512 && g_src16[isa][0] + g_src16[isa][1] > 0)) {
-            printf("FAIL %s: %d data and %d weights passes read their 16-bit source in place\n",
-                   cpu_isa_name((aclconvIsa)isa), g_src16[isa][0], g_src16[isa][1]);
+        if ((isa == ACLCONV_ISA_AVX512) !=
+                (g_src16[isa][0] > 0 && g_src16[isa][1] > 0 && g_dy16[isa] > 0) ||
+            (isa != ACLCONV_ISA_AVX512 && g_src16[isa][0] + g_src16[isa][1] + g_dy16[isa] > 0)) {
+            printf("FAIL %s: %d data and %d weights passes read their 16-bit source in place, "
+                   "%d weights passes dy\n",
+                   cpu_isa_name((aclconvIsa)isa), g_src16[isa][0], g_src16[isa][1], g_dy16[isa]);
             it_fail();
         }
         /* the merged stride-2 data kernel, its rounding too: every ISA */
@@ -482,10 +496,11 @@ int main(int argc, char **argv)
             it_fail();
         }
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
-               "%d rounding; 16-bit sources read in place: %d data, %d weights passes)\n",
+               "%d rounding; 16-bit sources read in place: %d data, %d weights passes, dy of "
+               "%d)\n",
                cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
                g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0],
-               g_src16[isa][1]);
+               g_src16[isa][1], g_dy16[isa]);
     }
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");

@@ -9,7 +9,8 @@
  * What the kernels must not read holds NaN (row pitch gaps, dy past ow), what
  * they must not write a guard; in half the trials the source holds
  * infinities, past ow and here and there (a weights lane past ow that took
- * one, against its zero dy, would turn NaN).
+ * one, against its zero dy, would turn NaN). 16-bit sources (and dy) hold
+ * signalling NaNs here and there. h16_dwsum is checked against f32_dwsum.
  * test_dw_impl checks the same kernels through the engine against the
  * packed path.
  */
@@ -26,7 +27,7 @@
 
 #define GUARD (-12345.0f)
 
-static int g_src16; /* trials with a 16-bit source */
+static int g_src16, g_dy16; /* trials with a 16-bit source; dwrowwt trials with a 16-bit dy */
 #define MAXT 12
 
 typedef struct isa_kernels {
@@ -212,11 +213,31 @@ static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     float *dy = malloc((tr.rows * dyrs + 1) * sizeof(float));
     for (size_t i = 0; i < tr.rows * dyrs; ++i)
         dy[i] = i % dyrs < tr.ow ? real_val(r) : NAN;
+    /* with a 16-bit x, half the time a 16-bit dy of its dtype: dy then holds
+     * the values the kernel must widen it to */
+    uint16_t *dy16 =
+        h16 && rng_chance(r, 1, 2) ? malloc(tr.rows * dyrs * sizeof(uint16_t) + 1) : NULL;
+    if (dy16) {
+        const bool bf16 = s.src16 == DW_SRC_BF16;
+        s.dy_src16 = s.src16;
+        s.dy_quiet = (int)rng_range(r, 0, 1);
+        s.dy16 = dy16;
+        for (size_t i = 0; i < tr.rows * dyrs; ++i) {
+            const bool gap = i % dyrs >= tr.ow, snan = gap || rng_chance(r, 1, 64);
+            dy16[i] = snan   ? (bf16 ? 0x7f81u : 0x7c01u)
+                      : bf16 ? f32_to_bf16(dy[i])
+                             : f32_to_f16(dy[i]);
+            float v = bf16 ? bf16_to_f32(dy16[i]) : f16_to_f32(dy16[i]);
+            if (s.dy_quiet && isnan(v)) v = f32_from_bits(f32_bits(v) | 0x400000u);
+            dy[i] = gap ? NAN : v;
+        }
+    }
     const size_t lanes = tr.nt * DW_ACC_LANES;
     float acc[MAXT * DW_ACC_LANES], want[MAXT * DW_ACC_LANES];
     for (size_t l = 0; l < lanes; ++l)
         acc[l] = want[l] = real_val(r);
-    k->rowwt(tr.rows, tr.ow, &s, dy, dyrs, acc);
+    k->rowwt(tr.rows, tr.ow, &s, dy16 ? NULL : dy, dyrs, acc);
+    g_dy16 += dy16 != NULL;
     for (size_t i = 0; i < tr.rows; ++i)
         for (size_t j = 0; j < tr.ow; ++j)
             for (size_t t = 0; t < tr.nt; ++t) {
@@ -238,8 +259,53 @@ static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
             bad = 1;
         }
     free(dy);
+    free(dy16);
     free(plane);
     free(h16);
+    return bad;
+}
+
+/* h16_dwsum against f32_dwsum over the widened runs, NaNs quieted first:
+ * the same bits (the adds quiet them anyway). */
+static int check_dwsum16(test_rng *r)
+{
+    int bad = 0;
+    for (int trial = 0; trial < 500 && !bad; ++trial) {
+        const size_t nch = (size_t)rng_range(r, 1, 7), len = (size_t)rng_range(r, 1, 100);
+        const bool bf16 = rng_chance(r, 1, 2);
+        uint16_t *h[8];
+        float *f[8];
+        for (size_t c = 0; c < nch; ++c) {
+            h[c] = malloc(len * sizeof(uint16_t) + 1);
+            f[c] = malloc(len * sizeof(float) + 1);
+            for (size_t i = 0; i < len; ++i) {
+                const int64_t kind = rng_range(r, 0, 40);
+                h[c][i] = kind == 0   ? (bf16 ? 0x7f81u : 0x7c01u)
+                          : kind == 1 ? (bf16 ? 0xffc3u : 0xfe03u)
+                          : kind == 2 ? (bf16 ? 0x7f80u : 0x7c00u)
+                          : bf16      ? f32_to_bf16(real_val(r))
+                                      : f32_to_f16(real_val(r));
+                float v = bf16 ? bf16_to_f32(h[c][i]) : f16_to_f32(h[c][i]);
+                f[c][i] = isnan(v) ? f32_from_bits(f32_bits(v) | 0x400000u) : v;
+            }
+        }
+        float got[8 * DW_SUM_LANES], want[8 * DW_SUM_LANES];
+        for (size_t l = 0; l < nch * DW_SUM_LANES; ++l)
+            got[l] = want[l] = real_val(r);
+        h16_dwsum_ukernel_4x16__avx512(nch, len, (const uint16_t *const *)h, bf16, got);
+        f32_dwsum_ukernel_4x16__avx512(nch, len, (const float *const *)f, want);
+        for (size_t l = 0; l < nch * DW_SUM_LANES && !bad; ++l)
+            if (f32_bits(got[l]) != f32_bits(want[l])) {
+                printf("FAIL h16_dwsum trial %d (nch %zu len %zu bf16 %d): lane %zu = 0x%08x, "
+                       "want 0x%08x\n",
+                       trial, nch, len, bf16, l, f32_bits(got[l]), f32_bits(want[l]));
+                bad = 1;
+            }
+        for (size_t c = 0; c < nch; ++c) {
+            free(h[c]);
+            free(f[c]);
+        }
+    }
     return bad;
 }
 
@@ -263,9 +329,16 @@ int main(void)
             bad_row += check_row(k, &r, (uint64_t)t);
             bad_wt += check_rowwt(k, &r, (uint64_t)t);
         }
-        printf("%s: dwrow %s, dwrowwt %s (%d trials with a 16-bit source)\n", k->name,
-               bad_row ? "FAIL" : "ok", bad_wt ? "FAIL" : "ok", g_src16);
+        printf("%s: dwrow %s, dwrowwt %s (%d trials with a 16-bit source, %d with a 16-bit dy)\n",
+               k->name, bad_row ? "FAIL" : "ok", bad_wt ? "FAIL" : "ok", g_src16, g_dy16);
         fail += bad_row + bad_wt;
+    }
+    if (have >= ACLCONV_ISA_AVX512) {
+        test_rng r;
+        rng_seed(&r, seed ^ 0x5555u);
+        const int bad = check_dwsum16(&r);
+        printf("avx512: h16_dwsum %s\n", bad ? "FAIL" : "ok");
+        fail += bad;
     }
     printf("test_dw_kernels: %s\n", fail ? "FAILED" : "OK");
     return fail ? 1 : 0;

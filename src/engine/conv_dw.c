@@ -52,6 +52,8 @@ typedef struct dw_state {
     int src16;          /* in place: the kernels widen the 16-bit source view as they read
                          * it (DW_SRC_BF16 / DW_SRC_F16, f32_dwrow_src), not a copy */
     bool src_quiet;     /* src16: NaNs quieted as they are widened (the mode's rounding) */
+    bool dy16;          /* weights pass with src16: dy, of x's dtype, read in place by the
+                         * kernels (and by dwsum for gradBias), no widened plane */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
     bool out_rounds;    /* out_direct, and the mode rounds results: in place, after the kernel */
     bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: both W output
@@ -216,6 +218,7 @@ typedef struct dw_kernels {
     f32_dwrowwt_ukernel_fn rowwt_s2; /* 3x3, stride 2; NULL: none (packed) */
     f32_dwconv_s2_ukernel_fn conv_s2; /* W stride 2, both W output phases */
     f32_dwsum_ukernel_fn sum;
+    h16_dwsum_ukernel_fn sum16;      /* dwsum over 16-bit planes; NULL: none (no dy16) */
     f32_copy_ukernel_fn copy_nt;     /* dense fp32 gradInput planes, streamed; NULL: none */
     void (*fence)(void);             /* after streamed stores; NULL: none stream */
 } dw_kernels;
@@ -224,15 +227,11 @@ static dw_kernels pick_kernels(aclconvIsa isa)
 {
     switch (isa) {
     case ACLCONV_ISA_AVX512:
-        return (dw_kernels){f32_dwconv_ukernel_128__avx512,
-                            f32_dwwt_ukernel_4x32__avx512,
-                            f32_dwrow_ukernel_4x32__avx512,
-                            f32_dwrowwt_ukernel_12x32__avx512,
-                            f32_dwrowwt_s2_ukernel_9x32__avx512,
-                            f32_dwconv_s2_ukernel_32__avx512,
-                            f32_dwsum_ukernel_4x16__avx512,
-                            f32_copy_nt_ukernel__avx512,
-                            store_fence__avx2};
+        return (dw_kernels){f32_dwconv_ukernel_128__avx512,      f32_dwwt_ukernel_4x32__avx512,
+                            f32_dwrow_ukernel_4x32__avx512,      f32_dwrowwt_ukernel_12x32__avx512,
+                            f32_dwrowwt_s2_ukernel_9x32__avx512, f32_dwconv_s2_ukernel_32__avx512,
+                            f32_dwsum_ukernel_4x16__avx512,      h16_dwsum_ukernel_4x16__avx512,
+                            f32_copy_nt_ukernel__avx512,         store_fence__avx2};
     case ACLCONV_ISA_AVX2:
         return (dw_kernels){f32_dwconv_ukernel_64__avx2,
                             f32_dwwt_ukernel_4x16__avx2,
@@ -241,6 +240,7 @@ static dw_kernels pick_kernels(aclconvIsa isa)
                             NULL,
                             f32_dwconv_s2_ukernel_16__avx2,
                             f32_dwsum_ukernel_4x16__avx2,
+                            NULL,
                             f32_copy_nt_ukernel__avx2,
                             store_fence__avx2};
     default:
@@ -251,6 +251,7 @@ static dw_kernels pick_kernels(aclconvIsa isa)
                             NULL,
                             f32_dwconv_s2_ukernel_8__scalar,
                             f32_dwsum_ukernel_1x16__scalar,
+                            NULL,
                             NULL,
                             NULL};
     }
@@ -428,6 +429,23 @@ static int src16_kind(const conv_problem *p, conv_pass pass, const dw_state *st,
                                                                                        : DW_SRC_F32;
 }
 
+/* Whether the weights pass with a 16-bit x read in place (src16) reads dy in
+ * place too: dy of x's dtype in dense rows, every output depth plane on an
+ * x plane (no padding plane, whose zero terms only the generic kernels
+ * form), and for gradBias the 16-bit dwsum. */
+static bool dy16_applies(const conv_problem *p, const dw_state *st)
+{
+    const conv_view *y = &p->y;
+    if (st->src16 == DW_SRC_F32 || y->dtype != p->x.dtype || y->stride[4] != 1 ||
+        y->stride[3] < 0 || y->stride[2] < 0 || pick_kernels(st->isa).sum16 == NULL)
+        return false;
+    dw_taps tp;
+    wt_taps(p, st, &tp);
+    for (int64_t od = 0; od < p->ys[0]; ++od)
+        if (od + tp.od_off[0] < 0 || od + tp.od_off[0] >= p->xs[0]) return false;
+    return true;
+}
+
 static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
 {
     size_t bytes, end;
@@ -466,6 +484,8 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
         st->src16 = st->src_direct || st->inplace_s2 ? DW_SRC_F32 : src16_kind(p, pass, st, v);
         st->src_quiet = p->mode == (v->dtype == ACL_BF16 ? CONV_MODE_BF16 : CONV_MODE_F16);
         src = st->src_direct || st->src16 != DW_SRC_F32 ? 0 : view_plane(v);
+        st->dy16 = pass == CONV_PASS_WEIGHTS && dy16_applies(p, st);
+        if (st->dy16) aux = 0;
         if (pass == CONV_PASS_DATA) {
             st->out_direct = f32_out_rows(&p->grad_input);
             st->out_rounds = st->out_direct && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
@@ -1005,22 +1025,31 @@ static void wt_finish(void *ctx, size_t index)
 
 /* Fused gradBias (st->bias) after plane (n, c) of a weights task's channels
  * [c0, c1): its dy values (the view's for fp32, dyp may be rounded; the
- * widened plane dyp for 16-bit) join the group of DW_SUM_GROUP channels
- * (planes); a full group, or the task's last channel, is summed by dwsum
- * into sums[n*G + c]. Side by side, each channel's lanes one chain of adds
- * in a pinned order: one plane's chain after each kernel call would wait. */
-static void bias_plane(const dw_run *r, const float **planes, int64_t n, int64_t c, int64_t c0,
-                       int64_t c1, const float *dyp)
+ * widened plane dyp for 16-bit; the view's, 16-bit, with dy16) join the group
+ * of DW_SUM_GROUP channels (planes, or planes16 with dy16); a full group, or
+ * the task's last channel, is summed by dwsum into sums[n*G + c]. Side by
+ * side, each channel's lanes one chain of adds in a pinned order: one
+ * plane's chain after each kernel call would wait. */
+static void bias_plane(const dw_run *r, const float **planes, const uint16_t **planes16, int64_t n,
+                       int64_t c, int64_t c0, int64_t c1, const float *dyp)
 {
     const conv_problem *p = r->p;
     const conv_view *y = &p->y;
     const int64_t g = (c - c0) % DW_SUM_GROUP;
-    planes[g] =
-        y->dtype == ACL_FLOAT ? (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0) : dyp;
+    if (r->st->dy16)
+        planes16[g] = (const uint16_t *)y->data + conv_view_index(y, n, c, 0, 0, 0);
+    else
+        planes[g] = y->dtype == ACL_FLOAT
+                        ? (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0)
+                        : dyp;
     if (g + 1 < DW_SUM_GROUP && c + 1 < c1) return;
     float bacc[DW_SUM_GROUP][CONV_BIAS_LANES];
     memset(bacc, 0, sizeof bacc);
-    r->k.sum((size_t)(g + 1), (size_t)(p->ys[0] * p->ys[1] * p->ys[2]), planes, &bacc[0][0]);
+    const size_t len = (size_t)(p->ys[0] * p->ys[1] * p->ys[2]);
+    if (r->st->dy16)
+        r->k.sum16((size_t)(g + 1), len, planes16, y->dtype == ACL_BF16, &bacc[0][0]);
+    else
+        r->k.sum((size_t)(g + 1), len, planes, &bacc[0][0]);
     float *sums = (float *)(r->ws + r->st->sums_off);
     for (int64_t i = 0; i <= g; ++i)
         sums[n * p->g + c - g + i] = conv_bias_lanes_sum(bacc[i]);
@@ -1058,9 +1087,11 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
     wt_taps(p, st, &tp);
     float *xbuf = slot_buf(r, slot), *dybuf = xbuf + st->aux_off;
     const conv_view xv = st->src_direct || st->src16 != DW_SRC_F32 ? *x : scratch_view(x, xbuf);
-    const conv_view yv = st->dy_direct ? *y : scratch_view(y, dybuf); /* the pitches of dyp */
+    /* the pitches of dyp (dy16: of the view) */
+    const conv_view yv = st->dy_direct || st->dy16 ? *y : scratch_view(y, dybuf);
     const int64_t block = p->ys[0] * p->ys[1] * p->ys[2];
     const float *planes[DW_SUM_GROUP]; /* gradBias: a group's dy planes (bias_plane) */
+    const uint16_t *planes16[DW_SUM_GROUP];
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t c = c0; c < c1; ++c) {
             /* asked for by the kernel calls, a part each */
@@ -1069,9 +1100,12 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
             if (!st->src_direct && st->src16 == DW_SRC_F32)
                 load_plane(x, n, c, p->mode, r->ck, xbuf);
             const int64_t g = (c - c0) % DW_SUM_GROUP; /* a bias group's dy planes: one each */
-            const float *dyp;
+            const float *dyp = NULL;
+            const uint16_t *dy16 = NULL;
             if (st->dy_direct) {
                 dyp = (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0);
+            } else if (st->dy16) {
+                dy16 = (const uint16_t *)y->data + conv_view_index(y, n, c, 0, 0, 0);
             } else {
                 float *b = dybuf + (st->bias ? g * block : 0);
                 load_plane(y, n, c, p->mode, r->ck, b);
@@ -1082,11 +1116,16 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
                 f32_dwrow_src s;
                 taps_at_depth(st, &xv, n, c, od, &tp, &s);
                 s.pf = ukernel_prefetch_part(&next, (size_t)od, (size_t)p->ys[0]);
-                (st->inplace_s2 ? r->k.rowwt_s2 : r->k.rowwt)((size_t)p->ys[1], (size_t)p->ys[2],
-                                                              &s, dyp + od * yv.stride[2],
-                                                              (size_t)yv.stride[3], acc);
+                if (st->dy16) { /* every depth plane on an x plane (dy16_applies) */
+                    s.dy_src16 = st->src16;
+                    s.dy_quiet = st->src_quiet;
+                    s.dy16 = dy16 + od * yv.stride[2];
+                }
+                (st->inplace_s2 ? r->k.rowwt_s2 : r->k.rowwt)(
+                    (size_t)p->ys[1], (size_t)p->ys[2], &s, dyp ? dyp + od * yv.stride[2] : NULL,
+                    (size_t)yv.stride[3], acc);
             }
-            if (st->bias) bias_plane(r, planes, n, c, c0, c1, dyp);
+            if (st->bias) bias_plane(r, planes, planes16, n, c, c0, c1, dyp);
         }
 }
 
@@ -1151,7 +1190,7 @@ static void wt_task(void *ctx, size_t index, int slot)
                 for (int64_t od = 0; od < ys[0]; ++od)
                     r->k.wt((size_t)st->ntaps, (size_t)ys[1], (size_t)ys[2], src + od * ph * pw,
                           (size_t)pw, toff, dy + od * dps, (size_t)rps, acc);
-                if (st->bias) bias_plane(r, planes, n, c, c0, c1, dy);
+                if (st->bias) bias_plane(r, planes, NULL, n, c, c0, c1, dy);
             }
     if (st->nchunk == 1)
         for (int64_t c = c0; c < c1; ++c) wt_finish(ctx, (size_t)c);
@@ -1199,9 +1238,11 @@ bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa)
            ((const dw_state *)state)->inplace_s2;
 }
 
-bool conv_dw_reads_src16(const conv_problem *p, conv_pass pass, aclconvIsa isa)
+int conv_dw_reads_16bit(const conv_problem *p, conv_pass pass, aclconvIsa isa)
 {
     _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
     uint64_t bytes;
-    return dw_plan(p, pass, isa, state, &bytes) && ((const dw_state *)state)->src16 != DW_SRC_F32;
+    if (!dw_plan(p, pass, isa, state, &bytes)) return 0;
+    const dw_state *st = (const dw_state *)state;
+    return (st->src16 != DW_SRC_F32 ? CONV_DW_SRC16 : 0) | (st->dy16 ? CONV_DW_DY16 : 0);
 }

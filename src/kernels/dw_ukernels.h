@@ -118,6 +118,11 @@ typedef struct f32_dwrow_src {
      * row-window taps (dw_row_window) and the AVX-512 kernels. */
     int src16, quiet;
     const uint16_t *x16;
+    /* dwrowwt with src16: DW_SRC_F32, dy is the kernel's fp32 argument;
+     * src16's dtype, dy is 16-bit at dy16 (dyrs in elements, the argument
+     * unused), widened as x16 is (NaNs quieted when dy_quiet). */
+    int dy_src16, dy_quiet;
+    const uint16_t *dy16;
 } f32_dwrow_src;
 
 enum { DW_SRC_F32 = 0, DW_SRC_BF16 = 1, DW_SRC_F16 = 2 };
@@ -207,5 +212,13 @@ typedef void (*f32_dwsum_ukernel_fn)(size_t nch, size_t len, const float *const 
 void f32_dwsum_ukernel_1x16__scalar(size_t nch, size_t len, const float *const *x, float *acc);
 void f32_dwsum_ukernel_4x16__avx2(size_t nch, size_t len, const float *const *x, float *acc);
 void f32_dwsum_ukernel_4x16__avx512(size_t nch, size_t len, const float *const *x, float *acc);
+
+/* dwsum of 16-bit runs (bf16 when bf16 != 0, else fp16), each value widened
+ * exactly (NaNs as they are: a sum quiets them, so the bits are those of
+ * dwsum over the widened runs, quieted or not). AVX-512 only. */
+typedef void (*h16_dwsum_ukernel_fn)(size_t nch, size_t len, const uint16_t *const *x, int bf16,
+                                     float *acc);
+void h16_dwsum_ukernel_4x16__avx512(size_t nch, size_t len, const uint16_t *const *x, int bf16,
+                                    float *acc);
 
 #endif /* ACLCONV_DW_UKERNELS_H_ */

@@ -28,6 +28,23 @@ static inline dw_window_mask dw_window_mask_for(size_t iw)
     return m;
 }
 
+/* 32 16-bit values of kind at row (lanes in m, the others zero), widened
+ * into lo | hi (conv_load_row's widening; quiet: NaNs quieted). */
+static inline __attribute__((always_inline)) void dw_window_load16(const int kind, int quiet,
+                                                                   const uint16_t *row, __mmask32 m,
+                                                                   __m512 *lo, __m512 *hi)
+{
+    const __m512i h = _mm512_maskz_loadu_epi16(m, row);
+    const __m256i h0 = _mm512_castsi512_si256(h), h1 = _mm512_extracti64x4_epi64(h, 1);
+    if (kind == DW_SRC_F16) {
+        *lo = f16x16_widen(h0, quiet);
+        *hi = f16x16_widen(h1, quiet);
+    } else {
+        *lo = bf16x16_quiet(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h0), 16), quiet);
+        *hi = bf16x16_quiet(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h1), 16), quiet);
+    }
+}
+
 /* Source row i of plane s (fp32: x[0], 16-bit: x16), all zeros when !in
  * (nothing is read then). kind: s->src16 as a constant. */
 static inline __attribute__((always_inline)) void
@@ -40,16 +57,8 @@ dw_window_load(const int kind, bool in, const f32_dwrow_src *s, ptrdiff_t i,
         *hi = _mm512_maskz_loadu_ps(in ? m->f32[1] : 0, xr + (in ? 16 : 0));
         return;
     }
-    const uint16_t *xr = in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16;
-    const __m512i h = _mm512_maskz_loadu_epi16(in ? m->h16 : 0, xr);
-    const __m256i h0 = _mm512_castsi512_si256(h), h1 = _mm512_extracti64x4_epi64(h, 1);
-    if (kind == DW_SRC_F16) {
-        *lo = f16x16_widen(h0, s->quiet);
-        *hi = f16x16_widen(h1, s->quiet);
-    } else {
-        *lo = bf16x16_quiet(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h0), 16), s->quiet);
-        *hi = bf16x16_quiet(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h1), 16), s->quiet);
-    }
+    dw_window_load16(kind, s->quiet, in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16, in ? m->h16 : 0,
+                     lo, hi);
 }
 
 /* Source columns [d, d + 16) of column block v (d = -1, 0, +1) from the

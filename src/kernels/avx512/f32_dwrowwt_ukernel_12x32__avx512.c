@@ -212,16 +212,22 @@ static inline __attribute__((always_inline)) void g33(const int nv, size_t rows,
  * same values meet the same accumulators in the same order as g33_block's:
  * the same bits. */
 static inline __attribute__((always_inline)) void
-g33_block_win(const int kind, const int nr, const bool edge, size_t r, const f32_dwrow_src *s,
-              const dw_window_mask *m, const __mmask16 om[2], const float *dy, size_t dyrs,
-              __m512 *a0, __m512 *a1)
+g33_block_win(const int kind, const int dkind, const int nr, const bool edge, size_t r,
+              const f32_dwrow_src *s, const dw_window_mask *m, const __mmask16 om[2],
+              const float *dy, size_t dyrs, __m512 *a0, __m512 *a1)
 {
     __m512 d[WR][2];
 #pragma GCC unroll 16
-    for (int o = 0; o < nr; ++o)
+    for (int o = 0; o < nr; ++o) {
+        if (dkind != DW_SRC_F32) { /* a 16-bit row of ow values, widened */
+            dw_window_load16(dkind, s->dy_quiet, s->dy16 + (r + (size_t)o) * dyrs,
+                             (__mmask32)om[0] | (__mmask32)om[1] << 16, &d[o][0], &d[o][1]);
+            continue;
+        }
 #pragma GCC unroll 2
         for (int v = 0; v < 2; ++v)
             d[o][v] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
+    }
 #pragma GCC unroll 16
     for (int sr = 0; sr < nr + 2; ++sr) {
         const ptrdiff_t i = (ptrdiff_t)r + s->dh[0] + sr;
@@ -244,7 +250,8 @@ g33_block_win(const int kind, const int nr, const bool edge, size_t r, const f32
     }
 }
 
-static inline __attribute__((always_inline)) void g33_win(const int kind, size_t rows, size_t ow,
+static inline __attribute__((always_inline)) void g33_win(const int kind, const int dkind,
+                                                          size_t rows, size_t ow,
                                                           const f32_dwrow_src *s, const float *dy,
                                                           size_t dyrs, float *acc)
 {
@@ -262,13 +269,13 @@ static inline __attribute__((always_inline)) void g33_win(const int kind, size_t
     for (; r + WR <= rows; r += WR) {
         ukernel_prefetch_steps(&s->pf, r, r + WR, rows);
         if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + WR <= r1)
-            g33_block_win(kind, WR, false, r, s, &m, om, dy, dyrs, a0, a1);
+            g33_block_win(kind, dkind, WR, false, r, s, &m, om, dy, dyrs, a0, a1);
         else
-            g33_block_win(kind, WR, true, r, s, &m, om, dy, dyrs, a0, a1);
+            g33_block_win(kind, dkind, WR, true, r, s, &m, om, dy, dyrs, a0, a1);
     }
     for (; r < rows; ++r) {
         ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
-        g33_block_win(kind, 1, true, r, s, &m, om, dy, dyrs, a0, a1);
+        g33_block_win(kind, dkind, 1, true, r, s, &m, om, dy, dyrs, a0, a1);
     }
 #pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
@@ -279,15 +286,17 @@ static inline __attribute__((always_inline)) void g33_win(const int kind, size_t
 
 typedef void (*g33_win_fn)(size_t rows, size_t ow, const f32_dwrow_src *s, const float *dy,
                            size_t dyrs, float *acc);
-#define DW_G33_WIN(kind, name)                                                                     \
+#define DW_G33_WIN(kind, dkind, name)                                                              \
     static __attribute__((noinline)) void name(size_t rows, size_t ow, const f32_dwrow_src *s,     \
                                                const float *dy, size_t dyrs, float *acc)           \
     {                                                                                              \
-        g33_win(kind, rows, ow, s, dy, dyrs, acc);                                                 \
+        g33_win(kind, dkind, rows, ow, s, dy, dyrs, acc);                                          \
     }
-DW_G33_WIN(DW_SRC_F32, g33_win_f32)
-DW_G33_WIN(DW_SRC_BF16, g33_win_bf16)
-DW_G33_WIN(DW_SRC_F16, g33_win_f16)
+DW_G33_WIN(DW_SRC_F32, DW_SRC_F32, g33_win_f32)
+DW_G33_WIN(DW_SRC_BF16, DW_SRC_F32, g33_win_bf16)
+DW_G33_WIN(DW_SRC_F16, DW_SRC_F32, g33_win_f16)
+DW_G33_WIN(DW_SRC_BF16, DW_SRC_BF16, g33_win_bf16_dy16)
+DW_G33_WIN(DW_SRC_F16, DW_SRC_F16, g33_win_f16_dy16)
 #undef DW_G33_WIN
 
 static __attribute__((noinline)) void g33_nv2(size_t rows, size_t ow, const f32_dwrow_src *s,
@@ -324,8 +333,11 @@ void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_s
     /* the row-window form, which needs no masks (the only one for a
      * 16-bit source) */
     if (dw_row_window(s, ow, true) != 0) {
-        static const g33_win_fn fns[3] = {g33_win_f32, g33_win_bf16, g33_win_f16};
-        fns[s->src16](rows, ow, s, dy, dyrs, acc);
+        /* a 16-bit dy only with x of its dtype */
+        static const g33_win_fn fns[3][2] = {{g33_win_f32, NULL},
+                                             {g33_win_bf16, g33_win_bf16_dy16},
+                                             {g33_win_f16, g33_win_f16_dy16}};
+        fns[s->src16][s->dy_src16 != DW_SRC_F32](rows, ow, s, dy, dyrs, acc);
         return;
     }
     if (nb <= 2 && grid33(s)) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
