@@ -23,15 +23,17 @@
  * - In-place kinds (ACLCONV_DW_INPLACE=1, unit strides, and 3x3 weights
  *   passes at stride 2 on AVX-512, the dwrowwt_s2 kernel) in every dtype and
  *   mode: the in-place path, reading fp16 / bf16 / rounded planes widened into
- *   its workspace (or, in the AVX-512 kernels' row-window form, the 16-bit
- *   views themselves: counted, both passes must reach it) and storing rounded
+ *   its workspace (or, in the AVX-512 kernels' row-window form, the views
+ *   themselves, widened or rounded by the kernels as they load them:
+ *   counted, both passes must reach it) and storing rounded
  *   gradInput from there, must give the
  *   bits of the packed path (ACLCONV_DW_INPLACE=0), also with real data and
  *   with infinities and NaNs (signalling ones too), and of itself on copies
  *   with W step 2 (rows widened one by one). Dense 16-bit gradInput planes
  *   are stored a plane at a time by the narrowing kernel (counted: the
  *   kinds must reach them). Fused gradBias must equal
- *   conv_bias_run's bits (16-bit dy: summed from its widened planes).
+ *   conv_bias_run's bits (16-bit dy: summed from its widened planes, or
+ *   from the view by the 16-bit dwsum).
  * - Elements of the output buffers outside the views keep their sentinel; the
  *   workspace is filled with 0xA5 and must not be overrun.
  * - dw must be chosen for every depthwise pass and decline every problem with
@@ -56,8 +58,9 @@
 
 static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_whole;
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
-/* per ISA and pass (data, weights): in-place passes whose kernels read the
- * 16-bit source; per ISA: weights passes that read a 16-bit dy in place */
+/* per ISA and pass (data, weights): in-place passes whose kernels convert
+ * the source (16-bit, or fp32 rounded) as they read it; per ISA: weights
+ * passes whose kernels convert dy too */
 static int g_src16[3][2], g_dy16[3];
 /* per ISA: stride-2 data passes by the merged kernel (dwconv_s2), of them
  * with the mode's result rounding */
@@ -97,8 +100,8 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     const bool s2 = k33 && rng_chance(r, 1, 3);
     /* and two thirds of the others in the kernels' row-window form (shifts
      * -1, 0, +1: W padding 1 in front, unit W dilation, 17-32 columns on
-     * both sides, one depth tap), the only one that reads a 16-bit source
-     * in place */
+     * both sides, one depth tap), the only one whose kernels convert a
+     * source as they read it */
     const bool win = k33 && !s2 && rng_chance(r, 2, 3);
     for (int i = 0; i < 3; ++i) {
         const bool used = i >= 3 - p->rank;
@@ -308,10 +311,9 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_operands o;
     const int views = rng_chance(&r, 1, 3);
     it_operands_make(&o, &p, go->dtypes, views, &r);
-    /* in-place, half the 16-bit cases: dy of x's dtype (a weights pass can
-     * then read both in place) */
-    if (go->inplace && o.x.v.dtype != ACL_FLOAT && o.y.v.dtype != o.x.v.dtype &&
-        rng_chance(&r, 1, 2)) {
+    /* in-place with dtypes, half the cases: dy of x's dtype (a weights pass
+     * can then convert both as it reads them) */
+    if (go->inplace && go->dtypes && o.y.v.dtype != o.x.v.dtype && rng_chance(&r, 1, 2)) {
         const int64_t yd[5] = {p.n, p.g * p.og, p.ys[0], p.ys[1], p.ys[2]};
         it_tensor_free(&o.y);
         it_tensor_make(&o.y, o.x.v.dtype, yd, views, &r);
@@ -365,10 +367,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (go->inplace && conv_dw_weights_inplace_s2(&p, (aclconvIsa)go->isa)) g_inplace_s2[go->isa]++;
     if (go->inplace)
         for (int pass = 0; pass < 2; ++pass) {
-            const int reads = conv_dw_reads_16bit(
+            const int reads = conv_dw_kernel_converts(
                 &p, pass == 0 ? CONV_PASS_DATA : CONV_PASS_WEIGHTS, (aclconvIsa)go->isa);
-            g_src16[go->isa][pass] += (reads & CONV_DW_SRC16) != 0;
-            g_dy16[go->isa] += (reads & CONV_DW_DY16) != 0;
+            g_src16[go->isa][pass] += (reads & CONV_DW_SRC_CONVERTED) != 0;
+            g_dy16[go->isa] += (reads & CONV_DW_DY_CONVERTED) != 0;
         }
     if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
         g_merged[go->isa]++;
@@ -480,11 +482,11 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_inplace_s2[isa]);
             it_fail();
         }
-        /* 16-bit sources read by the kernels in both passes: AVX-512's only */
+        /* sources converted by the kernels in both passes: AVX-512's only */
         if ((isa == ACLCONV_ISA_AVX512) !=
                 (g_src16[isa][0] > 0 && g_src16[isa][1] > 0 && g_dy16[isa] > 0) ||
             (isa != ACLCONV_ISA_AVX512 && g_src16[isa][0] + g_src16[isa][1] + g_dy16[isa] > 0)) {
-            printf("FAIL %s: %d data and %d weights passes read their 16-bit source in place, "
+            printf("FAIL %s: %d data and %d weights passes convert their source in the kernels, "
                    "%d weights passes dy\n",
                    cpu_isa_name((aclconvIsa)isa), g_src16[isa][0], g_src16[isa][1], g_dy16[isa]);
             it_fail();
@@ -496,7 +498,7 @@ int main(int argc, char **argv)
             it_fail();
         }
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
-               "%d rounding; 16-bit sources read in place: %d data, %d weights passes, dy of "
+               "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
                "%d)\n",
                cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
                g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0],

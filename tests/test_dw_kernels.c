@@ -22,12 +22,13 @@
 
 #include "common/cpu.h"
 #include "common/dtype.h" /* f32_bits */
+#include "kernels/cvt_ukernels.h" /* F32_ROUND_* */
 #include "kernels/dw_ukernels.h"
 #include "test_rng.h"
 
 #define GUARD (-12345.0f)
 
-static int g_src16, g_dy16; /* trials with a 16-bit source; dwrowwt trials with a 16-bit dy */
+static int g_src16, g_dy16; /* trials with a converted source; dwrowwt trials with a converted dy */
 #define MAXT 12
 
 typedef struct isa_kernels {
@@ -108,22 +109,43 @@ static float *draw_plane(const trial *tr, bool inf, test_rng *r)
     return x;
 }
 
-/* A 16-bit source for the row-window form (AVX-512, one trial in two where
- * the taps take it): the plane narrowed to bf16 or fp16 (its NaN gaps a
- * signalling NaN), s pointed at it, and `plane` overwritten with the values
- * the kernel must widen them to (quiet: NaNs quieted). */
-static uint16_t *draw_src16(const isa_kernels *k, const trial *tr, float *plane, f32_dwrow_src *s,
-                            bool wt, test_rng *r)
+/* The rounding of DW_SRC_F32_ROUND kind `round`, as f32_round does it. */
+static float round_as(int round, float v)
 {
+    return round == F32_ROUND_HF32  ? f32_round_hf32(v)
+           : round == F32_ROUND_F16 ? f32_round_f16(v)
+                                    : f32_round_bf16(v);
+}
+
+/* A source the row-window form converts as it loads it (AVX-512, one trial
+ * in two where the taps take it): the plane narrowed to bf16 or fp16 (its
+ * NaN gaps a signalling NaN), or fp32 to be rounded (*kplane: the values
+ * the kernel reads); s set for it, and `plane` overwritten with the values
+ * the kernel must convert them to (quiet: NaNs quieted). Returns the buffer
+ * to free, NULL for none. */
+static void *draw_src_conv(const isa_kernels *k, const trial *tr, float *plane, f32_dwrow_src *s,
+                           bool wt, const float **kplane, test_rng *r)
+{
+    *kplane = plane;
     if (k->isa != ACLCONV_ISA_AVX512 || dw_row_window(s, tr->ow, wt) == 0 || rng_chance(r, 1, 2))
         return NULL;
-    const bool bf16 = rng_chance(r, 1, 2);
     const size_t n = tr->ih * tr->rs;
+    ++g_src16;
+    if (rng_chance(r, 1, 3)) {
+        float *orig = malloc(n * sizeof(float) + 1);
+        memcpy(orig, plane, n * sizeof(float));
+        s->src_kind = DW_SRC_F32_ROUND;
+        s->round = (int)rng_range(r, F32_ROUND_HF32, F32_ROUND_BF16);
+        for (size_t i = 0; i < n; ++i)
+            if (i % tr->rs < tr->iw) plane[i] = round_as(s->round, plane[i]);
+        *kplane = orig;
+        return orig;
+    }
+    const bool bf16 = rng_chance(r, 1, 2);
     uint16_t *h = malloc(n * sizeof(uint16_t) + 1);
-    s->src16 = bf16 ? DW_SRC_BF16 : DW_SRC_F16;
+    s->src_kind = bf16 ? DW_SRC_BF16 : DW_SRC_F16;
     s->quiet = (int)rng_range(r, 0, 1);
     s->x16 = h;
-    ++g_src16;
     for (size_t i = 0; i < n; ++i) {
         const bool gap = i % tr->rs >= tr->iw;
         const bool snan = gap || rng_chance(r, 1, 64);
@@ -135,6 +157,17 @@ static uint16_t *draw_src16(const isa_kernels *k, const trial *tr, float *plane,
         plane[i] = gap ? NAN : v;
     }
     return h;
+}
+
+/* The kernel's view of s: its taps on kplane (the unrounded values of a
+ * DW_SRC_F32_ROUND source). */
+static f32_dwrow_src kernel_src(const f32_dwrow_src *s, const float *kplane, const float **kx)
+{
+    f32_dwrow_src ks = *s;
+    for (size_t t = 0; t < s->nt; ++t)
+        kx[t] = s->x[t] ? kplane : NULL;
+    ks.x = kx;
+    return ks;
 }
 
 static void draw_shape(trial *tr, test_rng *r)
@@ -158,7 +191,9 @@ static int check_row(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     draw_taps(&tr, plane, rng_chance(r, 1, 2) ? 1 : -1, r);
     f32_dwrow_src s = {
         .x = tr.x, .dh = tr.dh, .dw = tr.dw, .nt = tr.nt, .ih = tr.ih, .iw = tr.iw, .rs = tr.rs};
-    uint16_t *h16 = draw_src16(k, &tr, plane, &s, false, r);
+    const float *kplane, *kx[MAXT];
+    void *h16 = draw_src_conv(k, &tr, plane, &s, false, &kplane, r);
+    const f32_dwrow_src ks = kernel_src(&s, kplane, kx);
     float w[MAXT];
     for (size_t t = 0; t < tr.nt; ++t)
         w[t] = real_val(r);
@@ -166,7 +201,7 @@ static int check_row(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     float *y = malloc((tr.rows * yrs + 1) * sizeof(float));
     for (size_t i = 0; i < tr.rows * yrs + 1; ++i)
         y[i] = GUARD;
-    k->row(tr.rows, tr.ow, &s, w, y, yrs);
+    k->row(tr.rows, tr.ow, &ks, w, y, yrs);
     int bad = 0;
     for (size_t i = 0; i < tr.rows && !bad; ++i)
         for (size_t j = 0; j < yrs && !bad; ++j) {
@@ -183,7 +218,7 @@ static int check_row(const isa_kernels *k, test_rng *r, uint64_t trial_no)
                 printf("FAIL %s dwrow trial %" PRIu64
                        " (src16 %d, kind %d, rows %zu ow %zu ih %zu iw %zu rs %zu "
                        "nt %zu dh0 %td dw %td %td %td): y[%zu][%zu] = %a, want %a\n",
-                       k->name, trial_no, s.src16, tr.kind, tr.rows, tr.ow, tr.ih, tr.iw, tr.rs,
+                       k->name, trial_no, s.src_kind, tr.kind, tr.rows, tr.ow, tr.ih, tr.iw, tr.rs,
                        tr.nt, tr.dh[0], tr.dw[0], tr.nt > 1 ? tr.dw[1] : 0,
                        tr.nt > 2 ? tr.dw[2] : 0, i, j, (double)got, (double)want);
                 bad = 1;
@@ -208,18 +243,32 @@ static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     draw_taps(&tr, plane, 1, r);
     f32_dwrow_src s = {
         .x = tr.x, .dh = tr.dh, .dw = tr.dw, .nt = tr.nt, .ih = tr.ih, .iw = tr.iw, .rs = tr.rs};
-    uint16_t *h16 = draw_src16(k, &tr, plane, &s, true, r);
+    const float *kplane, *kx[MAXT];
+    void *h16 = draw_src_conv(k, &tr, plane, &s, true, &kplane, r);
     const size_t dyrs = tr.ow + (size_t)rng_range(r, 0, 3);
     float *dy = malloc((tr.rows * dyrs + 1) * sizeof(float));
     for (size_t i = 0; i < tr.rows * dyrs; ++i)
         dy[i] = i % dyrs < tr.ow ? real_val(r) : NAN;
     /* with a 16-bit x, half the time a 16-bit dy of its dtype: dy then holds
      * the values the kernel must widen it to */
-    uint16_t *dy16 =
-        h16 && rng_chance(r, 1, 2) ? malloc(tr.rows * dyrs * sizeof(uint16_t) + 1) : NULL;
+    uint16_t *dy16 = h16 && dw_src_16bit(s.src_kind) && rng_chance(r, 1, 2)
+                         ? malloc(tr.rows * dyrs * sizeof(uint16_t) + 1)
+                         : NULL;
+    /* an fp32 source rounded: half the time dy rounded too (the kernel
+     * reads kdy, dy holds the rounded values) */
+    float *kdy = dy;
+    if (h16 && s.src_kind == DW_SRC_F32_ROUND && rng_chance(r, 1, 2)) {
+        kdy = malloc((tr.rows * dyrs + 1) * sizeof(float));
+        memcpy(kdy, dy, tr.rows * dyrs * sizeof(float));
+        s.dy_kind = DW_SRC_F32_ROUND;
+        s.dy_round = (int)rng_range(r, F32_ROUND_HF32, F32_ROUND_BF16);
+        for (size_t i = 0; i < tr.rows * dyrs; ++i)
+            if (i % dyrs < tr.ow) dy[i] = round_as(s.dy_round, dy[i]);
+        ++g_dy16;
+    }
     if (dy16) {
-        const bool bf16 = s.src16 == DW_SRC_BF16;
-        s.dy_src16 = s.src16;
+        const bool bf16 = s.src_kind == DW_SRC_BF16;
+        s.dy_kind = s.src_kind;
         s.dy_quiet = (int)rng_range(r, 0, 1);
         s.dy16 = dy16;
         for (size_t i = 0; i < tr.rows * dyrs; ++i) {
@@ -236,7 +285,8 @@ static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     float acc[MAXT * DW_ACC_LANES], want[MAXT * DW_ACC_LANES];
     for (size_t l = 0; l < lanes; ++l)
         acc[l] = want[l] = real_val(r);
-    k->rowwt(tr.rows, tr.ow, &s, dy16 ? NULL : dy, dyrs, acc);
+    const f32_dwrow_src ks = kernel_src(&s, kplane, kx);
+    k->rowwt(tr.rows, tr.ow, &ks, dy16 ? NULL : kdy, dyrs, acc);
     g_dy16 += dy16 != NULL;
     for (size_t i = 0; i < tr.rows; ++i)
         for (size_t j = 0; j < tr.ow; ++j)
@@ -253,11 +303,12 @@ static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
             printf("FAIL %s dwrowwt trial %" PRIu64
                    " (src16 %d, kind %d, rows %zu ow %zu ih %zu iw %zu rs %zu "
                    "nt %zu dh0 %td dw %td %td %td): lane %zu = %a, want %a\n",
-                   k->name, trial_no, s.src16, tr.kind, tr.rows, tr.ow, tr.ih, tr.iw, tr.rs, tr.nt,
-                   tr.dh[0], tr.dw[0], tr.nt > 1 ? tr.dw[1] : 0, tr.nt > 2 ? tr.dw[2] : 0, l,
+                   k->name, trial_no, s.src_kind, tr.kind, tr.rows, tr.ow, tr.ih, tr.iw, tr.rs,
+                   tr.nt, tr.dh[0], tr.dw[0], tr.nt > 1 ? tr.dw[1] : 0, tr.nt > 2 ? tr.dw[2] : 0, l,
                    (double)acc[l], (double)want[l]);
             bad = 1;
         }
+    if (kdy != dy) free(kdy);
     free(dy);
     free(dy16);
     free(plane);
@@ -329,7 +380,8 @@ int main(void)
             bad_row += check_row(k, &r, (uint64_t)t);
             bad_wt += check_rowwt(k, &r, (uint64_t)t);
         }
-        printf("%s: dwrow %s, dwrowwt %s (%d trials with a 16-bit source, %d with a 16-bit dy)\n",
+        printf("%s: dwrow %s, dwrowwt %s (%d trials with a converted source, %d with a converted "
+               "dy)\n",
                k->name, bad_row ? "FAIL" : "ok", bad_wt ? "FAIL" : "ok", g_src16, g_dy16);
         fail += bad_row + bad_wt;
     }

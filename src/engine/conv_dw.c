@@ -49,11 +49,12 @@ typedef struct dw_state {
     bool inplace;       /* the dwrow kernels read the source plane as it lies (no pack) */
     bool inplace_s2;    /* inplace, weights pass at stride 2 in H and W (dwrowwt_s2) */
     bool src_direct;    /* in place: the source (D: dy, F and W: x) is the view, not a widened copy */
-    int src16;          /* in place: the kernels widen the 16-bit source view as they read
+    int src_kind;       /* in place: the kernels widen the 16-bit source view as they read
                          * it (DW_SRC_BF16 / DW_SRC_F16, f32_dwrow_src), not a copy */
-    bool src_quiet;     /* src16: NaNs quieted as they are widened (the mode's rounding) */
-    bool dy16;          /* weights pass with src16: dy, of x's dtype, read in place by the
-                         * kernels (and by dwsum for gradBias), no widened plane */
+    bool src_quiet;  /* 16-bit src_kind: NaNs quieted as they are widened (the mode's rounding) */
+    int src_round;   /* DW_SRC_F32_ROUND: the operands' rounding (F32_ROUND_*) */
+    bool dy_inplace; /* weights pass with src16: dy, of x's dtype, read in place by the
+                      * kernels (and by dwsum for gradBias), no widened plane */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
     bool out_rounds;    /* out_direct, and the mode rounds results: in place, after the kernel */
     bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: both W output
@@ -396,16 +397,21 @@ static void wt_taps(const conv_problem *p, const dw_state *st, dw_taps *tp)
             }
 }
 
-/* Whether the in-place kernels read the 16-bit source v of the pass
- * themselves: the AVX-512 kernels' row-window form (dw_row_window) takes
- * the taps of a single depth tap, dense rows, and a dtype the mode widens
- * exactly (conv_load_row: bf16 in every mode but FLOAT16, fp16 in every
- * mode but BF16). The widened copy of each plane it replaces was 10-14% of
- * dw_3x3's bf16 passes. */
-static int src16_kind(const conv_problem *p, conv_pass pass, const dw_state *st, const conv_view *v)
+/* How the in-place kernels read the source v of the pass (f32_dwrow_src):
+ * converted as they load it where the AVX-512 kernels' row-window form
+ * (dw_row_window) applies to the taps of a single depth tap over dense
+ * rows: a 16-bit dtype the mode widens exactly (conv_load_row: bf16 in
+ * every mode but FLOAT16, fp16 in every mode but BF16), or fp32 in mode
+ * FLOAT16 (rounded by two conversions a vector). The widened copy of each
+ * plane this replaces was 10-14% of dw_3x3's bf16 passes. HF32's and BF16's
+ * roundings (5-7 integer operations a vector) cost more in the kernel than
+ * the rounded copy: dw_3x3 cubeMathType 1, 1 thread, +10% time. */
+static int src_kind_for(const conv_problem *p, conv_pass pass, const dw_state *st,
+                        const conv_view *v)
 {
     const int kind = v->dtype == ACL_BF16 && p->mode != CONV_MODE_F16       ? DW_SRC_BF16
                      : v->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16 ? DW_SRC_F16
+                     : v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F16    ? DW_SRC_F32_ROUND
                                                                             : DW_SRC_F32;
     if (kind == DW_SRC_F32 || st->isa != ACLCONV_ISA_AVX512 || p->ks[0] != 1 || v->stride[4] != 1 ||
         v->stride[3] < 0 || v->stride[2] < 0)
@@ -416,6 +422,9 @@ static int src16_kind(const conv_problem *p, conv_pass pass, const dw_state *st,
     else
         wt_taps(p, st, &tp);
     static const uint16_t probe = 0;
+    static const float probe_f32 = 0.0f;
+    for (int64_t t = 0; t < tp.n; ++t)
+        tp.x[t] = &probe_f32; /* one plane (ks[0] == 1) */
     const f32_dwrow_src s = {.x = tp.x,
                              .dh = tp.dh,
                              .dw = tp.dw,
@@ -423,21 +432,23 @@ static int src16_kind(const conv_problem *p, conv_pass pass, const dw_state *st,
                              .ih = (size_t)v->dim[3],
                              .iw = (size_t)v->dim[4],
                              .rs = (size_t)v->stride[3],
-                             .src16 = kind,
+                             .src_kind = kind,
                              .x16 = &probe};
     return dw_row_window(&s, (size_t)st->dim[2].out_n, pass == CONV_PASS_WEIGHTS) != 0 ? kind
                                                                                        : DW_SRC_F32;
 }
 
-/* Whether the weights pass with a 16-bit x read in place (src16) reads dy in
- * place too: dy of x's dtype in dense rows, every output depth plane on an
+/* Whether the weights pass whose kernels convert x as they read it
+ * (src_kind) reads dy the same way: dy of x's dtype in dense rows (16-bit:
+ * gradBias then summed by the 16-bit dwsum), every output depth plane on an
  * x plane (no padding plane, whose zero terms only the generic kernels
- * form), and for gradBias the 16-bit dwsum. */
-static bool dy16_applies(const conv_problem *p, const dw_state *st)
+ * form). */
+static bool dy_inplace_applies(const conv_problem *p, const dw_state *st)
 {
     const conv_view *y = &p->y;
-    if (st->src16 == DW_SRC_F32 || y->dtype != p->x.dtype || y->stride[4] != 1 ||
-        y->stride[3] < 0 || y->stride[2] < 0 || pick_kernels(st->isa).sum16 == NULL)
+    if (st->src_kind == DW_SRC_F32 || y->dtype != p->x.dtype || y->stride[4] != 1 ||
+        y->stride[3] < 0 || y->stride[2] < 0 ||
+        (dw_src_16bit(st->src_kind) && pick_kernels(st->isa).sum16 == NULL))
         return false;
     dw_taps tp;
     wt_taps(p, st, &tp);
@@ -481,11 +492,12 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
     if (st->inplace) { /* the slot: a widened source plane, then gradInput's or dy's */
         const conv_view *v = pass == CONV_PASS_DATA && st->bwd ? &p->y : &p->x;
         st->src_direct = f32_rows(v, p->mode);
-        st->src16 = st->src_direct || st->inplace_s2 ? DW_SRC_F32 : src16_kind(p, pass, st, v);
+        st->src_kind = st->src_direct || st->inplace_s2 ? DW_SRC_F32 : src_kind_for(p, pass, st, v);
         st->src_quiet = p->mode == (v->dtype == ACL_BF16 ? CONV_MODE_BF16 : CONV_MODE_F16);
-        src = st->src_direct || st->src16 != DW_SRC_F32 ? 0 : view_plane(v);
-        st->dy16 = pass == CONV_PASS_WEIGHTS && dy16_applies(p, st);
-        if (st->dy16) aux = 0;
+        st->src_round = conv_round_kind(p->mode);
+        src = st->src_direct || st->src_kind != DW_SRC_F32 ? 0 : view_plane(v);
+        st->dy_inplace = pass == CONV_PASS_WEIGHTS && dy_inplace_applies(p, st);
+        if (st->dy_inplace) aux = 0;
         if (pass == CONV_PASS_DATA) {
             st->out_direct = f32_out_rows(&p->grad_input);
             st->out_rounds = st->out_direct && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
@@ -858,7 +870,7 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot,
 }
 
 /* The kernels' source for plane (n, c) of v at output depth od: the fp32
- * view (or slot plane) of every tap's depth plane, or (st->src16) the one
+ * view (or slot plane) of every tap's depth plane, or (st->src_kind) the one
  * 16-bit plane the row-window kernels widen as they read it. */
 static void taps_at_depth(const dw_state *st, const conv_view *v, int64_t n, int64_t c, int64_t od,
                           dw_taps *tp, f32_dwrow_src *s)
@@ -870,10 +882,10 @@ static void taps_at_depth(const dw_state *st, const conv_view *v, int64_t n, int
                          .ih = (size_t)v->dim[3],
                          .iw = (size_t)v->dim[4],
                          .rs = (size_t)v->stride[3]};
-    if (st->src16 != DW_SRC_F32) { /* a single depth tap (src16_kind) */
+    if (dw_src_16bit(st->src_kind)) { /* a single depth tap (src_kind_for) */
         const int64_t d = od + tp->od_off[0];
         if (d >= 0 && d < v->dim[2]) {
-            s->src16 = st->src16;
+            s->src_kind = st->src_kind;
             s->quiet = st->src_quiet;
             s->x16 = (const uint16_t *)v->data + conv_view_index(v, n, c, d, 0, 0);
         } else { /* padding: no plane, zero terms (the kernels read nothing) */
@@ -886,6 +898,10 @@ static void taps_at_depth(const dw_state *st, const conv_view *v, int64_t n, int
     for (int64_t t = 0; t < tp->n; ++t) {
         const int64_t d = od + tp->od_off[t];
         tp->x[t] = d >= 0 && d < v->dim[2] ? base + conv_view_index(v, n, c, d, 0, 0) : NULL;
+    }
+    if (st->src_kind == DW_SRC_F32_ROUND && tp->x[0] != NULL) { /* else padding: zeros */
+        s->src_kind = DW_SRC_F32_ROUND;
+        s->round = st->src_round;
     }
 }
 
@@ -921,7 +937,7 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
 {
     const conv_problem *p = r->p;
     const dw_state *st = r->st;
-    if (!st->src_direct && st->src16 == DW_SRC_F32)
+    if (!st->src_direct && st->src_kind == DW_SRC_F32)
         load_plane(st->bwd ? &p->y : &p->x, n, c, p->mode, r->ck, (float *)src->data);
     float wk[DW_MAX_TAPS], wv[DW_MAX_TAPS];
     channel_weights(r, c, wk);
@@ -957,7 +973,7 @@ static void data_task(void *ctx, size_t index, int slot)
     const dw_state *st = r->st;
     const conv_view *v = st->bwd ? &p->y : &p->x;
     float *buf = slot_buf(r, slot);
-    const conv_view src = st->src_direct || st->src16 != DW_SRC_F32 ? *v : scratch_view(v, buf);
+    const conv_view src = st->src_direct || st->src_kind != DW_SRC_F32 ? *v : scratch_view(v, buf);
     const conv_view out = st->out_direct ? p->grad_input : scratch_view(&p->grad_input, buf + st->aux_off);
     const conv_view mout =
         st->merge_nt ? scratch_view(&p->grad_input, buf + st->out_off) : p->grad_input;
@@ -1036,7 +1052,8 @@ static void bias_plane(const dw_run *r, const float **planes, const uint16_t **p
     const conv_problem *p = r->p;
     const conv_view *y = &p->y;
     const int64_t g = (c - c0) % DW_SUM_GROUP;
-    if (r->st->dy16)
+    const bool h16 = r->st->dy_inplace && y->dtype != ACL_FLOAT;
+    if (h16)
         planes16[g] = (const uint16_t *)y->data + conv_view_index(y, n, c, 0, 0, 0);
     else
         planes[g] = y->dtype == ACL_FLOAT
@@ -1046,7 +1063,7 @@ static void bias_plane(const dw_run *r, const float **planes, const uint16_t **p
     float bacc[DW_SUM_GROUP][CONV_BIAS_LANES];
     memset(bacc, 0, sizeof bacc);
     const size_t len = (size_t)(p->ys[0] * p->ys[1] * p->ys[2]);
-    if (r->st->dy16)
+    if (h16)
         r->k.sum16((size_t)(g + 1), len, planes16, y->dtype == ACL_BF16, &bacc[0][0]);
     else
         r->k.sum((size_t)(g + 1), len, planes, &bacc[0][0]);
@@ -1086,9 +1103,9 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
     dw_taps tp;
     wt_taps(p, st, &tp);
     float *xbuf = slot_buf(r, slot), *dybuf = xbuf + st->aux_off;
-    const conv_view xv = st->src_direct || st->src16 != DW_SRC_F32 ? *x : scratch_view(x, xbuf);
+    const conv_view xv = st->src_direct || st->src_kind != DW_SRC_F32 ? *x : scratch_view(x, xbuf);
     /* the pitches of dyp (dy16: of the view) */
-    const conv_view yv = st->dy_direct || st->dy16 ? *y : scratch_view(y, dybuf);
+    const conv_view yv = st->dy_direct || st->dy_inplace ? *y : scratch_view(y, dybuf);
     const int64_t block = p->ys[0] * p->ys[1] * p->ys[2];
     const float *planes[DW_SUM_GROUP]; /* gradBias: a group's dy planes (bias_plane) */
     const uint16_t *planes16[DW_SUM_GROUP];
@@ -1097,14 +1114,14 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
             /* asked for by the kernel calls, a part each */
             ukernel_prefetch next =
                 wt_planes_ahead(p, n0, n1, c0, c1, n, c, DW_WT_AHEAD, (size_t)p->ys[0]);
-            if (!st->src_direct && st->src16 == DW_SRC_F32)
+            if (!st->src_direct && st->src_kind == DW_SRC_F32)
                 load_plane(x, n, c, p->mode, r->ck, xbuf);
             const int64_t g = (c - c0) % DW_SUM_GROUP; /* a bias group's dy planes: one each */
             const float *dyp = NULL;
             const uint16_t *dy16 = NULL;
-            if (st->dy_direct) {
+            if (st->dy_direct || (st->dy_inplace && y->dtype == ACL_FLOAT)) {
                 dyp = (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0);
-            } else if (st->dy16) {
+            } else if (st->dy_inplace) {
                 dy16 = (const uint16_t *)y->data + conv_view_index(y, n, c, 0, 0, 0);
             } else {
                 float *b = dybuf + (st->bias ? g * block : 0);
@@ -1116,10 +1133,11 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
                 f32_dwrow_src s;
                 taps_at_depth(st, &xv, n, c, od, &tp, &s);
                 s.pf = ukernel_prefetch_part(&next, (size_t)od, (size_t)p->ys[0]);
-                if (st->dy16) { /* every depth plane on an x plane (dy16_applies) */
-                    s.dy_src16 = st->src16;
+                if (st->dy_inplace) { /* every depth plane on an x plane (dy_inplace_applies) */
+                    s.dy_kind = st->src_kind;
                     s.dy_quiet = st->src_quiet;
-                    s.dy16 = dy16 + od * yv.stride[2];
+                    s.dy_round = st->src_round;
+                    s.dy16 = dy16 ? dy16 + od * yv.stride[2] : NULL;
                 }
                 (st->inplace_s2 ? r->k.rowwt_s2 : r->k.rowwt)(
                     (size_t)p->ys[1], (size_t)p->ys[2], &s, dyp ? dyp + od * yv.stride[2] : NULL,
@@ -1238,11 +1256,12 @@ bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa)
            ((const dw_state *)state)->inplace_s2;
 }
 
-int conv_dw_reads_16bit(const conv_problem *p, conv_pass pass, aclconvIsa isa)
+int conv_dw_kernel_converts(const conv_problem *p, conv_pass pass, aclconvIsa isa)
 {
     _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
     uint64_t bytes;
     if (!dw_plan(p, pass, isa, state, &bytes)) return 0;
     const dw_state *st = (const dw_state *)state;
-    return (st->src16 != DW_SRC_F32 ? CONV_DW_SRC16 : 0) | (st->dy16 ? CONV_DW_DY16 : 0);
+    return (st->src_kind != DW_SRC_F32 ? CONV_DW_SRC_CONVERTED : 0) |
+           (st->dy_inplace ? CONV_DW_DY_CONVERTED : 0);
 }

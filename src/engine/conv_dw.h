@@ -21,11 +21,12 @@ bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa);
  * stride-2 gradInput in one kernel call (dwconv_s2), without grids. */
 bool conv_dw_data_merged(const conv_problem *p, aclconvIsa isa);
 
-/* For tests: which 16-bit operands dw's pass of p reads in place (the
- * kernels widen them as they load them, no widened planes), with the
- * in-place choice as planning makes it: CONV_DW_SRC16 (dy of the data pass,
- * x of the weights pass), CONV_DW_DY16 (dy of the weights pass). */
-enum { CONV_DW_SRC16 = 1, CONV_DW_DY16 = 2 };
-int conv_dw_reads_16bit(const conv_problem *p, conv_pass pass, aclconvIsa isa);
+/* For tests: which operands the kernels of dw's pass of p convert as they
+ * read them in place (16-bit widened, fp32 rounded for the mode; no
+ * converted planes), with the in-place choice as planning makes it:
+ * CONV_DW_SRC_CONVERTED (dy of the data pass, x of the weights pass),
+ * CONV_DW_DY_CONVERTED (dy of the weights pass). */
+enum { CONV_DW_SRC_CONVERTED = 1, CONV_DW_DY_CONVERTED = 2 };
+int conv_dw_kernel_converts(const conv_problem *p, conv_pass pass, aclconvIsa isa);
 
 #endif /* ACLCONV_CONV_DW_H_ */

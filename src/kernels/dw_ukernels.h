@@ -111,25 +111,33 @@ typedef struct f32_dwrow_src {
     size_t ih, iw;         /* source plane rows and columns */
     size_t rs;             /* source row pitch, floats */
     ukernel_prefetch pf;   /* lines to ask for, spread over the rows (zeros: none) */
-    /* DW_SRC_F32: the x planes above. DW_SRC_BF16 / DW_SRC_F16: the source
-     * is one 16-bit plane, element (0, 0) at x16 (x unused, rs in
-     * elements), every value widened exactly as loaded, NaNs quieted when
-     * quiet (conv_load_row's widening for the mode); only for the
-     * row-window taps (dw_row_window) and the AVX-512 kernels. */
-    int src16, quiet;
+    /* How the kernels read the source: DW_SRC_F32, the x planes above as
+     * they are; DW_SRC_F32_ROUND, the same rounded as loaded (round: an
+     * F32_ROUND_* kind, f32_round's bits); DW_SRC_BF16 / DW_SRC_F16, one
+     * 16-bit plane at x16 (x unused, rs in elements), widened exactly as
+     * loaded, NaNs quieted when quiet (conv_load_row's widening). All but
+     * DW_SRC_F32: only the row-window taps (dw_row_window), AVX-512. */
+    int src_kind, quiet, round;
     const uint16_t *x16;
-    /* dwrowwt with src16: DW_SRC_F32, dy is the kernel's fp32 argument;
-     * src16's dtype, dy is 16-bit at dy16 (dyrs in elements, the argument
-     * unused), widened as x16 is (NaNs quieted when dy_quiet). */
-    int dy_src16, dy_quiet;
+    /* dwrowwt: dy read by dy_kind as the source by src_kind (DW_SRC_F32:
+     * the fp32 argument as it is; DW_SRC_F32_ROUND: rounded by dy_round;
+     * 16-bit: at dy16, dyrs in elements, the argument unused, NaNs quieted
+     * when dy_quiet); other than DW_SRC_F32 only with src_kind: the pairs
+     * (DW_SRC_F32_ROUND, DW_SRC_F32_ROUND) and (16-bit, the same dtype). */
+    int dy_kind, dy_quiet, dy_round;
     const uint16_t *dy16;
 } f32_dwrow_src;
 
-enum { DW_SRC_F32 = 0, DW_SRC_BF16 = 1, DW_SRC_F16 = 2 };
+enum { DW_SRC_F32 = 0, DW_SRC_BF16 = 1, DW_SRC_F16 = 2, DW_SRC_F32_ROUND = 3 };
+
+static inline bool dw_src_16bit(int kind)
+{
+    return kind == DW_SRC_BF16 || kind == DW_SRC_F16;
+}
 
 /* Whether the taps and widths take the AVX-512 kernels' row-window form
  * (each source row loaded once, its column shifts formed in registers), the
- * form a 16-bit source needs: a 3x3 grid on one plane, dh[t] = dh[0] +
+ * form a source converted as it is loaded needs: a 3x3 grid on one plane, dh[t] = dh[0] +
  * step*(t/3), dw[t] = step*(t%3 - 1) with step = +1, or -1 for dwrow (its
  * flipped taps), 16 < ow <= 32 and iw <= 32; dwrowwt (wt) also iw <= ow
  * and step +1. */
@@ -138,9 +146,10 @@ static inline int dw_row_window(const f32_dwrow_src *s, size_t ow, bool wt)
     if (s->nt != 9 || ow <= 16 || ow > 32 || s->iw > 32 || (wt && s->iw > ow)) return 0;
     const ptrdiff_t step = s->dh[3] - s->dh[0];
     if (step != 1 && (wt || step != -1)) return 0;
-    if (s->src16 ? s->x16 == NULL : s->x[0] == NULL) return 0;
+    const bool h16 = dw_src_16bit(s->src_kind);
+    if (h16 ? s->x16 == NULL : s->x[0] == NULL) return 0;
     for (size_t t = 0; t < 9; ++t)
-        if ((!s->src16 && s->x[t] != s->x[0]) || s->dh[t] != s->dh[0] + step * (ptrdiff_t)(t / 3) ||
+        if ((!h16 && s->x[t] != s->x[0]) || s->dh[t] != s->dh[0] + step * (ptrdiff_t)(t / 3) ||
             s->dw[t] != step * ((ptrdiff_t)(t % 3) - 1))
             return 0;
     return (int)step;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/avx512/f32_round__avx512.h"
 #include "kernels/avx512/h16_widen__avx512.h"
 #include "kernels/dw_ukernels.h"
 
@@ -45,16 +46,21 @@ static inline __attribute__((always_inline)) void dw_window_load16(const int kin
     }
 }
 
-/* Source row i of plane s (fp32: x[0], 16-bit: x16), all zeros when !in
- * (nothing is read then). kind: s->src16 as a constant. */
+/* Source row i of plane s (fp32: x[0], rounded for DW_SRC_F32_ROUND;
+ * 16-bit: x16), all zeros when !in (nothing is read then). kind:
+ * s->src_kind as a constant. */
 static inline __attribute__((always_inline)) void
 dw_window_load(const int kind, bool in, const f32_dwrow_src *s, ptrdiff_t i,
                const dw_window_mask *m, __m512 *lo, __m512 *hi)
 {
-    if (kind == DW_SRC_F32) {
+    if (kind == DW_SRC_F32 || kind == DW_SRC_F32_ROUND) {
         const float *xr = in ? s->x[0] + i * (ptrdiff_t)s->rs : s->x[0];
         *lo = _mm512_maskz_loadu_ps(in ? m->f32[0] : 0, xr);
         *hi = _mm512_maskz_loadu_ps(in ? m->f32[1] : 0, xr + (in ? 16 : 0));
+        if (kind == DW_SRC_F32_ROUND) { /* zeros stay zeros */
+            *lo = f32x16_round(*lo, s->round);
+            *hi = f32x16_round(*hi, s->round);
+        }
         return;
     }
     dw_window_load16(kind, s->quiet, in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16, in ? m->h16 : 0,

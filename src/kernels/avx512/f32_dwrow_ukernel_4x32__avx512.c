@@ -284,6 +284,8 @@ DW_G33_WIN(DW_SRC_BF16, 1, g33_win_up_bf16)
 DW_G33_WIN(DW_SRC_BF16, -1, g33_win_down_bf16)
 DW_G33_WIN(DW_SRC_F16, 1, g33_win_up_f16)
 DW_G33_WIN(DW_SRC_F16, -1, g33_win_down_f16)
+DW_G33_WIN(DW_SRC_F32_ROUND, 1, g33_win_up_round)
+DW_G33_WIN(DW_SRC_F32_ROUND, -1, g33_win_down_round)
 #undef DW_G33_WIN
 
 #define DW_G33(nv, step, name)                                                                     \
@@ -322,10 +324,11 @@ void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src 
      * 16-bit source) */
     const int win = dw_row_window(s, ow, false);
     if (win != 0) {
-        static const g33_win_fn fns[3][2] = {{g33_win_down, g33_win_up},
+        static const g33_win_fn fns[4][2] = {{g33_win_down, g33_win_up},
                                              {g33_win_down_bf16, g33_win_up_bf16},
-                                             {g33_win_down_f16, g33_win_up_f16}};
-        fns[s->src16][win > 0](rows, ow, s, w, y, yrs);
+                                             {g33_win_down_f16, g33_win_up_f16},
+                                             {g33_win_down_round, g33_win_up_round}};
+        fns[s->src_kind][win > 0](rows, ow, s, w, y, yrs);
         return;
     }
     const int step = nb <= 2 ? grid33(s) : 0;

@@ -219,14 +219,16 @@ g33_block_win(const int kind, const int dkind, const int nr, const bool edge, si
     __m512 d[WR][2];
 #pragma GCC unroll 16
     for (int o = 0; o < nr; ++o) {
-        if (dkind != DW_SRC_F32) { /* a 16-bit row of ow values, widened */
+        if (dw_src_16bit(dkind)) { /* a 16-bit row of ow values, widened */
             dw_window_load16(dkind, s->dy_quiet, s->dy16 + (r + (size_t)o) * dyrs,
                              (__mmask32)om[0] | (__mmask32)om[1] << 16, &d[o][0], &d[o][1]);
             continue;
         }
 #pragma GCC unroll 2
-        for (int v = 0; v < 2; ++v)
+        for (int v = 0; v < 2; ++v) {
             d[o][v] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
+            if (dkind == DW_SRC_F32_ROUND) d[o][v] = f32x16_round(d[o][v], s->dy_round);
+        }
     }
 #pragma GCC unroll 16
     for (int sr = 0; sr < nr + 2; ++sr) {
@@ -297,6 +299,8 @@ DW_G33_WIN(DW_SRC_BF16, DW_SRC_F32, g33_win_bf16)
 DW_G33_WIN(DW_SRC_F16, DW_SRC_F32, g33_win_f16)
 DW_G33_WIN(DW_SRC_BF16, DW_SRC_BF16, g33_win_bf16_dy16)
 DW_G33_WIN(DW_SRC_F16, DW_SRC_F16, g33_win_f16_dy16)
+DW_G33_WIN(DW_SRC_F32_ROUND, DW_SRC_F32, g33_win_round)
+DW_G33_WIN(DW_SRC_F32_ROUND, DW_SRC_F32_ROUND, g33_win_round_dy)
 #undef DW_G33_WIN
 
 static __attribute__((noinline)) void g33_nv2(size_t rows, size_t ow, const f32_dwrow_src *s,
@@ -333,11 +337,12 @@ void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_s
     /* the row-window form, which needs no masks (the only one for a
      * 16-bit source) */
     if (dw_row_window(s, ow, true) != 0) {
-        /* a 16-bit dy only with x of its dtype */
-        static const g33_win_fn fns[3][2] = {{g33_win_f32, NULL},
+        /* dy converted only with x converted alike (dw_ukernels.h) */
+        static const g33_win_fn fns[4][2] = {{g33_win_f32, NULL},
                                              {g33_win_bf16, g33_win_bf16_dy16},
-                                             {g33_win_f16, g33_win_f16_dy16}};
-        fns[s->src16][s->dy_src16 != DW_SRC_F32](rows, ow, s, dy, dyrs, acc);
+                                             {g33_win_f16, g33_win_f16_dy16},
+                                             {g33_win_round, g33_win_round_dy}};
+        fns[s->src_kind][s->dy_kind != DW_SRC_F32](rows, ow, s, dy, dyrs, acc);
         return;
     }
     if (nb <= 2 && grid33(s)) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
