@@ -306,6 +306,38 @@ static double run_dwrowwt(const conv_ukernels *k, int calls)
     return 2.0 * 9 * DWH * DWW * calls;
 }
 
+/* The same two over bf16 planes read in place (the kernels widen x, and
+ * for dwrowwt dy, as they load them). */
+static uint16_t g_dx16[DWH * DWW], g_dy16[DWH * DWW];
+static double run_dwrow_bf16(const conv_ukernels *k, int calls)
+{
+    (void)k;
+    const float *x[9];
+    ptrdiff_t dh[9], dw[9];
+    f32_dwrow_src s;
+    dw_taps(-1, x, dh, dw, &s);
+    s.src_kind = DW_SRC_BF16;
+    s.x16 = g_dx16;
+    for (int c = 0; c < calls; ++c)
+        f32_dwrow_ukernel_4x32__avx512(DWH, DWW, &s, g_w, g_dy + (c & 1) * DWH * DWW, DWW);
+    return 2.0 * 9 * DWH * DWW * calls;
+}
+
+static double run_dwrowwt_bf16(const conv_ukernels *k, int calls)
+{
+    (void)k;
+    const float *x[9];
+    ptrdiff_t dh[9], dw[9];
+    f32_dwrow_src s;
+    dw_taps(1, x, dh, dw, &s);
+    s.src_kind = s.dy_kind = DW_SRC_BF16;
+    s.x16 = g_dx16;
+    s.dy16 = g_dy16;
+    for (int c = 0; c < calls; ++c)
+        f32_dwrowwt_ukernel_12x32__avx512(DWH, DWW, &s, NULL, DWW, g_dacc);
+    return 2.0 * 9 * DWH * DWW * calls;
+}
+
 /* Best GFLOP/s of 5 trials of about `seconds` each. */
 static double measure(const conv_ukernels *k, case_fn fn, double seconds)
 {
@@ -370,6 +402,10 @@ int main(int argc, char **argv)
     g_dx = filled(DWH * DWW);
     g_dy = filled(2 * DWH * DWW);
     g_dacc = filled(9 * DW_ACC_LANES);
+    for (int i = 0; i < DWH * DWW; ++i) { /* small normal values */
+        g_dx16[i] = (uint16_t)(0x3c00u + (unsigned)(i % 97));
+        g_dy16[i] = (uint16_t)(0xbc00u + (unsigned)(i % 89));
+    }
     struct {
         const char *name;
         case_fn fn;
@@ -401,6 +437,10 @@ int main(int argc, char **argv)
          "dw_3x3's dx, a 28x28 plane in L1"},
         {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt : NULL, 12, 32,
          "dw_3x3's dw, the same"},
+        {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow_bf16 : NULL, 4, 32,
+         "the dx one, bf16 dy read in place"},
+        {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt_bf16 : NULL, 12, 32,
+         "the dw one, bf16 x and dy in place"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         if (!cases[i].fn) continue;

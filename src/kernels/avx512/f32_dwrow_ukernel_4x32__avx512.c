@@ -3,7 +3,10 @@
  * taps' source rows read where they lie with masked loads (padding columns
  * and rows read as zeros without touching memory). Rows whose taps all fall
  * inside the source take the 4-row blocks; the others (the top and bottom
- * padding) one row at a time. */
+ * padding) one row at a time. 3x3 taps take a 3x3 path, over rows of at
+ * most 32 columns with shifts -1, 0, +1 the row-window form (blocks of 7
+ * rows, each source row loaded once and shifted in registers; the only form
+ * that converts a 16-bit or rounded source as it loads it). */
 #include <immintrin.h>
 
 #include "kernels/avx512/dw_window__avx512.h"

@@ -3,7 +3,10 @@
  * even and the odd 16-wide column blocks of a row; a 3x3 kernel is one group
  * of 9, 18 accumulators), the dy vectors of a block loaded once per group,
  * the x rows read where they lie with masked loads (padding and the columns
- * past ow read as zeros, never touched). */
+ * past ow read as zeros, never touched). 3x3 taps take a 3x3 path, over rows
+ * of at most ow <= 32 columns with shifts -1, 0, +1 the row-window form
+ * (each x row loaded once and shifted in registers; the only form that
+ * converts a 16-bit or rounded x and dy as it loads them). */
 #include <immintrin.h>
 
 #include "kernels/avx512/dw_window__avx512.h"
