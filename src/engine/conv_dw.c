@@ -49,12 +49,13 @@ typedef struct dw_state {
     bool inplace;       /* the dwrow kernels read the source plane as it lies (no pack) */
     bool inplace_s2;    /* inplace, weights pass at stride 2 in H and W (dwrowwt_s2) */
     bool src_direct;    /* in place: the source (D: dy, F and W: x) is the view, not a widened copy */
-    int src_kind;       /* in place: the kernels widen the 16-bit source view as they read
-                         * it (DW_SRC_BF16 / DW_SRC_F16, f32_dwrow_src), not a copy */
-    bool src_quiet;  /* 16-bit src_kind: NaNs quieted as they are widened (the mode's rounding) */
-    int src_round;   /* DW_SRC_F32_ROUND: the operands' rounding (F32_ROUND_*) */
-    bool dy_inplace; /* weights pass with src16: dy, of x's dtype, read in place by the
-                      * kernels (and by dwsum for gradBias), no widened plane */
+    int src_kind;       /* in place: how the kernels convert the source view as they read it
+                         * (f32_dwrow_src: DW_SRC_F32 none, or no copy for a 16-bit or
+                         * rounded source; src_kind_for) */
+    bool src_quiet;     /* 16-bit src_kind: NaNs quieted as they are widened */
+    int src_round;      /* DW_SRC_F32_ROUND: the operands' rounding (F32_ROUND_*) */
+    bool dy_inplace;    /* weights pass, src_kind: dy, of x's dtype, converted alike by the
+                         * kernels (and summed by h16_dwsum for gradBias), no dy plane */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
     bool out_rounds;    /* out_direct, and the mode rounds results: in place, after the kernel */
     bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: both W output
@@ -870,8 +871,9 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot,
 }
 
 /* The kernels' source for plane (n, c) of v at output depth od: the fp32
- * view (or slot plane) of every tap's depth plane, or (st->src_kind) the one
- * 16-bit plane the row-window kernels widen as they read it. */
+ * view (or slot plane) of every tap's depth plane, rounded by the kernels
+ * for DW_SRC_F32_ROUND, or the one 16-bit plane the row-window kernels widen
+ * as they read it. */
 static void taps_at_depth(const dw_state *st, const conv_view *v, int64_t n, int64_t c, int64_t od,
                           dw_taps *tp, f32_dwrow_src *s)
 {
@@ -1041,8 +1043,8 @@ static void wt_finish(void *ctx, size_t index)
 
 /* Fused gradBias (st->bias) after plane (n, c) of a weights task's channels
  * [c0, c1): its dy values (the view's for fp32, dyp may be rounded; the
- * widened plane dyp for 16-bit; the view's, 16-bit, with dy16) join the group
- * of DW_SUM_GROUP channels (planes, or planes16 with dy16); a full group, or
+ * widened plane dyp for 16-bit; the 16-bit view's with dy_inplace) join the
+ * group of DW_SUM_GROUP channels (planes, or planes16); a full group, or
  * the task's last channel, is summed by dwsum into sums[n*G + c]. Side by
  * side, each channel's lanes one chain of adds in a pinned order: one
  * plane's chain after each kernel call would wait. */
