@@ -1,8 +1,8 @@
 /* The row window of the AVX-512 in-place depthwise kernels' 3x3 form
  * (dw_row_window in kernels/dw_ukernels.h): a source row's columns [0, 32)
- * in two vectors, zeros past the source's, loaded once (fp32, or bf16 /
- * fp16 widened as loaded) and shifted in registers. Include only from
- * AVX-512 kernel files. */
+ * in two vectors, zeros past the source's, loaded once (fp32, rounded for
+ * the mode, or bf16 / fp16 widened as loaded) and shifted in registers.
+ * Include only from AVX-512 kernel files. */
 #ifndef ACLCONV_DW_WINDOW_AVX512_H_
 #define ACLCONV_DW_WINDOW_AVX512_H_
 

@@ -324,7 +324,7 @@ void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src 
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     __mmask16 m[DW_ROW_MASKS];
     /* the row-window form, which needs no masks (the only one for a
-     * 16-bit source) */
+     * source converted as it is loaded) */
     const int win = dw_row_window(s, ow, false);
     if (win != 0) {
         static const g33_win_fn fns[4][2] = {{g33_win_down, g33_win_up},

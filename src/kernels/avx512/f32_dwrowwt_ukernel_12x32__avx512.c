@@ -338,7 +338,7 @@ void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_s
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     __mmask16 m[DW_ROW_MASKS];
     /* the row-window form, which needs no masks (the only one for a
-     * 16-bit source) */
+     * source converted as it is loaded) */
     if (dw_row_window(s, ow, true) != 0) {
         /* dy converted only with x converted alike (dw_ukernels.h) */
         static const g33_win_fn fns[4][2] = {{g33_win_f32, NULL},
