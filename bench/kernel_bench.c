@@ -7,6 +7,7 @@
  *
  *   aclconv_kernel_bench [--isa scalar|avx2|avx512] [--seconds S]
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,73 +270,67 @@ static double run_grpconv_s2(const conv_ukernels *k, int calls)
 
 /* dw_3x3's planes (28 x 28, padding 1) read in place from L1: a data call
  * (dwrow, dy's taps flipped as the data pass takes them) and a weights call
- * (dwrowwt, 9 taps of x against dy), as the engine makes them per plane. */
+ * (dwrowwt, 9 taps of x against dy), as the engine makes them per plane;
+ * fp32, or bf16 planes the kernels widen as they load them (x, and dy for
+ * dwrowwt). */
 enum { DWH = 28, DWW = 28 };
 static float *g_dx, *g_dy, *g_dacc;
-static void dw_taps(int step, const float **x, ptrdiff_t *dh, ptrdiff_t *dw, f32_dwrow_src *s)
+static uint16_t g_dx16[DWH * DWW], g_dy16[DWH * DWW];
+typedef struct dw_case {
+    const float *x[9];
+    ptrdiff_t dh[9], dw[9];
+    f32_dwrow_src s;
+} dw_case;
+
+static void dw_setup(int step, bool bf16, dw_case *d)
 {
     for (int t = 0; t < 9; ++t) {
-        x[t] = g_dx;
-        dh[t] = step > 0 ? t / 3 - 1 : 1 - t / 3;
-        dw[t] = step > 0 ? t % 3 - 1 : 1 - t % 3;
+        d->x[t] = g_dx;
+        d->dh[t] = step > 0 ? t / 3 - 1 : 1 - t / 3;
+        d->dw[t] = step > 0 ? t % 3 - 1 : 1 - t % 3;
     }
-    *s = (f32_dwrow_src){.x = x, .dh = dh, .dw = dw, .nt = 9, .ih = DWH, .iw = DWW, .rs = DWW};
+    d->s = (f32_dwrow_src){
+        .x = d->x, .dh = d->dh, .dw = d->dw, .nt = 9, .ih = DWH, .iw = DWW, .rs = DWW};
+    if (bf16) {
+        d->s.src_kind = d->s.dy_kind = DW_SRC_BF16;
+        d->s.x16 = g_dx16;
+        d->s.dy16 = g_dy16;
+    }
+}
+
+static double dwrow_calls(bool bf16, int calls)
+{
+    dw_case d;
+    dw_setup(-1, bf16, &d);
+    for (int c = 0; c < calls; ++c)
+        f32_dwrow_ukernel_4x32__avx512(DWH, DWW, &d.s, g_w, g_dy + (c & 1) * DWH * DWW, DWW);
+    return 2.0 * 9 * DWH * DWW * calls;
+}
+
+static double dwrowwt_calls(bool bf16, int calls)
+{
+    dw_case d;
+    dw_setup(1, bf16, &d);
+    for (int c = 0; c < calls; ++c)
+        f32_dwrowwt_ukernel_12x32__avx512(DWH, DWW, &d.s, bf16 ? NULL : g_dy, DWW, g_dacc);
+    return 2.0 * 9 * DWH * DWW * calls;
 }
 
 static double run_dwrow(const conv_ukernels *k, int calls)
 {
-    (void)k;
-    const float *x[9];
-    ptrdiff_t dh[9], dw[9];
-    f32_dwrow_src s;
-    dw_taps(-1, x, dh, dw, &s);
-    for (int c = 0; c < calls; ++c)
-        f32_dwrow_ukernel_4x32__avx512(DWH, DWW, &s, g_w, g_dy + (c & 1) * DWH * DWW, DWW);
-    return 2.0 * 9 * DWH * DWW * calls;
+    return dwrow_calls(false, calls);
 }
-
 static double run_dwrowwt(const conv_ukernels *k, int calls)
 {
-    (void)k;
-    const float *x[9];
-    ptrdiff_t dh[9], dw[9];
-    f32_dwrow_src s;
-    dw_taps(1, x, dh, dw, &s);
-    for (int c = 0; c < calls; ++c)
-        f32_dwrowwt_ukernel_12x32__avx512(DWH, DWW, &s, g_dy, DWW, g_dacc);
-    return 2.0 * 9 * DWH * DWW * calls;
+    return dwrowwt_calls(false, calls);
 }
-
-/* The same two over bf16 planes read in place (the kernels widen x, and
- * for dwrowwt dy, as they load them). */
-static uint16_t g_dx16[DWH * DWW], g_dy16[DWH * DWW];
 static double run_dwrow_bf16(const conv_ukernels *k, int calls)
 {
-    (void)k;
-    const float *x[9];
-    ptrdiff_t dh[9], dw[9];
-    f32_dwrow_src s;
-    dw_taps(-1, x, dh, dw, &s);
-    s.src_kind = DW_SRC_BF16;
-    s.x16 = g_dx16;
-    for (int c = 0; c < calls; ++c)
-        f32_dwrow_ukernel_4x32__avx512(DWH, DWW, &s, g_w, g_dy + (c & 1) * DWH * DWW, DWW);
-    return 2.0 * 9 * DWH * DWW * calls;
+    return dwrow_calls(true, calls);
 }
-
 static double run_dwrowwt_bf16(const conv_ukernels *k, int calls)
 {
-    (void)k;
-    const float *x[9];
-    ptrdiff_t dh[9], dw[9];
-    f32_dwrow_src s;
-    dw_taps(1, x, dh, dw, &s);
-    s.src_kind = s.dy_kind = DW_SRC_BF16;
-    s.x16 = g_dx16;
-    s.dy16 = g_dy16;
-    for (int c = 0; c < calls; ++c)
-        f32_dwrowwt_ukernel_12x32__avx512(DWH, DWW, &s, NULL, DWW, g_dacc);
-    return 2.0 * 9 * DWH * DWW * calls;
+    return dwrowwt_calls(true, calls);
 }
 
 /* Best GFLOP/s of 5 trials of about `seconds` each. */
