@@ -22,7 +22,6 @@
 
 #include "common/cpu.h"
 #include "common/dtype.h" /* f32_bits */
-#include "kernels/cvt_ukernels.h" /* F32_ROUND_* */
 #include "kernels/dw_ukernels.h"
 #include "test_rng.h"
 
@@ -109,19 +108,11 @@ static float *draw_plane(const trial *tr, bool inf, test_rng *r)
     return x;
 }
 
-/* The rounding of DW_SRC_F32_ROUND kind `round`, as f32_round does it. */
-static float round_as(int round, float v)
-{
-    return round == F32_ROUND_HF32  ? f32_round_hf32(v)
-           : round == F32_ROUND_F16 ? f32_round_f16(v)
-                                    : f32_round_bf16(v);
-}
-
 /* A source the row-window form converts as it loads it (AVX-512, one trial
  * in two where the taps take it): the plane narrowed to bf16 or fp16 (its
- * NaN gaps a signalling NaN), or fp32 to be rounded (*kplane: the values
+ * NaN gaps a signalling NaN), or fp32 to be rounded to fp16 (*kplane: the values
  * the kernel reads); s set for it, and `plane` overwritten with the values
- * the kernel must convert them to (quiet: NaNs quieted). Returns the buffer
+ * the kernel must convert them to (NaNs compare as NaNs). Returns the buffer
  * to free, NULL for none. */
 static void *draw_src_conv(const isa_kernels *k, const trial *tr, float *plane, f32_dwrow_src *s,
                            bool wt, const float **kplane, test_rng *r)
@@ -134,17 +125,15 @@ static void *draw_src_conv(const isa_kernels *k, const trial *tr, float *plane, 
     if (rng_chance(r, 1, 3)) {
         float *orig = malloc(n * sizeof(float) + 1);
         memcpy(orig, plane, n * sizeof(float));
-        s->src_kind = DW_SRC_F32_ROUND;
-        s->round = (int)rng_range(r, F32_ROUND_HF32, F32_ROUND_BF16);
+        s->src_kind = DW_SRC_F32_F16;
         for (size_t i = 0; i < n; ++i)
-            if (i % tr->rs < tr->iw) plane[i] = round_as(s->round, plane[i]);
+            if (i % tr->rs < tr->iw) plane[i] = f32_round_f16(plane[i]);
         *kplane = orig;
         return orig;
     }
     const bool bf16 = rng_chance(r, 1, 2);
     uint16_t *h = malloc(n * sizeof(uint16_t) + 1);
     s->src_kind = bf16 ? DW_SRC_BF16 : DW_SRC_F16;
-    s->quiet = (int)rng_range(r, 0, 1);
     s->x16 = h;
     for (size_t i = 0; i < n; ++i) {
         const bool gap = i % tr->rs >= tr->iw;
@@ -153,14 +142,13 @@ static void *draw_src_conv(const isa_kernels *k, const trial *tr, float *plane, 
                : bf16 ? f32_to_bf16(plane[i])
                       : f32_to_f16(plane[i]);
         float v = bf16 ? bf16_to_f32(h[i]) : f16_to_f32(h[i]);
-        if (s->quiet && isnan(v)) v = f32_from_bits(f32_bits(v) | 0x400000u);
         plane[i] = gap ? NAN : v;
     }
     return h;
 }
 
 /* The kernel's view of s: its taps on kplane (the unrounded values of a
- * DW_SRC_F32_ROUND source). */
+ * DW_SRC_F32_F16 source). */
 static f32_dwrow_src kernel_src(const f32_dwrow_src *s, const float *kplane, const float **kx)
 {
     f32_dwrow_src ks = *s;
@@ -257,19 +245,17 @@ static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     /* an fp32 source rounded: half the time dy rounded too (the kernel
      * reads kdy, dy holds the rounded values) */
     float *kdy = dy;
-    if (h16 && s.src_kind == DW_SRC_F32_ROUND && rng_chance(r, 1, 2)) {
+    if (h16 && s.src_kind == DW_SRC_F32_F16 && rng_chance(r, 1, 2)) {
         kdy = malloc((tr.rows * dyrs + 1) * sizeof(float));
         memcpy(kdy, dy, tr.rows * dyrs * sizeof(float));
-        s.dy_kind = DW_SRC_F32_ROUND;
-        s.dy_round = (int)rng_range(r, F32_ROUND_HF32, F32_ROUND_BF16);
+        s.dy_kind = DW_SRC_F32_F16;
         for (size_t i = 0; i < tr.rows * dyrs; ++i)
-            if (i % dyrs < tr.ow) dy[i] = round_as(s.dy_round, dy[i]);
+            if (i % dyrs < tr.ow) dy[i] = f32_round_f16(dy[i]);
         ++g_dy16;
     }
     if (dy16) {
         const bool bf16 = s.src_kind == DW_SRC_BF16;
         s.dy_kind = s.src_kind;
-        s.dy_quiet = (int)rng_range(r, 0, 1);
         s.dy16 = dy16;
         for (size_t i = 0; i < tr.rows * dyrs; ++i) {
             const bool gap = i % dyrs >= tr.ow, snan = gap || rng_chance(r, 1, 64);
@@ -277,7 +263,6 @@ static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
                       : bf16 ? f32_to_bf16(dy[i])
                              : f32_to_f16(dy[i]);
             float v = bf16 ? bf16_to_f32(dy16[i]) : f16_to_f32(dy16[i]);
-            if (s.dy_quiet && isnan(v)) v = f32_from_bits(f32_bits(v) | 0x400000u);
             dy[i] = gap ? NAN : v;
         }
     }

@@ -52,8 +52,6 @@ typedef struct dw_state {
     int src_kind;       /* in place: how the kernels convert the source view as they read it
                          * (f32_dwrow_src: DW_SRC_F32 none, or no copy for a 16-bit or
                          * rounded source; src_kind_for) */
-    bool src_quiet;     /* 16-bit src_kind: NaNs quieted as they are widened */
-    int src_round;      /* DW_SRC_F32_ROUND: the operands' rounding (F32_ROUND_*) */
     bool dy_inplace;    /* weights pass, src_kind: dy, of x's dtype, converted alike by the
                          * kernels (and summed by h16_dwsum for gradBias), no dy plane */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
@@ -412,7 +410,7 @@ static int src_kind_for(const conv_problem *p, conv_pass pass, const dw_state *s
 {
     const int kind = v->dtype == ACL_BF16 && p->mode != CONV_MODE_F16       ? DW_SRC_BF16
                      : v->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16 ? DW_SRC_F16
-                     : v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F16    ? DW_SRC_F32_ROUND
+                     : v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F16    ? DW_SRC_F32_F16
                                                                             : DW_SRC_F32;
     if (kind == DW_SRC_F32 || st->isa != ACLCONV_ISA_AVX512 || p->ks[0] != 1 || v->stride[4] != 1 ||
         v->stride[3] < 0 || v->stride[2] < 0)
@@ -494,8 +492,6 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
         const conv_view *v = pass == CONV_PASS_DATA && st->bwd ? &p->y : &p->x;
         st->src_direct = f32_rows(v, p->mode);
         st->src_kind = st->src_direct || st->inplace_s2 ? DW_SRC_F32 : src_kind_for(p, pass, st, v);
-        st->src_quiet = p->mode == (v->dtype == ACL_BF16 ? CONV_MODE_BF16 : CONV_MODE_F16);
-        st->src_round = conv_round_kind(p->mode);
         src = st->src_direct || st->src_kind != DW_SRC_F32 ? 0 : view_plane(v);
         st->dy_inplace = pass == CONV_PASS_WEIGHTS && dy_inplace_applies(p, st);
         if (st->dy_inplace) aux = 0;
@@ -872,7 +868,7 @@ static void data_plane(const dw_run *r, int64_t n, int64_t c, int slot,
 
 /* The kernels' source for plane (n, c) of v at output depth od: the fp32
  * view (or slot plane) of every tap's depth plane, rounded by the kernels
- * for DW_SRC_F32_ROUND, or the one 16-bit plane the row-window kernels widen
+ * to fp16 for DW_SRC_F32_F16, or the one 16-bit plane the row-window kernels widen
  * as they read it. */
 static void taps_at_depth(const dw_state *st, const conv_view *v, int64_t n, int64_t c, int64_t od,
                           dw_taps *tp, f32_dwrow_src *s)
@@ -888,7 +884,6 @@ static void taps_at_depth(const dw_state *st, const conv_view *v, int64_t n, int
         const int64_t d = od + tp->od_off[0];
         if (d >= 0 && d < v->dim[2]) {
             s->src_kind = st->src_kind;
-            s->quiet = st->src_quiet;
             s->x16 = (const uint16_t *)v->data + conv_view_index(v, n, c, d, 0, 0);
         } else { /* padding: no plane, zero terms (the kernels read nothing) */
             for (int64_t t = 0; t < tp->n; ++t)
@@ -901,10 +896,8 @@ static void taps_at_depth(const dw_state *st, const conv_view *v, int64_t n, int
         const int64_t d = od + tp->od_off[t];
         tp->x[t] = d >= 0 && d < v->dim[2] ? base + conv_view_index(v, n, c, d, 0, 0) : NULL;
     }
-    if (st->src_kind == DW_SRC_F32_ROUND && tp->x[0] != NULL) { /* else padding: zeros */
-        s->src_kind = DW_SRC_F32_ROUND;
-        s->round = st->src_round;
-    }
+    if (st->src_kind == DW_SRC_F32_F16 && tp->x[0] != NULL) /* else padding: zeros */
+        s->src_kind = DW_SRC_F32_F16;
 }
 
 /* Stores plane (n, c) of the data gradient from buf (scratch_view's layout)
@@ -1137,8 +1130,6 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
                 s.pf = ukernel_prefetch_part(&next, (size_t)od, (size_t)p->ys[0]);
                 if (st->dy_inplace) { /* every depth plane on an x plane (dy_inplace_applies) */
                     s.dy_kind = st->src_kind;
-                    s.dy_quiet = st->src_quiet;
-                    s.dy_round = st->src_round;
                     s.dy16 = dy16 ? dy16 + od * yv.stride[2] : NULL;
                 }
                 (st->inplace_s2 ? r->k.rowwt_s2 : r->k.rowwt)(

@@ -112,23 +112,26 @@ typedef struct f32_dwrow_src {
     size_t rs;             /* source row pitch, floats */
     ukernel_prefetch pf;   /* lines to ask for, spread over the rows (zeros: none) */
     /* How the kernels read the source: DW_SRC_F32, the x planes above as
-     * they are; DW_SRC_F32_ROUND, the same rounded as loaded (round: an
-     * F32_ROUND_* kind, f32_round's bits); DW_SRC_BF16 / DW_SRC_F16, one
+     * they are; DW_SRC_F32_F16, the same rounded to fp16 as loaded (mode
+     * FLOAT16's operand rounding, F32_ROUND_F16: f32_round's bits); DW_SRC_BF16 / DW_SRC_F16, one
      * 16-bit plane at x16 (x unused, rs in elements), widened exactly as
-     * loaded, NaNs quieted when quiet (conv_load_row's widening). All but
+     * loaded. NaNs are not quieted first (bf16; fp16 ones are, by
+     * vcvtph2ps): every value only meets fused multiply-adds, which return
+     * their first NaN operand quieted, so the results have the bits of
+     * conv_load_row's widening, which quiets them in some modes. All but
      * DW_SRC_F32: only the row-window taps (dw_row_window), AVX-512. */
-    int src_kind, quiet, round;
+    int src_kind;
     const uint16_t *x16;
     /* dwrowwt: dy read by dy_kind as the source by src_kind (DW_SRC_F32:
-     * the fp32 argument as it is; DW_SRC_F32_ROUND: rounded by dy_round;
-     * 16-bit: at dy16, dyrs in elements, the argument unused, NaNs quieted
-     * when dy_quiet); other than DW_SRC_F32 only with src_kind: the pairs
-     * (DW_SRC_F32_ROUND, DW_SRC_F32_ROUND) and (16-bit, the same dtype). */
-    int dy_kind, dy_quiet, dy_round;
+     * the fp32 argument as it is; DW_SRC_F32_F16: rounded to fp16;
+     * 16-bit: at dy16, dyrs in elements, the argument unused, widened as
+     * x16); other than DW_SRC_F32 only with src_kind: the pairs
+     * (DW_SRC_F32_F16, DW_SRC_F32_F16) and (16-bit, the same dtype). */
+    int dy_kind;
     const uint16_t *dy16;
 } f32_dwrow_src;
 
-enum { DW_SRC_F32 = 0, DW_SRC_BF16 = 1, DW_SRC_F16 = 2, DW_SRC_F32_ROUND = 3 };
+enum { DW_SRC_F32 = 0, DW_SRC_BF16 = 1, DW_SRC_F16 = 2, DW_SRC_F32_F16 = 3 };
 
 static inline bool dw_src_16bit(int kind)
 {

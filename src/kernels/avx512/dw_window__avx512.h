@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 #include "kernels/avx512/f32_round__avx512.h"
-#include "kernels/avx512/h16_widen__avx512.h"
 #include "kernels/dw_ukernels.h"
 
 /* The masks of a window's loads: columns [0, iw). */
@@ -30,16 +29,16 @@ static inline dw_window_mask dw_window_mask_for(size_t iw)
 }
 
 /* 32 16-bit values of kind at row (lanes in m, the others zero), widened
- * into lo | hi (conv_load_row's widening; quiet: NaNs quieted). */
-static inline __attribute__((always_inline)) void dw_window_load16(const int kind, int quiet,
-                                                                   const uint16_t *row, __mmask32 m,
-                                                                   __m512 *lo, __m512 *hi)
+ * into lo | hi, NaNs as vcvtph2ps / the bf16 shift leave them (the kernels'
+ * fused multiply-adds quiet them: f32_dwrow_src). */
+static inline __attribute__((always_inline)) void
+dw_window_load16(const int kind, const uint16_t *row, __mmask32 m, __m512 *lo, __m512 *hi)
 {
     const __m512i h = _mm512_maskz_loadu_epi16(m, row);
     const __m256i h0 = _mm512_castsi512_si256(h), h1 = _mm512_extracti64x4_epi64(h, 1);
     if (kind == DW_SRC_F16) {
-        *lo = f16x16_widen(h0, quiet);
-        *hi = f16x16_widen(h1, quiet);
+        *lo = _mm512_cvtph_ps(h0);
+        *hi = _mm512_cvtph_ps(h1);
     } else {
         /* 128-bit lane L of q: qwords L and L + 4 of h (words 4L.. and
          * 16 + 4L..); unpacking it under zeros puts words 0..15 and 16..31
@@ -47,30 +46,29 @@ static inline __attribute__((always_inline)) void dw_window_load16(const int kin
          * operations where two widenings and two shifts were five */
         const __m512i q = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 3, 6, 2, 5, 1, 4, 0), h);
         const __m512i z = _mm512_setzero_si512();
-        *lo = bf16x16_quiet(_mm512_unpacklo_epi16(z, q), quiet);
-        *hi = bf16x16_quiet(_mm512_unpackhi_epi16(z, q), quiet);
+        *lo = _mm512_castsi512_ps(_mm512_unpacklo_epi16(z, q));
+        *hi = _mm512_castsi512_ps(_mm512_unpackhi_epi16(z, q));
     }
 }
 
-/* Source row i of plane s (fp32: x[0], rounded for DW_SRC_F32_ROUND;
+/* Source row i of plane s (fp32: x[0], rounded to fp16 for DW_SRC_F32_F16;
  * 16-bit: x16), all zeros when !in (nothing is read then). kind:
  * s->src_kind as a constant. */
 static inline __attribute__((always_inline)) void
 dw_window_load(const int kind, bool in, const f32_dwrow_src *s, ptrdiff_t i,
                const dw_window_mask *m, __m512 *lo, __m512 *hi)
 {
-    if (kind == DW_SRC_F32 || kind == DW_SRC_F32_ROUND) {
+    if (kind == DW_SRC_F32 || kind == DW_SRC_F32_F16) {
         const float *xr = in ? s->x[0] + i * (ptrdiff_t)s->rs : s->x[0];
         *lo = _mm512_maskz_loadu_ps(in ? m->f32[0] : 0, xr);
         *hi = _mm512_maskz_loadu_ps(in ? m->f32[1] : 0, xr + (in ? 16 : 0));
-        if (kind == DW_SRC_F32_ROUND) { /* zeros stay zeros */
-            *lo = f32x16_round(*lo, s->round);
-            *hi = f32x16_round(*hi, s->round);
+        if (kind == DW_SRC_F32_F16) { /* zeros stay zeros */
+            *lo = f32x16_round(*lo, F32_ROUND_F16);
+            *hi = f32x16_round(*hi, F32_ROUND_F16);
         }
         return;
     }
-    dw_window_load16(kind, s->quiet, in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16, in ? m->h16 : 0,
-                     lo, hi);
+    dw_window_load16(kind, in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16, in ? m->h16 : 0, lo, hi);
 }
 
 /* Source columns [d, d + 16) of column block v (d = -1, 0, +1) from the

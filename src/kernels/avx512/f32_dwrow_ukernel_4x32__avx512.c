@@ -287,8 +287,8 @@ DW_G33_WIN(DW_SRC_BF16, 1, g33_win_up_bf16)
 DW_G33_WIN(DW_SRC_BF16, -1, g33_win_down_bf16)
 DW_G33_WIN(DW_SRC_F16, 1, g33_win_up_f16)
 DW_G33_WIN(DW_SRC_F16, -1, g33_win_down_f16)
-DW_G33_WIN(DW_SRC_F32_ROUND, 1, g33_win_up_round)
-DW_G33_WIN(DW_SRC_F32_ROUND, -1, g33_win_down_round)
+DW_G33_WIN(DW_SRC_F32_F16, 1, g33_win_up_round)
+DW_G33_WIN(DW_SRC_F32_F16, -1, g33_win_down_round)
 #undef DW_G33_WIN
 
 #define DW_G33(nv, step, name)                                                                     \

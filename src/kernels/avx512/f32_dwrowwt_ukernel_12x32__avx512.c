@@ -223,14 +223,14 @@ g33_block_win(const int kind, const int dkind, const int nr, const bool edge, si
 #pragma GCC unroll 16
     for (int o = 0; o < nr; ++o) {
         if (dw_src_16bit(dkind)) { /* a 16-bit row of ow values, widened */
-            dw_window_load16(dkind, s->dy_quiet, s->dy16 + (r + (size_t)o) * dyrs,
+            dw_window_load16(dkind, s->dy16 + (r + (size_t)o) * dyrs,
                              (__mmask32)om[0] | (__mmask32)om[1] << 16, &d[o][0], &d[o][1]);
             continue;
         }
 #pragma GCC unroll 2
         for (int v = 0; v < 2; ++v) {
             d[o][v] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
-            if (dkind == DW_SRC_F32_ROUND) d[o][v] = f32x16_round(d[o][v], s->dy_round);
+            if (dkind == DW_SRC_F32_F16) d[o][v] = f32x16_round(d[o][v], F32_ROUND_F16);
         }
     }
 #pragma GCC unroll 16
@@ -302,8 +302,8 @@ DW_G33_WIN(DW_SRC_BF16, DW_SRC_F32, g33_win_bf16)
 DW_G33_WIN(DW_SRC_F16, DW_SRC_F32, g33_win_f16)
 DW_G33_WIN(DW_SRC_BF16, DW_SRC_BF16, g33_win_bf16_dy16)
 DW_G33_WIN(DW_SRC_F16, DW_SRC_F16, g33_win_f16_dy16)
-DW_G33_WIN(DW_SRC_F32_ROUND, DW_SRC_F32, g33_win_round)
-DW_G33_WIN(DW_SRC_F32_ROUND, DW_SRC_F32_ROUND, g33_win_round_dy)
+DW_G33_WIN(DW_SRC_F32_F16, DW_SRC_F32, g33_win_round)
+DW_G33_WIN(DW_SRC_F32_F16, DW_SRC_F32_F16, g33_win_round_dy)
 #undef DW_G33_WIN
 
 static __attribute__((noinline)) void g33_nv2(size_t rows, size_t ow, const f32_dwrow_src *s,
