@@ -65,6 +65,8 @@ static int g_src16[3][2], g_dy16[3];
 /* per ISA: stride-2 data passes by the merged kernel (dwconv_s2), of them
  * with the mode's result rounding */
 static int g_merged[3], g_merged_round[3];
+/* per ISA: cases whose weights run computes gradInput too */
+static int g_fused[3];
 
 typedef struct gen_opts {
     int int_data;
@@ -372,6 +374,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
             g_src16[go->isa][pass] += (reads & CONV_DW_SRC_CONVERTED) != 0;
             g_dy16[go->isa] += (reads & CONV_DW_DY_CONVERTED) != 0;
         }
+    if (go->inplace) g_fused[go->isa] += conv_dw_fuses_data(&p, (aclconvIsa)go->isa);
     if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
         g_merged[go->isa]++;
         g_merged_round[go->isa] += conv_result_round_kind(p.mode) != F32_ROUND_NONE;
@@ -491,6 +494,13 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_src16[isa][0], g_src16[isa][1], g_dy16[isa]);
             it_fail();
         }
+        /* both gradients in one run (the in-place kinds force the in-place
+         * path on every ISA) */
+        if (g_fused[isa] == 0) {
+            printf("FAIL %s: no case computed gradInput in the weights run\n",
+                   cpu_isa_name((aclconvIsa)isa));
+            it_fail();
+        }
         /* the merged stride-2 data kernel, its rounding too: every ISA */
         if (g_merged[isa] == 0 || g_merged_round[isa] == 0) {
             printf("FAIL %s: %d data passes through the merged stride-2 kernel (%d rounding)\n",
@@ -499,10 +509,10 @@ int main(int argc, char **argv)
         }
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
                "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
-               "%d)\n",
+               "%d; gradInput in the weights run: %d)\n",
                cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
                g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0],
-               g_src16[isa][1], g_dy16[isa]);
+               g_src16[isa][1], g_dy16[isa], g_fused[isa]);
     }
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");

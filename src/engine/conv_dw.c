@@ -73,9 +73,19 @@ typedef struct dw_state {
     int64_t cb, ncb;    /* weights: channels per task, channel blocks */
     uint64_t flag_off;  /* per slot: its packed plane's zero borders are written */
     uint64_t part_off;  /* weights: partial sums, bytes into the workspace */
+    uint64_t ws_bytes;  /* the pass's workspace (without a fused data pass's) */
+    bool with_data;     /* weights pass: its run computes gradInput too (dw_fuse_data) */
+    uint64_t data_off;  /* with_data: the data pass's workspace, bytes into this one */
 } dw_state;
 
-_Static_assert(sizeof(dw_state) <= CONV_IMPL_STATE_BYTES, "dw_state exceeds the plan state");
+/* The weights pass's plan state, followed by the data pass's plan when the
+ * weights run computes gradInput too (with_data). */
+typedef struct dw_pair {
+    dw_state wt;
+    dw_state data;
+} dw_pair;
+
+_Static_assert(sizeof(dw_pair) <= CONV_IMPL_STATE_BYTES, "dw_pair exceeds the plan state");
 
 static inline int64_t floor_div(int64_t a, int64_t b)
 {
@@ -531,6 +541,7 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
             (st->bias && !ws_take(&size, p->n * p->g, &st->sums_off)))
             return false;
     }
+    st->ws_bytes = size;
     *workspace_bytes = size;
     return true;
 }
@@ -542,7 +553,8 @@ typedef struct dw_run {
     const dw_state *st;
     char *ws;
     dw_kernels k;
-    const conv_ukernels *ck; /* row conversions and roundings */
+    const conv_ukernels *ck;   /* row conversions and roundings */
+    const struct dw_run *data; /* weights pass with_data: the data pass's run, else NULL */
 } dw_run;
 
 /* Small copies: inline loops (a libc call per short row costs more). */
@@ -1070,14 +1082,22 @@ static void bias_plane(const dw_run *r, const float **planes, const uint16_t **p
 /* The x and dy planes `ahead` after plane (n, c) in the order of a weights
  * task over images [n0, n1) and channels [c0, c1), for `calls` calls to ask
  * for. */
+static bool task_plane_ahead(int64_t n0, int64_t n1, int64_t c0, int64_t c1, int64_t n, int64_t c,
+                             int64_t ahead, int64_t *nn, int64_t *nc)
+{
+    const int64_t at = (n - n0) * (c1 - c0) + (c - c0) + ahead;
+    *nn = n0 + at / (c1 - c0);
+    *nc = c0 + at % (c1 - c0);
+    return *nn < n1;
+}
+
 static ukernel_prefetch wt_planes_ahead(const conv_problem *p, int64_t n0, int64_t n1, int64_t c0,
                                         int64_t c1, int64_t n, int64_t c, int64_t ahead,
                                         size_t calls)
 {
-    const int64_t at = (n - n0) * (c1 - c0) + (c - c0) + ahead;
-    const int64_t nn = n0 + at / (c1 - c0), nc = c0 + at % (c1 - c0);
+    int64_t nn, nc;
     ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
-    if (nn < n1) {
+    if (task_plane_ahead(n0, n1, c0, c1, n, c, ahead, &nn, &nc)) {
         plane_lines(&p->x, nn, nc, 0, &next);
         plane_lines(&p->y, nn, nc, 1, &next);
     }
@@ -1104,11 +1124,40 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
     const int64_t block = p->ys[0] * p->ys[1] * p->ys[2];
     const float *planes[DW_SUM_GROUP]; /* gradBias: a group's dy planes (bias_plane) */
     const uint16_t *planes16[DW_SUM_GROUP];
+    /* with_data: gradInput's plane (n, c) first, from the dy (D) or x (F)
+     * plane the weights kernels then read again, from L1: one read of it
+     * from memory for both gradients */
+    const dw_run *rd = r->data;
+    conv_view dsrc, dout;
+    dw_taps dtp;
+    if (rd != NULL) {
+        const dw_state *ds = rd->st;
+        const conv_view *v = ds->bwd ? y : x;
+        float *dbuf = slot_buf(rd, slot);
+        dsrc = ds->src_direct || ds->src_kind != DW_SRC_F32 ? *v : scratch_view(v, dbuf);
+        dout = ds->out_direct ? p->grad_input : scratch_view(&p->grad_input, dbuf + ds->aux_off);
+        data_taps(ds, p->ks, &dtp);
+    }
+    /* and the data pass's copy of dy (widened / rounded by the same
+     * load_plane) is the weights kernels' dy, unless gradBias keeps a
+     * group's widened planes: one rounding of dy less (HF32) */
+    const bool dy_shared = rd != NULL && rd->st->bwd && !rd->st->src_direct &&
+                           rd->st->src_kind == DW_SRC_F32 && !st->dy_direct && !st->dy_inplace &&
+                           !(st->bias && y->dtype != ACL_FLOAT);
+    const float *dsrc_plane = rd != NULL ? (const float *)dsrc.data : NULL;
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t c = c0; c < c1; ++c) {
             /* asked for by the kernel calls, a part each */
             ukernel_prefetch next =
                 wt_planes_ahead(p, n0, n1, c0, c1, n, c, DW_WT_AHEAD, (size_t)p->ys[0]);
+            if (rd != NULL) { /* its source asked for with x and dy; the next plane it writes */
+                ukernel_prefetch dnext = UKERNEL_PREFETCH_NONE;
+                int64_t nn, nc;
+                if (task_plane_ahead(n0, n1, c0, c1, n, c, 1, &nn, &nc))
+                    plane_lines(&p->grad_input, nn, nc, 1, &dnext);
+                ukernel_prefetch_level(&dnext, 1);
+                data_plane_inplace(rd, n, c, &dsrc, &dout, &dtp, &dnext);
+            }
             if (!st->src_direct && st->src_kind == DW_SRC_F32)
                 load_plane(x, n, c, p->mode, r->ck, xbuf);
             const int64_t g = (c - c0) % DW_SUM_GROUP; /* a bias group's dy planes: one each */
@@ -1118,6 +1167,8 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
                 dyp = (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0);
             } else if (st->dy_inplace) {
                 dy16 = (const uint16_t *)y->data + conv_view_index(y, n, c, 0, 0, 0);
+            } else if (dy_shared) {
+                dyp = dsrc_plane;
             } else {
                 float *b = dybuf + (st->bias ? g * block : 0);
                 load_plane(y, n, c, p->mode, r->ck, b);
@@ -1216,6 +1267,14 @@ static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state
         pool_parallel_for_slots((size_t)(p->n * ceil_div(p->g, DW_BLOCK)), st->slots, data_task, &r);
         return;
     }
+    dw_run rd;
+    if (st->with_data) {
+        rd = r;
+        rd.st = &((const dw_pair *)state)->data;
+        rd.ws = r.ws + st->data_off;
+        memset(rd.ws + rd.st->flag_off, 0, (size_t)rd.st->slots * DW_FLOAT_ALIGN * sizeof(int32_t));
+        r.data = &rd;
+    }
     pool_parallel_for_slots((size_t)(st->ncb * st->nchunk), st->slots, wt_task, &r);
     if (st->nchunk > 1) pool_parallel_for((size_t)p->g, wt_finish, &r);
     if (st->bias) conv_bias_store_sums(p, (const float *)(r.ws + st->sums_off));
@@ -1226,12 +1285,38 @@ static bool dw_fuses_bias(const void *state)
     return ((const dw_state *)state)->bias;
 }
 
+/* Both passes in place (unit strides): the weights run computes each
+ * gradInput plane (n, c) just before the weights kernels read the planes
+ * (n, c) of x and dy, so the data pass's source (dy, or x for a transposed
+ * call) comes from memory once for both gradients instead of twice (dw_3x3
+ * moves 4 planes per (n, c) instead of 5). The data pass's plan runs as it
+ * would alone, on its own part of the workspace: the same bits.
+ * ACLCONV_DW_FUSE=0 keeps the passes apart (benchmarks, A/B). */
+static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt_state,
+                         uint64_t *workspace_bytes)
+{
+    (void)p;
+    const char *e = getenv("ACLCONV_DW_FUSE");
+    if (e != NULL && e[0] == '0') return false;
+    dw_pair *pr = wt_state;
+    const dw_state *ds = data_state;
+    if (!pr->wt.inplace || pr->wt.inplace_s2 || !ds->inplace) return false;
+    pr->data = *ds;
+    size_t end;
+    pr->wt.data_off = aclconv_round_up((size_t)pr->wt.ws_bytes, ACLCONV_ALIGN);
+    if (!checked_add_size((size_t)pr->wt.data_off, (size_t)ds->ws_bytes, &end)) return false;
+    pr->wt.with_data = true;
+    *workspace_bytes = end;
+    return true;
+}
+
 const conv_impl conv_impl_dw = {
     .name = "dw",
     .why_not = dw_why_not,
     .plan = dw_plan,
     .run = dw_run_pass,
     .fuses_bias = dw_fuses_bias,
+    .fuse_data = dw_fuse_data,
 };
 
 bool conv_dw_data_merged(const conv_problem *p, aclconvIsa isa)
@@ -1257,4 +1342,12 @@ int conv_dw_kernel_converts(const conv_problem *p, conv_pass pass, aclconvIsa is
     const dw_state *st = (const dw_state *)state;
     return (st->src_kind != DW_SRC_F32 ? CONV_DW_SRC_CONVERTED : 0) |
            (st->dy_inplace ? CONV_DW_DY_CONVERTED : 0);
+}
+
+bool conv_dw_fuses_data(const conv_problem *p, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char ds[CONV_IMPL_STATE_BYTES] = {0}, ws[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    return dw_plan(p, CONV_PASS_DATA, isa, ds, &bytes) &&
+           dw_plan(p, CONV_PASS_WEIGHTS, isa, ws, &bytes) && dw_fuse_data(p, ds, ws, &bytes);
 }

@@ -3107,10 +3107,12 @@ static bool fast_fuses_bias(const void *state)
     return ((const wt_state *)state)->bias;
 }
 
-static bool fast_fuse_data(const conv_problem *p, const void *dstate, void *wstate)
+static bool fast_fuse_data(const conv_problem *p, const void *dstate, void *wstate,
+                           uint64_t *workspace_bytes)
 {
     wt_state *st = wstate;
     (void)p;
+    (void)workspace_bytes; /* the streamed weights pass planned the data slabs it shares */
     (void)dstate; /* st->ds is the same plan (data_plan of the same problem and ISA) */
     st->with_data = st->streamed;
     return st->with_data;

@@ -17,7 +17,7 @@ typedef enum {
 } conv_pass;
 
 /* Room for an implementation's private plan (tiling, partition, offsets). */
-#define CONV_IMPL_STATE_BYTES 2048
+#define CONV_IMPL_STATE_BYTES 4096
 
 typedef struct conv_impl {
     const char *name;
@@ -40,9 +40,11 @@ typedef struct conv_impl {
     /* Optional (NULL: never). Called when both passes are planned with this
      * implementation: true when the run of the weights pass planned in
      * wt_state also computes gradInput (one sweep of gradOutput for both);
-     * the plan then skips the data pass's run. The workspace the weights pass
-     * planned must cover it, and no result bit may change. */
-    bool (*fuse_data)(const conv_problem *p, const void *data_state, void *wt_state);
+     * the plan then skips the data pass's run. *workspace_bytes: in, what the
+     * weights pass planned; out, what its run then needs. No result bit may
+     * change. */
+    bool (*fuse_data)(const conv_problem *p, const void *data_state, void *wt_state,
+                      uint64_t *workspace_bytes);
 } conv_impl;
 
 /* The ordered list, NULL-terminated; the direct implementation is last. */

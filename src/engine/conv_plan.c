@@ -64,6 +64,7 @@ aclnnStatus conv_plan_create(const conv_problem *p, void **out, uint64_t *worksp
         conv_problem_describe(p, desc, sizeof desc);
         fprintf(stderr, "[aclconv] plan (isa %s): %s\n", cpu_isa_name(isa), desc);
     }
+    uint64_t pass_bytes[CONV_PASS_COUNT] = {0, 0};
     for (int pass = 0; pass < CONV_PASS_COUNT; ++pass) {
         const conv_view *o = outputs[pass];
         if (o->data == NULL || conv_view_numel(o) == 0 || p->empty) continue;
@@ -76,11 +77,16 @@ aclnnStatus conv_plan_create(const conv_problem *p, void **out, uint64_t *worksp
             return ACLNN_ERR_PARAM_INVALID;
         }
         pl->impl[pass] = impl;
+        pass_bytes[pass] = bytes;
         if (bytes > pl->workspace_size) pl->workspace_size = bytes;
     }
     const conv_impl *wt = pl->impl[CONV_PASS_WEIGHTS];
-    if (wt != NULL && pl->impl[CONV_PASS_DATA] == wt && wt->fuse_data != NULL)
-        pl->data_fused = wt->fuse_data(p, pl->state[CONV_PASS_DATA], pl->state[CONV_PASS_WEIGHTS]);
+    if (wt != NULL && pl->impl[CONV_PASS_DATA] == wt && wt->fuse_data != NULL) {
+        uint64_t bytes = pass_bytes[CONV_PASS_WEIGHTS];
+        pl->data_fused =
+            wt->fuse_data(p, pl->state[CONV_PASS_DATA], pl->state[CONV_PASS_WEIGHTS], &bytes);
+        if (pl->data_fused && bytes > pl->workspace_size) pl->workspace_size = bytes;
+    }
     if (getenv("ACLCONV_VERBOSE") != NULL && pl->data_fused)
         fprintf(stderr, "[aclconv] gradInput: computed by the weights pass\n");
     if (pl->want_bias && wt != NULL && wt->fuses_bias != NULL && wt->fuses_bias(pl->state[CONV_PASS_WEIGHTS]))
