@@ -34,6 +34,9 @@
  *   kinds must reach them). Fused gradBias must equal
  *   conv_bias_run's bits (16-bit dy: summed from its widened planes, or
  *   from the view by the 16-bit dwsum).
+ * - Where the weights run computes gradInput too (both passes wanted: every
+ *   case here), the passes run apart (ACLCONV_DW_FUSE=0) give the same bits
+ *   (counted: every ISA must reach it).
  * - Elements of the output buffers outside the views keep their sentinel; the
  *   workspace is filled with 0xA5 and must not be overrun.
  * - dw must be chosen for every depthwise pass and decline every problem with
@@ -65,7 +68,8 @@ static int g_src16[3][2], g_dy16[3];
 /* per ISA: stride-2 data passes by the merged kernel (dwconv_s2), of them
  * with the mode's result rounding */
 static int g_merged[3], g_merged_round[3];
-/* per ISA: cases whose weights run computes gradInput too */
+/* per ISA: cases whose weights run computes gradInput too (compared with
+ * the passes run apart) */
 static int g_fused[3];
 
 typedef struct gen_opts {
@@ -260,6 +264,31 @@ static void check_packed_same(conv_problem *p, it_operands *o, it_tensor *gb,
     it_tensor_free(&y2);
 }
 
+/* Reruns p (2 threads) with the passes apart (ACLCONV_DW_FUSE=0: a data run,
+ * then a weights run) and requires the bits of the run that computed both in
+ * the weights run (first: its 1-thread results). */
+static void check_apart_same(const conv_problem *p, it_operands *o, it_tensor *gb,
+                             const it_tensor *gb_ref, it_tensor first[2], uint64_t seed,
+                             const char *isa, const char *desc)
+{
+    setenv("ACLCONV_DW_FUSE", "0", 1);
+    it_reset_sentinel(&o->gi);
+    it_reset_sentinel(&o->gw);
+    it_reset_sentinel(gb);
+    char names[2][16];
+    it_run_plan(p, NULL, names);
+    unsetenv("ACLCONV_DW_FUSE");
+    const it_tensor *now[2] = {&o->gi, &o->gw};
+    for (int k = 0; k < 2; ++k)
+        if (!it_same_bits(now[k], &first[k])) {
+            printf("FAIL seed %" PRIu64 " isa %s: %s with the passes apart differs from the run "
+                   "of both: %s\n",
+                   seed, isa, k ? "gradWeight" : "gradInput", desc);
+            it_fail();
+        }
+    check_bias(gb, gb_ref, seed, isa, 2, desc);
+}
+
 /* In the modes that round results (FLOAT16, BF16) every fp32 gradInput
  * element is a value of the mode's dtype: real data in those modes, which no
  * tolerance against the reference bounds, still shows a missing rounding. */
@@ -374,7 +403,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
             g_src16[go->isa][pass] += (reads & CONV_DW_SRC_CONVERTED) != 0;
             g_dy16[go->isa] += (reads & CONV_DW_DY_CONVERTED) != 0;
         }
-    if (go->inplace) g_fused[go->isa] += conv_dw_fuses_data(&p, (aclconvIsa)go->isa);
+    const bool fused = conv_dw_fuses_data(&p, (aclconvIsa)go->isa);
+    g_fused[go->isa] += fused;
     if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
         g_merged[go->isa]++;
         g_merged_round[go->isa] += conv_result_round_kind(p.mode) != F32_ROUND_NONE;
@@ -409,6 +439,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
         it_check_threads(first, &o, threads, seed, isa, desc);
     }
     aclconvSetNumThreads(2);
+    if (fused) check_apart_same(&p, &o, &gb, &gb_ref, first, seed, isa, desc);
     if (go->inplace) check_packed_same(&p, &o, &gb, &gb_ref, seed, isa, desc);
     it_tensor_free(&gb);
     it_tensor_free(&gb_ref);

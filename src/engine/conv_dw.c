@@ -967,6 +967,37 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
     if (!st->out_direct) store_plane(r, n, c, y);
 }
 
+/* What a data task's planes are read from and written to in slot `slot`:
+ * the source (the view, or the slot's widened plane), gradInput (the view,
+ * or the slot's plane), merge_nt's plane, the in-place taps. */
+typedef struct dw_data_views {
+    conv_view src, out, mout;
+    dw_taps tp;
+} dw_data_views;
+
+static void data_views(const dw_run *r, int slot, dw_data_views *dv)
+{
+    const conv_problem *p = r->p;
+    const dw_state *st = r->st;
+    const conv_view *v = st->bwd ? &p->y : &p->x;
+    float *buf = slot_buf(r, slot);
+    dv->src = st->src_direct || st->src_kind != DW_SRC_F32 ? *v : scratch_view(v, buf);
+    dv->out = st->out_direct ? p->grad_input : scratch_view(&p->grad_input, buf + st->aux_off);
+    dv->mout = st->merge_nt ? scratch_view(&p->grad_input, buf + st->out_off) : p->grad_input;
+    if (st->inplace) data_taps(st, p->ks, &dv->tp);
+}
+
+/* gradInput's plane (n, c), in place or packed; next: the lines its calls
+ * ask for. */
+static void data_plane_any(const dw_run *r, int64_t n, int64_t c, int slot, dw_data_views *dv,
+                           const ukernel_prefetch *next)
+{
+    if (r->st->inplace)
+        data_plane_inplace(r, n, c, &dv->src, &dv->out, &dv->tp, next);
+    else
+        data_plane(r, n, c, slot, next, &dv->mout);
+}
+
 /* Data gradient: task n*nblocks + b computes the planes (n, c) of the
  * channels c of block b, in order (consecutive in memory), prefetching the
  * next plane while computing one. */
@@ -979,13 +1010,8 @@ static void data_task(void *ctx, size_t index, int slot)
     const int64_t c1 = min64(p->g, c0 + DW_BLOCK);
     const dw_state *st = r->st;
     const conv_view *v = st->bwd ? &p->y : &p->x;
-    float *buf = slot_buf(r, slot);
-    const conv_view src = st->src_direct || st->src_kind != DW_SRC_F32 ? *v : scratch_view(v, buf);
-    const conv_view out = st->out_direct ? p->grad_input : scratch_view(&p->grad_input, buf + st->aux_off);
-    const conv_view mout =
-        st->merge_nt ? scratch_view(&p->grad_input, buf + st->out_off) : p->grad_input;
-    dw_taps tp;
-    if (st->inplace) data_taps(st, p->ks, &tp);
+    dw_data_views dv;
+    data_views(r, slot, &dv);
     for (int64_t c = c0; c < c1; ++c) {
         /* the next plane: asked for by the in-place kernel as it goes, by
          * the packing of the packed path. When the in-place kernel reads
@@ -1003,10 +1029,7 @@ static void data_task(void *ctx, size_t index, int slot)
             if (st->inplace) plane_lines(&p->grad_input, n, c + 1, 1, &next);
         }
         ukernel_prefetch_level(&next, 1);
-        if (st->inplace)
-            data_plane_inplace(r, n, c, &src, &out, &tp, &next);
-        else
-            data_plane(r, n, c, slot, &next, &mout);
+        data_plane_any(r, n, c, slot, &dv, &next);
     }
     if (r->k.fence) r->k.fence(); /* the streamed stores of the task */
 }
@@ -1105,6 +1128,22 @@ static ukernel_prefetch wt_planes_ahead(const conv_problem *p, int64_t n0, int64
     return next;
 }
 
+/* A weights run with_data: gradInput's plane (n, c) of a task over images
+ * [n0, n1) and channels [c0, c1), just before the weights kernels read
+ * planes (n, c): its source is among the x and dy planes the weights loop
+ * asks for; in place, the calls ask for the next plane's gradInput lines,
+ * as data_task's do. */
+static void fused_data_plane(const dw_run *rd, int slot, dw_data_views *dv, int64_t n0, int64_t n1,
+                             int64_t c0, int64_t c1, int64_t n, int64_t c)
+{
+    ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
+    int64_t nn, nc;
+    if (rd->st->inplace && task_plane_ahead(n0, n1, c0, c1, n, c, 1, &nn, &nc))
+        plane_lines(&rd->p->grad_input, nn, nc, 1, &next);
+    ukernel_prefetch_level(&next, 1);
+    data_plane_any(rd, n, c, slot, dv, &next);
+}
+
 /* The in-place weights loop of wt_task (unit strides, or a 3x3 at stride 2
  * with dwrowwt_s2): x and dy read in dense fp32 rows, the views themselves
  * or their planes widened into the slot; the same terms, lanes and order as
@@ -1128,36 +1167,21 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
      * plane the weights kernels then read again, from L1: one read of it
      * from memory for both gradients */
     const dw_run *rd = r->data;
-    conv_view dsrc, dout;
-    dw_taps dtp;
-    if (rd != NULL) {
-        const dw_state *ds = rd->st;
-        const conv_view *v = ds->bwd ? y : x;
-        float *dbuf = slot_buf(rd, slot);
-        dsrc = ds->src_direct || ds->src_kind != DW_SRC_F32 ? *v : scratch_view(v, dbuf);
-        dout = ds->out_direct ? p->grad_input : scratch_view(&p->grad_input, dbuf + ds->aux_off);
-        data_taps(ds, p->ks, &dtp);
-    }
+    dw_data_views dv;
+    if (rd != NULL) data_views(rd, slot, &dv);
     /* and the data pass's copy of dy (widened / rounded by the same
      * load_plane) is the weights kernels' dy, unless gradBias keeps a
      * group's widened planes: one rounding of dy less (HF32) */
-    const bool dy_shared = rd != NULL && rd->st->bwd && !rd->st->src_direct &&
+    const bool dy_shared = rd != NULL && rd->st->inplace && rd->st->bwd && !rd->st->src_direct &&
                            rd->st->src_kind == DW_SRC_F32 && !st->dy_direct && !st->dy_inplace &&
                            !(st->bias && y->dtype != ACL_FLOAT);
-    const float *dsrc_plane = rd != NULL ? (const float *)dsrc.data : NULL;
+    const float *dsrc_plane = rd != NULL ? (const float *)dv.src.data : NULL;
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t c = c0; c < c1; ++c) {
             /* asked for by the kernel calls, a part each */
             ukernel_prefetch next =
                 wt_planes_ahead(p, n0, n1, c0, c1, n, c, DW_WT_AHEAD, (size_t)p->ys[0]);
-            if (rd != NULL) { /* its source asked for with x and dy; the next plane it writes */
-                ukernel_prefetch dnext = UKERNEL_PREFETCH_NONE;
-                int64_t nn, nc;
-                if (task_plane_ahead(n0, n1, c0, c1, n, c, 1, &nn, &nc))
-                    plane_lines(&p->grad_input, nn, nc, 1, &dnext);
-                ukernel_prefetch_level(&dnext, 1);
-                data_plane_inplace(rd, n, c, &dsrc, &dout, &dtp, &dnext);
-            }
+            if (rd != NULL) fused_data_plane(rd, slot, &dv, n0, n1, c0, c1, n, c);
             if (!st->src_direct && st->src_kind == DW_SRC_F32)
                 load_plane(x, n, c, p->mode, r->ck, xbuf);
             const int64_t g = (c - c0) % DW_SUM_GROUP; /* a bias group's dy planes: one each */
@@ -1221,6 +1245,9 @@ static void wt_task(void *ctx, size_t index, int slot)
     const conv_view *y = &p->y;
     const int64_t *ys = p->ys;
     const float *planes[DW_SUM_GROUP]; /* gradBias: a group's dy planes (bias_plane) */
+    const dw_run *rd = r->data;
+    dw_data_views dv;
+    if (rd != NULL && !st->inplace) data_views(rd, slot, &dv);
     if (st->inplace)
         wt_task_inplace(r, slot, c0, c1, n0, n1, k);
     else
@@ -1229,6 +1256,7 @@ static void wt_task(void *ctx, size_t index, int slot)
                 /* the next planes, asked for as x is packed (two ahead:
                  * no change in dw_3x3_s2's weights pass) */
                 const ukernel_prefetch next = wt_planes_ahead(p, n0, n1, c0, c1, n, c, 1, 1);
+                if (rd != NULL) fused_data_plane(rd, slot, &dv, n0, n1, c0, c1, n, c);
                 pack_source(r, &p->x, n, c, slot, src, &next);
                 const float *dy;
                 int64_t dps, rps;
@@ -1254,6 +1282,7 @@ static void wt_task(void *ctx, size_t index, int slot)
                           (size_t)pw, toff, dy + od * dps, (size_t)rps, acc);
                 if (st->bias) bias_plane(r, planes, NULL, n, c, c0, c1, dy);
             }
+    if (rd != NULL && r->k.fence) r->k.fence(); /* the data planes' streamed stores */
     if (st->nchunk == 1)
         for (int64_t c = c0; c < c1; ++c) wt_finish(ctx, (size_t)c);
 }
@@ -1285,13 +1314,13 @@ static bool dw_fuses_bias(const void *state)
     return ((const dw_state *)state)->bias;
 }
 
-/* Both passes in place (unit strides): the weights run computes each
- * gradInput plane (n, c) just before the weights kernels read the planes
- * (n, c) of x and dy, so the data pass's source (dy, or x for a transposed
- * call) comes from memory once for both gradients instead of twice (dw_3x3
- * moves 4 planes per (n, c) instead of 5). The data pass's plan runs as it
- * would alone, on its own part of the workspace: the same bits.
- * ACLCONV_DW_FUSE=0 keeps the passes apart (benchmarks, A/B). */
+/* Either pass in place: the weights run computes each gradInput plane
+ * (n, c) just before the weights kernels read the planes (n, c) of x and
+ * dy, so the data pass's source (dy, or x for a transposed call) comes from
+ * memory once for both gradients instead of twice (dw_3x3 moves 4 planes
+ * per (n, c) instead of 5). The data pass's plan runs as it would alone, on
+ * its own part of the workspace: the same bits. ACLCONV_DW_FUSE=0 keeps the
+ * passes apart (benchmarks, A/B). */
 static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt_state,
                          uint64_t *workspace_bytes)
 {
@@ -1300,7 +1329,10 @@ static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt
     if (e != NULL && e[0] == '0') return false;
     dw_pair *pr = wt_state;
     const dw_state *ds = data_state;
-    if (!pr->wt.inplace || pr->wt.inplace_s2 || !ds->inplace) return false;
+    /* not when both passes pack: dw_5x5 (25 taps, bound by the cores) ran
+     * +7-10% slower fused, its two packed planes per (n, c) competing for
+     * L1 */
+    if (!ds->inplace && !pr->wt.inplace) return false;
     pr->data = *ds;
     size_t end;
     pr->wt.data_off = aclconv_round_up((size_t)pr->wt.ws_bytes, ACLCONV_ALIGN);
