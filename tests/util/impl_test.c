@@ -80,6 +80,19 @@ bool it_same_bits(const it_tensor *a, const it_tensor *b)
     return memcmp(a->buf, b->buf, (size_t)a->buf_elems * it_dt_size(a->v.dtype)) == 0;
 }
 
+bool it_same_bits_nan(const it_tensor *a, const it_tensor *b)
+{
+    if (a->v.dtype != ACL_FLOAT || b->v.dtype != ACL_FLOAT || a->buf_elems != b->buf_elems)
+        return it_same_bits(a, b);
+    const uint32_t *x = a->buf, *y = b->buf;
+    for (int64_t i = 0; i < a->buf_elems; ++i) {
+        const bool xnan = (x[i] & 0x7fffffffu) > 0x7f800000u,
+                   ynan = (y[i] & 0x7fffffffu) > 0x7f800000u;
+        if (x[i] != y[i] && !(xnan && ynan)) return false;
+    }
+    return true;
+}
+
 int64_t it_numel(const conv_view *v)
 {
     return conv_view_numel(v);
