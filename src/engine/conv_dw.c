@@ -75,6 +75,7 @@ typedef struct dw_state {
     uint64_t part_off;  /* weights: partial sums, bytes into the workspace */
     uint64_t ws_bytes;  /* the pass's workspace (without a fused data pass's) */
     bool with_data;     /* weights pass: its run computes gradInput too (dw_fuse_data) */
+    bool copies_round;  /* FLOAT16 rounds fp32 sources into copies (dw_plan_rounding) */
     uint64_t data_off;  /* with_data: the data pass's workspace, bytes into this one */
 } dw_state;
 
@@ -422,8 +423,9 @@ static int src_kind_for(const conv_problem *p, conv_pass pass, const dw_state *s
                      : v->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16 ? DW_SRC_F16
                      : v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F16    ? DW_SRC_F32_F16
                                                                             : DW_SRC_F32;
-    if (kind == DW_SRC_F32 || st->isa != ACLCONV_ISA_AVX512 || p->ks[0] != 1 || v->stride[4] != 1 ||
-        v->stride[3] < 0 || v->stride[2] < 0)
+    if (kind == DW_SRC_F32 || (kind == DW_SRC_F32_F16 && st->copies_round) ||
+        st->isa != ACLCONV_ISA_AVX512 || p->ks[0] != 1 || v->stride[4] != 1 || v->stride[3] < 0 ||
+        v->stride[2] < 0)
         return DW_SRC_F32;
     dw_taps tp;
     if (pass == CONV_PASS_DATA)
@@ -476,12 +478,15 @@ static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
     return true;
 }
 
-static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
-                    uint64_t *workspace_bytes)
+/* dw_plan; copies_round: fp32 sources of mode FLOAT16 rounded into copies,
+ * not in the kernels' window (dw_fuse_data). */
+static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa isa,
+                             bool copies_round, void *state, uint64_t *workspace_bytes)
 {
     dw_state *st = state;
     if (dw_geometry(p, pass, st) != NULL) return false;
     st->isa = isa;
+    st->copies_round = copies_round;
     const int t = pool_num_threads(); /* sizes scratch only; never the partition */
     st->slots = t < 1 ? 1 : t;
     int64_t aux;
@@ -544,6 +549,12 @@ static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void 
     st->ws_bytes = size;
     *workspace_bytes = size;
     return true;
+}
+
+static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
+                    uint64_t *workspace_bytes)
+{
+    return dw_plan_rounding(p, pass, isa, false, state, workspace_bytes);
 }
 
 /* ---- packing and storing ------------------------------------------------- */
@@ -1324,20 +1335,30 @@ static bool dw_fuses_bias(const void *state)
 static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt_state,
                          uint64_t *workspace_bytes)
 {
-    (void)p;
     const char *e = getenv("ACLCONV_DW_FUSE");
     if (e != NULL && e[0] == '0') return false;
-    dw_pair *pr = wt_state;
     const dw_state *ds = data_state;
+    dw_pair pr = {.wt = *(const dw_state *)wt_state, .data = *ds};
     /* not when both passes pack: dw_5x5 (25 taps, bound by the cores) ran
      * +7-10% slower fused, its two packed planes per (n, c) competing for
      * L1 */
-    if (!ds->inplace && !pr->wt.inplace) return false;
-    pr->data = *ds;
+    if (!ds->inplace && !pr.wt.inplace) return false;
+    /* FLOAT16 rounds fp32 x and dy in the kernels' window when a pass runs
+     * alone; in a run of both, both kernels would round dy: rounded copies,
+     * as HF32 takes (dy rounded once, into the data pass's slot, for both
+     * kernels) cost less */
+    if (ds->src_kind == DW_SRC_F32_F16 || pr.wt.src_kind == DW_SRC_F32_F16) {
+        uint64_t bytes;
+        memset(&pr, 0, sizeof pr);
+        if (!dw_plan_rounding(p, CONV_PASS_WEIGHTS, ds->isa, true, &pr.wt, &bytes) ||
+            !dw_plan_rounding(p, CONV_PASS_DATA, ds->isa, true, &pr.data, &bytes))
+            return false;
+    }
     size_t end;
-    pr->wt.data_off = aclconv_round_up((size_t)pr->wt.ws_bytes, ACLCONV_ALIGN);
-    if (!checked_add_size((size_t)pr->wt.data_off, (size_t)ds->ws_bytes, &end)) return false;
-    pr->wt.with_data = true;
+    pr.wt.data_off = aclconv_round_up((size_t)pr.wt.ws_bytes, ACLCONV_ALIGN);
+    if (!checked_add_size((size_t)pr.wt.data_off, (size_t)pr.data.ws_bytes, &end)) return false;
+    pr.wt.with_data = true;
+    memcpy(wt_state, &pr, sizeof pr);
     *workspace_bytes = end;
     return true;
 }
