@@ -34,9 +34,10 @@
  *   kinds must reach them). Fused gradBias must equal
  *   conv_bias_run's bits (16-bit dy: summed from its widened planes, or
  *   from the view by the 16-bit dwsum).
- * - Where the weights run computes gradInput too (both passes wanted: every
- *   case here), the passes run apart (ACLCONV_DW_FUSE=0) give the same bits
- *   (counted: every ISA must reach it).
+ * - Where the weights run computes gradInput too (both passes are wanted in
+ *   every case here; one of them in place), the passes run apart
+ *   (ACLCONV_DW_FUSE=0) give the same bits (counted: every ISA must reach
+ *   it).
  * - Elements of the output buffers outside the views keep their sentinel; the
  *   workspace is filled with 0xA5 and must not be overrun.
  * - dw must be chosen for every depthwise pass and decline every problem with

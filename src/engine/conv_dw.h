@@ -29,8 +29,8 @@ bool conv_dw_data_merged(const conv_problem *p, aclconvIsa isa);
 enum { CONV_DW_SRC_CONVERTED = 1, CONV_DW_DY_CONVERTED = 2 };
 int conv_dw_kernel_converts(const conv_problem *p, conv_pass pass, aclconvIsa isa);
 
-/* For tests: whether dw's weights run computes gradInput too (both passes in
- * place), with the choices as planning makes them. */
+/* For tests: whether dw's weights run computes gradInput too (both passes
+ * wanted, at least one in place), with the choices as planning makes them. */
 bool conv_dw_fuses_data(const conv_problem *p, aclconvIsa isa);
 
 #endif /* ACLCONV_CONV_DW_H_ */
