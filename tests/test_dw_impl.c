@@ -31,7 +31,8 @@
  *   with infinities and NaNs (signalling ones too), and of itself on copies
  *   with W step 2 (rows widened one by one). Dense 16-bit gradInput planes
  *   are stored a plane at a time by the narrowing kernel (counted: the
- *   kinds must reach them). Fused gradBias must equal
+ *   kinds must reach them), dense fp32 planes of whole lines streamed out
+ *   from the workspace (counted: AVX2 and AVX-512 must reach them). Fused gradBias must equal
  *   conv_bias_run's bits (16-bit dy: summed from its widened planes, or
  *   from the view by the 16-bit dwsum).
  * - Where the weights run computes gradInput too (both passes are wanted in
@@ -72,6 +73,8 @@ static int g_merged[3], g_merged_round[3];
 /* per ISA: cases whose weights run computes gradInput too (compared with
  * the passes run apart) */
 static int g_fused[3];
+/* per ISA: in-place data passes that stream whole fp32 gradInput planes out */
+static int g_streamed[3];
 
 typedef struct gen_opts {
     int int_data;
@@ -407,6 +410,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
             g_src16[go->isa][pass] += (reads & CONV_DW_SRC_CONVERTED) != 0;
             g_dy16[go->isa] += (reads & CONV_DW_DY_CONVERTED) != 0;
         }
+    if (go->inplace) g_streamed[go->isa] += conv_dw_data_streamed(&p, (aclconvIsa)go->isa);
     const bool fused = conv_dw_fuses_data(&p, (aclconvIsa)go->isa);
     g_fused[go->isa] += fused;
     if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
@@ -536,6 +540,12 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa));
             it_fail();
         }
+        /* streamed gradInput planes: the ISAs with a streaming copy */
+        if ((isa != ACLCONV_ISA_SCALAR) != (g_streamed[isa] > 0)) {
+            printf("FAIL %s: %d in-place data passes stream their gradInput planes\n",
+                   cpu_isa_name((aclconvIsa)isa), g_streamed[isa]);
+            it_fail();
+        }
         /* the merged stride-2 data kernel, its rounding too: every ISA */
         if (g_merged[isa] == 0 || g_merged_round[isa] == 0) {
             printf("FAIL %s: %d data passes through the merged stride-2 kernel (%d rounding)\n",
@@ -544,10 +554,10 @@ int main(int argc, char **argv)
         }
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
                "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
-               "%d; gradInput in the weights run: %d)\n",
+               "%d; gradInput in the weights run: %d, streamed: %d)\n",
                cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
                g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0],
-               g_src16[isa][1], g_dy16[isa], g_fused[isa]);
+               g_src16[isa][1], g_dy16[isa], g_fused[isa], g_streamed[isa]);
     }
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");

@@ -29,6 +29,10 @@ bool conv_dw_data_merged(const conv_problem *p, aclconvIsa isa);
 enum { CONV_DW_SRC_CONVERTED = 1, CONV_DW_DY_CONVERTED = 2 };
 int conv_dw_kernel_converts(const conv_problem *p, conv_pass pass, aclconvIsa isa);
 
+/* For tests: whether dw's in-place data pass of p streams dense fp32
+ * gradInput planes out from the slot, with the choices as planning makes them. */
+bool conv_dw_data_streamed(const conv_problem *p, aclconvIsa isa);
+
 /* For tests: whether dw's weights run computes gradInput too (both passes
  * wanted, at least one in place), with the choices as planning makes them. */
 bool conv_dw_fuses_data(const conv_problem *p, aclconvIsa isa);
