@@ -55,9 +55,11 @@ typedef struct dw_state {
     bool dy_inplace;    /* weights pass, src_kind: dy, of x's dtype, converted alike by the
                          * kernels (and summed by h16_dwsum for gradBias), no dy plane */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
-    bool out_rounds;    /* out_direct, and the mode rounds results: in place, after the kernel */
+    bool out_rounds;    /* fp32 gradInput written by the kernel (in place, or in the slot for
+                         * out_nt) and the mode rounds results: there, after the kernel */
     bool out_nt;        /* in place, data pass: dense fp32 gradInput planes of whole lines
-                         * computed into the slot, then streamed out (out_stream) */
+                         * computed (and rounded, out_rounds) in the slot, then streamed
+                         * out (out_stream) */
     bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: both W output
                          * phases a dwconv_s2 call, written as whole rows, no grids */
     bool merge_nt;      /* merge_w, a dense plane: the rows written into the slot (out_off),
@@ -475,8 +477,9 @@ static bool dy_inplace_applies(const conv_problem *p, const dw_state *st)
  * lines) instead of writing it in place into lines asked for ahead: planes
  * of whole 64-byte lines only (partial lines at plane ends flushed their
  * write-combining buffers early: session 17, 16-bit planes). dw_3x3 on 2
- * threads (memory-bound): data pass -13 to -15%, all gradients -4 to -6%;
- * on one thread +2% (the copy through the slot). */
+ * threads (memory-bound): data pass -13 to -15%, all gradients -4 to -6%
+ * (FLOAT16, the results rounded in the slot: -2 to -3%); on one thread +2%
+ * (the copy through the slot). */
 static bool out_stream(const conv_problem *p, aclconvIsa isa)
 {
     const conv_view *v = &p->grad_input;
@@ -529,7 +532,7 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
         if (pass == CONV_PASS_DATA) {
             st->out_direct = f32_out_rows(&p->grad_input);
             st->out_rounds = st->out_direct && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
-            st->out_nt = st->out_direct && !st->out_rounds && out_stream(p, isa);
+            st->out_nt = st->out_direct && out_stream(p, isa); /* rounded in the slot */
             if (st->out_nt) st->out_direct = false;
             aux = st->out_direct ? 0 : view_plane(&p->grad_input);
         }
