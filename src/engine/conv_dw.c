@@ -79,6 +79,8 @@ typedef struct dw_state {
     uint64_t part_off;  /* weights: partial sums, bytes into the workspace */
     uint64_t ws_bytes;  /* the pass's workspace (without a fused data pass's) */
     bool with_data;     /* weights pass: its run computes gradInput too (dw_fuse_data) */
+    bool dy_shared;     /* with_data: the weights kernels read dy from the data pass's slot
+                         * plane (widened / rounded by the same load_plane) */
     bool copies_round;  /* FLOAT16 rounds fp32 sources into copies (dw_plan_rounding) */
     uint64_t data_off;  /* with_data: the data pass's workspace, bytes into this one */
 } dw_state;
@@ -1138,9 +1140,8 @@ static void bias_plane(const dw_run *r, const float **planes, const uint16_t **p
         sums[n * p->g + c - g + i] = conv_bias_lanes_sum(bacc[i]);
 }
 
-/* The x and dy planes `ahead` after plane (n, c) in the order of a weights
- * task over images [n0, n1) and channels [c0, c1), for `calls` calls to ask
- * for. */
+/* The plane (*nn, *nc) `ahead` after plane (n, c) in the order of a weights
+ * task over images [n0, n1) and channels [c0, c1); false past the task. */
 static bool task_plane_ahead(int64_t n0, int64_t n1, int64_t c0, int64_t c1, int64_t n, int64_t c,
                              int64_t ahead, int64_t *nn, int64_t *nc)
 {
@@ -1150,6 +1151,8 @@ static bool task_plane_ahead(int64_t n0, int64_t n1, int64_t c0, int64_t c1, int
     return *nn < n1;
 }
 
+/* The x and dy planes `ahead` after plane (n, c) of such a task, for
+ * `calls` calls to ask for. */
 static ukernel_prefetch wt_planes_ahead(const conv_problem *p, int64_t n0, int64_t n1, int64_t c0,
                                         int64_t c1, int64_t n, int64_t c, int64_t ahead,
                                         size_t calls)
@@ -1205,13 +1208,7 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
     const dw_run *rd = r->data;
     dw_data_views dv;
     if (rd != NULL) data_views(rd, slot, &dv);
-    /* and the data pass's copy of dy (widened / rounded by the same
-     * load_plane) is the weights kernels' dy, unless gradBias keeps a
-     * group's widened planes: one rounding of dy less (HF32) */
-    const bool dy_shared = rd != NULL && rd->st->inplace && rd->st->bwd && !rd->st->src_direct &&
-                           rd->st->src_kind == DW_SRC_F32 && !st->dy_direct && !st->dy_inplace &&
-                           !(st->bias && y->dtype != ACL_FLOAT);
-    const float *dsrc_plane = rd != NULL ? (const float *)dv.src.data : NULL;
+    const float *dsrc_plane = st->dy_shared ? (const float *)dv.src.data : NULL;
     for (int64_t n = n0; n < n1; ++n)
         for (int64_t c = c0; c < c1; ++c) {
             /* asked for by the kernel calls, a part each */
@@ -1227,7 +1224,7 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
                 dyp = (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0);
             } else if (st->dy_inplace) {
                 dy16 = (const uint16_t *)y->data + conv_view_index(y, n, c, 0, 0, 0);
-            } else if (dy_shared) {
+            } else if (st->dy_shared) {
                 dyp = dsrc_plane;
             } else {
                 float *b = dybuf + (st->bias ? g * block : 0);
@@ -1383,6 +1380,11 @@ static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt
     pr.wt.data_off = aclconv_round_up((size_t)pr.wt.ws_bytes, ACLCONV_ALIGN);
     if (!checked_add_size((size_t)pr.wt.data_off, (size_t)pr.data.ws_bytes, &end)) return false;
     pr.wt.with_data = true;
+    /* the data pass's copy of dy is the weights kernels' dy, unless gradBias
+     * keeps a group of widened 16-bit planes: one rounding of dy less (HF32) */
+    const dw_state *d = &pr.data, *w = &pr.wt;
+    pr.wt.dy_shared = d->inplace && d->bwd && !d->src_direct && d->src_kind == DW_SRC_F32 &&
+                      !w->dy_direct && !w->dy_inplace && !(w->bias && p->y.dtype != ACL_FLOAT);
     memcpy(wt_state, &pr, sizeof pr);
     *workspace_bytes = end;
     return true;
