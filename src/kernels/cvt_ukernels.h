@@ -37,7 +37,8 @@ void bf16_f32_cvt_ukernel__avx512(size_t n, const uint16_t *src, float *dst, int
  * bf16 smallest exponent ("bf16_minexp"): returns the smaller of emin and the
  * smallest exponent field (bits 7-14) of src[i], i < n, over the values whose
  * bits other than the sign are not all zero (a subnormal counts as 0;
- * infinities and NaNs as 255). With dst != NULL also copies: dst[i] = src[i].
+ * infinities and NaNs as 255); 0 <= emin <= 255. With dst != NULL also
+ * copies: dst[i] = src[i].
  * The BF16 pair kernels' guard (conv_ukernels.h, "bf16 convwt"). Any n >= 0;
  * reads (and writes) exactly the n elements.
  */
