@@ -73,6 +73,9 @@ static int g_merged[3], g_merged_round[3];
 /* per ISA: cases whose weights run computes gradInput too (compared with
  * the passes run apart) */
 static int g_fused[3];
+/* per ISA: fused FLOAT16 runs rounding x in the weights kernels' window, dy
+ * from the data pass's rounded copy */
+static int g_fused_xwin[3];
 /* per ISA: in-place data passes that stream whole fp32 gradInput planes out */
 static int g_streamed[3];
 
@@ -82,6 +85,8 @@ typedef struct gen_opts {
     int isa;
     int wide;    /* many channels, small planes (channel blocks of the weights pass) */
     int inplace; /* unit strides, ACLCONV_DW_INPLACE=1: the in-place path */
+    int f16win;  /* with inplace: fp32 in mode FLOAT16, the row-window form (x rounded in
+                  * the kernels' window) */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -90,7 +95,7 @@ static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
 static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
 {
     memset(p, 0, sizeof *p);
-    p->rank = (int)rng_range(r, 1, 3);
+    p->rank = go->f16win ? (int)rng_range(r, 2, 3) : (int)rng_range(r, 1, 3);
     p->n = rng_range(r, 1, 4);
     /* in-place, half the cases: >= 16 channels, so one image chunk per
      * channel and the weights pass sums gradBias too */
@@ -104,15 +109,15 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     p->transposed = p->data_dir == CONV_DIR_FWD;
     /* in-place, half the cases: 3x3 in (H, W) (the kernels' 3x3 paths when
      * the H dilation is 1 and the rows are at most 32 wide), depth 1 or 3 */
-    const bool k33 = go->inplace && p->rank >= 2 && rng_chance(r, 1, 2);
+    const bool k33 = go->inplace && p->rank >= 2 && (go->f16win || rng_chance(r, 1, 2));
     /* and a third of those at stride 2 in H and W, H dilation 1: the
      * weights pass's stride-2 in-place kernel (AVX-512, <= 32 columns) */
-    const bool s2 = k33 && rng_chance(r, 1, 3);
+    const bool s2 = k33 && !go->f16win && rng_chance(r, 1, 3);
     /* and two thirds of the others in the kernels' row-window form (shifts
      * -1, 0, +1: W padding 1 in front, unit W dilation, 17-32 columns on
      * both sides, one depth tap), the only one whose kernels convert a
      * source as they read it */
-    const bool win = k33 && !s2 && rng_chance(r, 2, 3);
+    const bool win = k33 && !s2 && (go->f16win || rng_chance(r, 2, 3));
     for (int i = 0; i < 3; ++i) {
         const bool used = i >= 3 - p->rank;
         if (!used) {
@@ -144,6 +149,7 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     p->mode = go->dtypes ? (conv_mode)rng_range(r, 0, 3)
                          : (go->int_data ? (conv_mode)rng_range(r, 0, 1) : CONV_MODE_F32);
     if (!go->int_data && !go->inplace && rng_chance(r, 1, 2)) p->mode = CONV_MODE_HF32;
+    if (go->f16win) p->mode = CONV_MODE_F16;
 }
 
 /* Whether dw's pass takes the in-place path when forced: unit strides (the
@@ -413,6 +419,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (go->inplace) g_streamed[go->isa] += conv_dw_data_streamed(&p, (aclconvIsa)go->isa);
     const bool fused = conv_dw_fuses_data(&p, (aclconvIsa)go->isa);
     g_fused[go->isa] += fused;
+    g_fused_xwin[go->isa] += fused && conv_dw_fused_x_in_window(&p, (aclconvIsa)go->isa);
     if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
         g_merged[go->isa]++;
         g_merged_round[go->isa] += conv_result_round_kind(p.mode) != F32_ROUND_NONE;
@@ -518,6 +525,11 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
         }
+        /* fp32 in mode FLOAT16 in the row-window form: the run of both
+         * gradients rounds x in the weights kernels' window (AVX-512) */
+        const gen_opts gf = {.int_data = 1, .isa = isa, .inplace = 1, .f16win = 1};
+        for (int i = 0; i < count / 8 + 1; ++i)
+            one_case(seed + (uint64_t)i * 104729u + (uint64_t)isa * 7777777u, &gf);
         /* the stride-2 in-place weights kernel: AVX-512's only */
         if ((isa == ACLCONV_ISA_AVX512) != (g_inplace_s2[isa] > 0)) {
             printf("FAIL %s: %d weights passes through the stride-2 in-place kernel\n",
@@ -540,6 +552,13 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa));
             it_fail();
         }
+        /* FLOAT16's x rounded in the window next to the shared dy: the
+         * row-window form is AVX-512's */
+        if ((isa == ACLCONV_ISA_AVX512) != (g_fused_xwin[isa] > 0)) {
+            printf("FAIL %s: %d fused FLOAT16 runs round x in the weights kernels' window\n",
+                   cpu_isa_name((aclconvIsa)isa), g_fused_xwin[isa]);
+            it_fail();
+        }
         /* streamed gradInput planes: the ISAs with a streaming copy */
         if ((isa != ACLCONV_ISA_SCALAR) != (g_streamed[isa] > 0)) {
             printf("FAIL %s: %d in-place data passes stream their gradInput planes\n",
@@ -552,12 +571,13 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa]);
             it_fail();
         }
-        printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
-               "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
-               "%d; gradInput in the weights run: %d, streamed: %d)\n",
-               cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
-               g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0],
-               g_src16[isa][1], g_dy16[isa], g_fused[isa], g_streamed[isa]);
+        printf(
+            "%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
+            "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
+            "%d; gradInput in the weights run: %d (FLOAT16 x in the window: %d), streamed: %d)\n",
+            cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
+            g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0], g_src16[isa][1],
+            g_dy16[isa], g_fused[isa], g_fused_xwin[isa], g_streamed[isa]);
     }
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");

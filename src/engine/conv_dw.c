@@ -81,7 +81,9 @@ typedef struct dw_state {
     bool with_data;     /* weights pass: its run computes gradInput too (dw_fuse_data) */
     bool dy_shared;     /* with_data: the weights kernels read dy from the data pass's slot
                          * plane (widened / rounded by the same load_plane) */
-    bool copies_round;  /* FLOAT16 rounds fp32 sources into copies (dw_plan_rounding) */
+    bool copies_round;  /* FLOAT16 rounds the fp32 source into copies (dw_plan_rounding) */
+    bool dy_copies;     /* weights pass, FLOAT16: fp32 dy rounded into copies, not in the
+                         * kernels' window (dw_plan_rounding) */
     uint64_t data_off;  /* with_data: the data pass's workspace, bytes into this one */
 } dw_state;
 
@@ -499,15 +501,18 @@ static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
     return true;
 }
 
-/* dw_plan; copies_round: fp32 sources of mode FLOAT16 rounded into copies,
- * not in the kernels' window (dw_fuse_data). */
+/* dw_plan; copies_round: the pass's fp32 source (x, or a data pass's dy) of
+ * mode FLOAT16 rounded into copies, not in the kernels' window; dy_copies:
+ * the weights pass's fp32 dy so (dw_fuse_data). */
 static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa isa,
-                             bool copies_round, void *state, uint64_t *workspace_bytes)
+                             bool copies_round, bool dy_copies, void *state,
+                             uint64_t *workspace_bytes)
 {
     dw_state *st = state;
     if (dw_geometry(p, pass, st) != NULL) return false;
     st->isa = isa;
     st->copies_round = copies_round;
+    st->dy_copies = dy_copies;
     const int t = pool_num_threads(); /* sizes scratch only; never the partition */
     st->slots = t < 1 ? 1 : t;
     int64_t aux;
@@ -529,7 +534,7 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
         st->src_direct = f32_rows(v, p->mode);
         st->src_kind = st->src_direct || st->inplace_s2 ? DW_SRC_F32 : src_kind_for(p, pass, st, v);
         src = st->src_direct || st->src_kind != DW_SRC_F32 ? 0 : view_plane(v);
-        st->dy_inplace = pass == CONV_PASS_WEIGHTS && dy_inplace_applies(p, st);
+        st->dy_inplace = pass == CONV_PASS_WEIGHTS && !dy_copies && dy_inplace_applies(p, st);
         if (st->dy_inplace) aux = 0;
         if (pass == CONV_PASS_DATA) {
             st->out_direct = f32_out_rows(&p->grad_input);
@@ -577,7 +582,7 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
 static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
                     uint64_t *workspace_bytes)
 {
-    return dw_plan_rounding(p, pass, isa, false, state, workspace_bytes);
+    return dw_plan_rounding(p, pass, isa, false, false, state, workspace_bytes);
 }
 
 /* ---- packing and storing ------------------------------------------------- */
@@ -1366,14 +1371,15 @@ static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt
      * L1 */
     if (!ds->inplace && !pr.wt.inplace) return false;
     /* FLOAT16 rounds fp32 x and dy in the kernels' window when a pass runs
-     * alone; in a run of both, both kernels would round dy: rounded copies,
-     * as HF32 takes (dy rounded once, into the data pass's slot, for both
-     * kernels) cost less */
+     * alone; in a run of both, both kernels would round dy: dy rounded once,
+     * into the data pass's slot, for both kernels (as HF32 takes it), x still
+     * in the weights kernels' window (rounded copies of both: dw_3x3 cube 2
+     * about 10% over mode 0) */
     if (ds->src_kind == DW_SRC_F32_F16 || pr.wt.src_kind == DW_SRC_F32_F16) {
         uint64_t bytes;
         memset(&pr, 0, sizeof pr);
-        if (!dw_plan_rounding(p, CONV_PASS_WEIGHTS, ds->isa, true, &pr.wt, &bytes) ||
-            !dw_plan_rounding(p, CONV_PASS_DATA, ds->isa, true, &pr.data, &bytes))
+        if (!dw_plan_rounding(p, CONV_PASS_WEIGHTS, ds->isa, false, true, &pr.wt, &bytes) ||
+            !dw_plan_rounding(p, CONV_PASS_DATA, ds->isa, true, false, &pr.data, &bytes))
             return false;
     }
     size_t end;
@@ -1430,6 +1436,17 @@ bool conv_dw_fuses_data(const conv_problem *p, aclconvIsa isa)
     uint64_t bytes;
     return dw_plan(p, CONV_PASS_DATA, isa, ds, &bytes) &&
            dw_plan(p, CONV_PASS_WEIGHTS, isa, ws, &bytes) && dw_fuse_data(p, ds, ws, &bytes);
+}
+
+bool conv_dw_fused_x_in_window(const conv_problem *p, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char ds[CONV_IMPL_STATE_BYTES] = {0}, ws[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    if (!dw_plan(p, CONV_PASS_DATA, isa, ds, &bytes) ||
+        !dw_plan(p, CONV_PASS_WEIGHTS, isa, ws, &bytes) || !dw_fuse_data(p, ds, ws, &bytes))
+        return false;
+    const dw_state *w = (const dw_state *)ws; /* dw_pair's wt */
+    return w->src_kind == DW_SRC_F32_F16 && w->dy_shared;
 }
 
 bool conv_dw_data_streamed(const conv_problem *p, aclconvIsa isa)

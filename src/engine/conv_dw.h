@@ -37,4 +37,9 @@ bool conv_dw_data_streamed(const conv_problem *p, aclconvIsa isa);
  * wanted, at least one in place), with the choices as planning makes them. */
 bool conv_dw_fuses_data(const conv_problem *p, aclconvIsa isa);
 
+/* For tests: whether that run, in mode FLOAT16 with fp32 operands, rounds x
+ * in the weights kernels' window and gives them dy from the data pass's
+ * rounded copy. */
+bool conv_dw_fused_x_in_window(const conv_problem *p, aclconvIsa isa);
+
 #endif /* ACLCONV_CONV_DW_H_ */
