@@ -82,8 +82,6 @@ typedef struct dw_state {
     bool dy_shared;     /* with_data: the weights kernels read dy from the data pass's slot
                          * plane (widened / rounded by the same load_plane) */
     bool copies_round;  /* FLOAT16 rounds the fp32 source into copies (dw_plan_rounding) */
-    bool dy_copies;     /* weights pass, FLOAT16: fp32 dy rounded into copies, not in the
-                         * kernels' window (dw_plan_rounding) */
     uint64_t data_off;  /* with_data: the data pass's workspace, bytes into this one */
 } dw_state;
 
@@ -512,7 +510,6 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
     if (dw_geometry(p, pass, st) != NULL) return false;
     st->isa = isa;
     st->copies_round = copies_round;
-    st->dy_copies = dy_copies;
     const int t = pool_num_threads(); /* sizes scratch only; never the partition */
     st->slots = t < 1 ? 1 : t;
     int64_t aux;
@@ -1430,23 +1427,28 @@ int conv_dw_kernel_converts(const conv_problem *p, conv_pass pass, aclconvIsa is
            (st->dy_inplace ? CONV_DW_DY_CONVERTED : 0);
 }
 
-bool conv_dw_fuses_data(const conv_problem *p, aclconvIsa isa)
+/* Both passes planned as conv_plan does, then dw_fuse_data: whether the
+ * weights run computes gradInput too, its plan (a dw_pair) in ws. */
+static bool plan_fused(const conv_problem *p, aclconvIsa isa, void *ws)
 {
-    _Alignas(64) unsigned char ds[CONV_IMPL_STATE_BYTES] = {0}, ws[CONV_IMPL_STATE_BYTES] = {0};
+    _Alignas(64) unsigned char ds[CONV_IMPL_STATE_BYTES] = {0};
     uint64_t bytes;
     return dw_plan(p, CONV_PASS_DATA, isa, ds, &bytes) &&
            dw_plan(p, CONV_PASS_WEIGHTS, isa, ws, &bytes) && dw_fuse_data(p, ds, ws, &bytes);
 }
 
+bool conv_dw_fuses_data(const conv_problem *p, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char ws[CONV_IMPL_STATE_BYTES] = {0};
+    return plan_fused(p, isa, ws);
+}
+
 bool conv_dw_fused_x_in_window(const conv_problem *p, aclconvIsa isa)
 {
-    _Alignas(64) unsigned char ds[CONV_IMPL_STATE_BYTES] = {0}, ws[CONV_IMPL_STATE_BYTES] = {0};
-    uint64_t bytes;
-    if (!dw_plan(p, CONV_PASS_DATA, isa, ds, &bytes) ||
-        !dw_plan(p, CONV_PASS_WEIGHTS, isa, ws, &bytes) || !dw_fuse_data(p, ds, ws, &bytes))
-        return false;
-    const dw_state *w = (const dw_state *)ws; /* dw_pair's wt */
-    return w->src_kind == DW_SRC_F32_F16 && w->dy_shared;
+    _Alignas(64) unsigned char ws[CONV_IMPL_STATE_BYTES] = {0};
+    if (!plan_fused(p, isa, ws)) return false;
+    const dw_pair *pr = (const dw_pair *)(const void *)ws;
+    return pr->wt.src_kind == DW_SRC_F32_F16 && pr->wt.dy_shared;
 }
 
 bool conv_dw_data_streamed(const conv_problem *p, aclconvIsa isa)
