@@ -12,4 +12,9 @@ typedef struct bench_peak {
 /* Runs about seconds_per_trial on `threads` threads, best of `trials`. */
 bench_peak bench_measure_peak(int threads, double seconds_per_trial, int trials);
 
+/* The same for vdpbf16ps (two bf16 products and their sum a lane: 4 FLOPs),
+ * the BF16 pair kernels' instruction; isa "avx512bf16", or gflops 0 and
+ * isa "none" where the CPU lacks it. */
+bench_peak bench_measure_dot_peak(int threads, double seconds_per_trial, int trials);
+
 #endif /* ACLCONV_BENCH_PEAK_H_ */

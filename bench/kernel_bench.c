@@ -378,6 +378,11 @@ int main(int argc, char **argv)
     const bench_peak peak = bench_measure_peak(1, 0.1, 10);
     printf("kernels %s, 1 thread; FMA peak %.1f GFLOP/s (%s)\n", cpu_isa_name(k->isa), peak.gflops,
            peak.isa);
+    /* the vdpbf16ps rows against the instruction's own peak (twice the
+     * FMA's work per instruction: their share of the FMA peak says little) */
+    const bench_peak dot = conv_bf16_dot_convcv(k->isa) ? bench_measure_dot_peak(1, 0.1, 10)
+                                                        : (bench_peak){0.0, "none", 1};
+    if (dot.gflops > 0) printf("vdpbf16ps peak %.1f GFLOP/s (rows marked *)\n", dot.gflops);
     for (int t = 0; t < NT; ++t)
         g_toff[t] = (ptrdiff_t)(t / 3 * WP + t % 3);
     /* the widest panel: conv's or convcv's rows, 3x3 x 64 or 1x1 x 256 */
@@ -406,42 +411,45 @@ int main(int argc, char **argv)
         case_fn fn;
         int mr, nr;
         const char *what;
+        int dot; /* a vdpbf16ps kernel: % of the vdpbf16ps peak */
     } cases[] = {
-        {"conv", run_conv, k->conv_mr, k->conv_nr, "3x3, 64 channels, slab in L1/L2"},
+        {"conv", run_conv, k->conv_mr, k->conv_nr, "3x3, 64 channels, slab in L1/L2", 0},
         {"convcv", k->convcv ? run_convcv : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
-         "the same, channels in the vector"},
+         "the same, channels in the vector", 0},
         {"bf16cv", k->bf16_convcv ? run_bf16_convcv_fma : NULL, k->bf16_convcv_mr, 14,
-         "the 3x3 one, bf16 pairs, fma"},
+         "the 3x3 one, bf16 pairs, fma", 0},
         {"bf16cv", conv_bf16_dot_convcv(k->isa) ? run_bf16_convcv_dot : NULL, k->bf16_convcv_mr, 14,
-         "the 3x3 one, bf16 pairs, vdpbf16ps"},
+         "the 3x3 one, bf16 pairs, vdpbf16ps", 1},
         {"convcv", k->convcv ? run_convcv_1x1 : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
-         "1x1, 256 channels of 196, slab in L2"},
+         "1x1, 256 channels of 196, slab in L2", 0},
         {"bf16cv", conv_bf16_dot_convcv(k->isa) ? run_bf16_convcv_1x1 : NULL, k->bf16_convcv_mr, 14,
-         "the 1x1 one, bf16 pairs, vdpbf16ps"},
+         "the 1x1 one, bf16 pairs, vdpbf16ps", 1},
         {"bf16cv", conv_bf16_dot_convcv(k->isa) ? run_bf16_convcv_1x1_pass : NULL,
-         k->bf16_convcv_mr, 14, "the 1x1 pass: 32 panels, bf16 y"},
-        {"convwt", run_convwt, k->convwt_mr, k->convwt_nr, "2048 positions, dy^T in L2"},
+         k->bf16_convcv_mr, 14, "the 1x1 pass: 32 panels, bf16 y", 1},
+        {"convwt", run_convwt, k->convwt_mr, k->convwt_nr, "2048 positions, dy^T in L2", 0},
         {"bf16wt", k->bf16_convwt ? run_bf16_convwt_fma : NULL, k->bf16_convwt_mr,
-         k->bf16_convwt_nr, "the same, bf16 pairs, fma"},
+         k->bf16_convwt_nr, "the same, bf16 pairs, fma", 0},
         {"bf16wt", conv_bf16_dot_convwt(k->isa) ? run_bf16_convwt_dot : NULL, k->bf16_convwt_mr,
-         k->bf16_convwt_nr, "the same, bf16 pairs, vdpbf16ps"},
-        {"convrv", run_convrv, k->convrv_mr, k->convrv_nr, "rows of 256, in L1"},
+         k->bf16_convwt_nr, "the same, bf16 pairs, vdpbf16ps", 1},
+        {"convrv", run_convrv, k->convrv_mr, k->convrv_nr, "rows of 256, in L1", 0},
         {"grpconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv_s2 : NULL, 4, 64,
-         "resnext_g32_s2's dx, one plane"},
+         "resnext_g32_s2's dx, one plane", 0},
         {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow : NULL, 4, 32,
-         "dw_3x3's dx, a 28x28 plane in L1"},
+         "dw_3x3's dx, a 28x28 plane in L1", 0},
         {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt : NULL, 12, 32,
-         "dw_3x3's dw, the same"},
+         "dw_3x3's dw, the same", 0},
         {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow_bf16 : NULL, 4, 32,
-         "the dx one, bf16 dy read in place"},
+         "the dx one, bf16 dy read in place", 0},
         {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt_bf16 : NULL, 12, 32,
-         "the dw one, bf16 x and dy in place"},
+         "the dw one, bf16 x and dy in place", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         if (!cases[i].fn) continue;
         const double g = measure(k, cases[i].fn, seconds);
-        printf("%-7s %2dx%-3d %-34s %6.1f GFLOP/s  %5.1f%% of peak\n", cases[i].name, cases[i].mr,
-               cases[i].nr, cases[i].what, g, peak.gflops > 0 ? 100.0 * g / peak.gflops : 0.0);
+        const bench_peak *of = cases[i].dot && dot.gflops > 0 ? &dot : &peak;
+        printf("%-7s %2dx%-3d %-34s %6.1f GFLOP/s  %5.1f%% of peak%s\n", cases[i].name, cases[i].mr,
+               cases[i].nr, cases[i].what, g, of->gflops > 0 ? 100.0 * g / of->gflops : 0.0,
+               of == &dot ? " *" : "");
     }
     free(g_w);
     free(g_x1);
