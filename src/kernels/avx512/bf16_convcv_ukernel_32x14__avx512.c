@@ -25,19 +25,9 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
             const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv, size_t ldy, size_t ystep,
             int accumulate, int ybf16)
 {
-    const size_t rows_lo = mr < VL ? mr : VL, rows_hi = mr - rows_lo;
-    float *y = (float *)yv; /* ybf16: only stored through as uint16_t */
     __m512 lo[VL], hi[VL];
-    if (accumulate) {
-        load_half(lo, nr, rows_lo, y, ldy, ystep);
-        if (halves == 2) load_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
-    } else {
-#pragma GCC unroll 16
-        for (int j = 0; j < nr; ++j) {
-            lo[j] = _mm512_setzero_ps();
-            if (halves == 2) hi[j] = _mm512_setzero_ps();
-        }
-    }
+    /* (accumulate: a float y only, the contract's) */
+    tile_start(lo, hi, nr, halves, mr, (const float *)yv, ldy, ystep, accumulate);
     for (size_t c = 0; c < ncp; ++c)
         for (size_t t = 0; t < nt; ++t) {
             const uint32_t *xt = x + c * cs + toff[t];
@@ -56,14 +46,7 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
             }
             w += MR;
         }
-    if (ybf16) {
-        uint16_t *y16 = (uint16_t *)yv;
-        store_half_bf16(lo, nr, rows_lo, y16, ldy, ystep, narrow_bf16);
-        if (halves == 2) store_half_bf16(hi, nr, rows_hi, y16 + VL * ldy, ldy, ystep, narrow_bf16);
-    } else {
-        store_half(lo, nr, rows_lo, y, ldy, ystep);
-        if (halves == 2) store_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
-    }
+    tile_finish(lo, hi, nr, halves, mr, yv, ldy, ystep, ybf16, narrow_bf16);
 }
 
 #define CONVCV(n)                                                                                  \

@@ -110,4 +110,44 @@ static inline __attribute__((always_inline)) void store_half_bf16(__m512 r[16], 
     }
 }
 
+/* A tile's running sums, `halves` channel halves of 16 (mr channels: the
+ * low half's rows are the first min(mr, 16)) x nr positions: from y
+ * (accumulate) or from 0. */
+static inline __attribute__((always_inline)) void tile_start(__m512 lo[16], __m512 hi[16], int nr,
+                                                             int halves, size_t mr, const float *y,
+                                                             size_t ldy, size_t ystep,
+                                                             int accumulate)
+{
+    const size_t rows_lo = mr < 16 ? mr : 16;
+    if (accumulate) {
+        load_half(lo, nr, rows_lo, y, ldy, ystep);
+        if (halves == 2) load_half(hi, nr, mr - rows_lo, y + 16 * ldy, ldy, ystep);
+    } else {
+#pragma GCC unroll 16
+        for (int j = 0; j < nr; ++j) {
+            lo[j] = _mm512_setzero_ps();
+            if (halves == 2) hi[j] = _mm512_setzero_ps();
+        }
+    }
+}
+
+/* The tile's sums stored at y[m*ldy + j*ystep]: floats, or with ybf16 a
+ * BF16 y, each sum narrowed by narrow (store_half_bf16). */
+static inline __attribute__((always_inline)) void tile_finish(__m512 lo[16], __m512 hi[16], int nr,
+                                                              int halves, size_t mr, void *y,
+                                                              size_t ldy, size_t ystep, int ybf16,
+                                                              __m256i (*narrow)(__m512))
+{
+    const size_t rows_lo = mr < 16 ? mr : 16;
+    if (ybf16) {
+        uint16_t *y16 = (uint16_t *)y;
+        store_half_bf16(lo, nr, rows_lo, y16, ldy, ystep, narrow);
+        if (halves == 2) store_half_bf16(hi, nr, mr - rows_lo, y16 + 16 * ldy, ldy, ystep, narrow);
+    } else {
+        float *y32 = (float *)y;
+        store_half(lo, nr, rows_lo, y32, ldy, ystep);
+        if (halves == 2) store_half(hi, nr, mr - rows_lo, y32 + 16 * ldy, ldy, ystep);
+    }
+}
+
 #endif /* ACLCONV_CONVCV_TILE_AVX512_H_ */

@@ -77,19 +77,9 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
             const float *w, const float *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy,
             size_t ystep, int accumulate)
 {
-    const size_t rows_lo = mr < VL ? mr : VL, rows_hi = mr - rows_lo;
     __m512 lo[VL], hi[VL];
-    if (accumulate) {
-        /* the running sums start from y, transposed like the result */
-        load_half(lo, nr, rows_lo, y, ldy, ystep);
-        if (halves == 2) load_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
-    } else {
-#pragma GCC unroll 16
-        for (int j = 0; j < nr; ++j) {
-            lo[j] = _mm512_setzero_ps();
-            if (halves == 2) hi[j] = _mm512_setzero_ps();
-        }
-    }
+    /* (from y: transposed like the result) */
+    tile_start(lo, hi, nr, halves, mr, y, ldy, ystep, accumulate);
     if (one_tap) /* (halves == 2) */
         one_tap_channels(nr, mr, nc, w, x + toff[0], cs, y, ldy, ystep, lo, hi);
     for (size_t c = 0; c < (one_tap ? 0 : nc); ++c) {
@@ -124,8 +114,7 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
             w += MR;
         }
     }
-    store_half(lo, nr, rows_lo, y, ldy, ystep);
-    if (halves == 2) store_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
+    tile_finish(lo, hi, nr, halves, mr, y, ldy, ystep, 0, NULL);
 }
 
 #define CONVCV(n)                                                                                  \

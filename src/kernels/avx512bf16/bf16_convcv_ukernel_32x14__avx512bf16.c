@@ -79,19 +79,9 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
             const uint32_t *w, const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv,
             size_t ldy, size_t ystep, int accumulate, int ybf16)
 {
-    const size_t rows_lo = mr < VL ? mr : VL, rows_hi = mr - rows_lo;
-    float *y = (float *)yv; /* ybf16: only stored through as uint16_t */
     __m512 lo[VL], hi[VL];
-    if (accumulate) {
-        load_half(lo, nr, rows_lo, y, ldy, ystep);
-        if (halves == 2) load_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
-    } else {
-#pragma GCC unroll 16
-        for (int j = 0; j < nr; ++j) {
-            lo[j] = _mm512_setzero_ps();
-            if (halves == 2) hi[j] = _mm512_setzero_ps();
-        }
-    }
+    /* (accumulate: a float y only, the contract's) */
+    tile_start(lo, hi, nr, halves, mr, (const float *)yv, ldy, ystep, accumulate);
     if (one_tap) /* (halves == 2) */
         one_tap_pairs(nr, mr, ncp, w, x + toff[0], cs, yv, ldy, ystep, ybf16, lo, hi);
     for (size_t c = 0; c < (one_tap ? 0 : ncp); ++c) {
@@ -121,14 +111,7 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
             w += MR;
         }
     }
-    if (ybf16) {
-        uint16_t *y16 = (uint16_t *)yv;
-        store_half_bf16(lo, nr, rows_lo, y16, ldy, ystep, narrow_dot);
-        if (halves == 2) store_half_bf16(hi, nr, rows_hi, y16 + VL * ldy, ldy, ystep, narrow_dot);
-    } else {
-        store_half(lo, nr, rows_lo, y, ldy, ystep);
-        if (halves == 2) store_half(hi, nr, rows_hi, y + VL * ldy, ldy, ystep);
-    }
+    tile_finish(lo, hi, nr, halves, mr, yv, ldy, ystep, ybf16, narrow_dot);
 }
 
 #define CONVCV(n)                                                                                  \
