@@ -13,6 +13,29 @@
 #include "kernels/avx512/f32_round__avx512.h"
 #include "kernels/dw_ukernels.h"
 
+/* Lanes l with lo <= l < hi of a 16-lane vector. */
+static inline __mmask16 dw_lanes(ptrdiff_t lo, ptrdiff_t hi)
+{
+    if (lo < 0) lo = 0;
+    if (hi > 16) hi = 16;
+    if (hi <= lo) return 0;
+    return (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+}
+
+/* m[t*nb + b], t < nt: the lanes of column block b (16 columns) that tap t
+ * of s reads inside the source row and below ow (the masked 3x3 form). */
+static inline void dw_col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt,
+                                __mmask16 *m)
+{
+    for (size_t t = 0; t < nt; ++t)
+        for (size_t b = 0; b < nb; ++b) {
+            const ptrdiff_t j = (ptrdiff_t)(b * 16), c = j + s->dw[t];
+            const ptrdiff_t hi =
+                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
+            m[t * nb + b] = dw_lanes(-c, hi);
+        }
+}
+
 /* The masks of a window's loads: columns [0, iw). */
 typedef struct dw_window_mask {
     __mmask16 f32[2];

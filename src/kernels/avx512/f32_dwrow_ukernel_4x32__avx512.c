@@ -18,28 +18,6 @@
  * whole blocks); 14 accumulators, twice what hides the FMA latency */
 #define WR 7
 
-/* Lanes l with lo <= l < hi. */
-static inline __mmask16 lanes(ptrdiff_t lo, ptrdiff_t hi)
-{
-    if (lo < 0) lo = 0;
-    if (hi > VL) hi = VL;
-    if (hi <= lo) return 0;
-    return (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
-}
-
-/* m[t*nb + b], t < nt: the lanes of column block b that tap t reads inside
- * the source row and below ow. */
-static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, __mmask16 *m)
-{
-    for (size_t t = 0; t < nt; ++t)
-        for (size_t b = 0; b < nb; ++b) {
-            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi =
-                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
-            m[t * nb + b] = lanes(-c, hi);
-        }
-}
-
 /* Rows r .. r + nr - 1 (nr = RB, or 1 for a row with taps outside the
  * source), column blocks b and b + 1 (nv = 2) or b (nv = 1). */
 static inline __attribute__((always_inline)) void block(const int nr, const int nv, size_t r,
@@ -77,7 +55,7 @@ static inline __attribute__((always_inline)) void block(const int nr, const int 
                                           a[0][1]);
         }
     }
-    const __mmask16 o0 = lanes(0, (ptrdiff_t)(ow - j)), o1 = lanes(0, (ptrdiff_t)(ow - j) - VL);
+    const __mmask16 o0 = dw_lanes(0, (ptrdiff_t)(ow - j)), o1 = dw_lanes(0, (ptrdiff_t)(ow - j) - VL);
 #pragma GCC unroll 16
     for (int i = 0; i < nr; ++i) {
         float *yr = y + (r + (size_t)i) * yrs + j;
@@ -200,8 +178,8 @@ static inline __attribute__((always_inline)) void g33(const int nv, const int st
     for (int kw = 0; kw < 3; ++kw)
         for (int v = 0; v < 2; ++v)
             mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
-    om[0] = lanes(0, (ptrdiff_t)ow);
-    om[1] = lanes(0, (ptrdiff_t)ow - VL);
+    om[0] = dw_lanes(0, (ptrdiff_t)ow);
+    om[1] = dw_lanes(0, (ptrdiff_t)ow - VL);
     const float *x = s->x[0];
     const ptrdiff_t dh0 = s->dh[0];
     /* a block of 4 rows reads source rows r + lo .. r + lo + 5 */
@@ -252,7 +230,7 @@ static inline __attribute__((always_inline)) void g33_win(const int kind, const 
     __m512 wv[9];
     for (int t = 0; t < 9; ++t)
         wv[t] = _mm512_set1_ps(w[t]);
-    const __mmask16 om[2] = {lanes(0, (ptrdiff_t)ow), lanes(0, (ptrdiff_t)ow - VL)};
+    const __mmask16 om[2] = {dw_lanes(0, (ptrdiff_t)ow), dw_lanes(0, (ptrdiff_t)ow - VL)};
     const dw_window_mask m = dw_window_mask_for(s->iw);
     const ptrdiff_t lo = step > 0 ? s->dh[0] : s->dh[0] - 2;
     __m512 a[WR][2];
@@ -336,14 +314,14 @@ void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src 
     }
     const int step = nb <= 2 ? grid33(s) : 0;
     if (step != 0) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
-        col_masks(s, ow, nb, 3, m);
+        dw_col_masks(s, ow, nb, 3, m);
         if (step > 0)
             (nb == 2 ? g33_nv2_up : g33_nv1_up)(rows, ow, s, m, nb, w, y, yrs);
         else
             (nb == 2 ? g33_nv2_down : g33_nv1_down)(rows, ow, s, m, nb, w, y, yrs);
         return;
     }
-    col_masks(s, ow, nb, nt, m);
+    dw_col_masks(s, ow, nb, nt, m);
     /* rows r with r + dh[t] inside the source for every tap: [r0, r1) */
     ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
     for (size_t t = 0; t < nt; ++t) {

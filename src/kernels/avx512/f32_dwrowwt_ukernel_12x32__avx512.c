@@ -16,27 +16,6 @@
 #define TG 12 /* taps per group: 24 accumulators, 2 dy vectors, room to load */
 #define WR 4  /* row-window form: rows per block (8 dy vectors next to 18 accumulators) */
 
-static inline __mmask16 lanes(ptrdiff_t lo, ptrdiff_t hi)
-{
-    if (lo < 0) lo = 0;
-    if (hi > VL) hi = VL;
-    if (hi <= lo) return 0;
-    return (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
-}
-
-/* m[t*nb + b], t < nt: the lanes of column block b that tap t reads inside
- * the source row and below ow. */
-static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, __mmask16 *m)
-{
-    for (size_t t = 0; t < nt; ++t)
-        for (size_t b = 0; b < nb; ++b) {
-            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi =
-                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
-            m[t * nb + b] = lanes(-c, hi);
-        }
-}
-
 /* Row r of taps t0 .. t0 + ng - 1 into a0 / a1. edge: some tap's source row
  * may be outside the source (all its lanes masked then). */
 static inline __attribute__((always_inline)) void row(const int ng, const bool edge, size_t t0,
@@ -58,7 +37,7 @@ static inline __attribute__((always_inline)) void row(const int ng, const bool e
     size_t b = 0;
     for (; b + 2 <= nb; b += 2) {
         const size_t j = b * VL;
-        const __mmask16 o1 = lanes(0, (ptrdiff_t)(ow - j) - VL);
+        const __mmask16 o1 = dw_lanes(0, (ptrdiff_t)(ow - j) - VL);
         const __m512 d0 = _mm512_loadu_ps(dr + j), d1 = _mm512_maskz_loadu_ps(o1, dr + j + VL);
 #pragma GCC unroll 16
         for (int g = 0; g < ng; ++g) {
@@ -70,7 +49,7 @@ static inline __attribute__((always_inline)) void row(const int ng, const bool e
     }
     if (b < nb) { /* an even block, the last */
         const size_t j = b * VL;
-        const __m512 d0 = _mm512_maskz_loadu_ps(lanes(0, (ptrdiff_t)(ow - j)), dr + j);
+        const __m512 d0 = _mm512_maskz_loadu_ps(dw_lanes(0, (ptrdiff_t)(ow - j)), dr + j);
 #pragma GCC unroll 16
         for (int g = 0; g < ng; ++g) {
             const __mmask16 m0 = edge ? mt[g * nb + b] & keep[g] : mt[g * nb + b];
@@ -182,8 +161,8 @@ static inline __attribute__((always_inline)) void g33(const int nv, size_t rows,
     for (int kw = 0; kw < 3; ++kw)
         for (int v = 0; v < 2; ++v)
             mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
-    om[0] = lanes(0, (ptrdiff_t)ow);
-    om[1] = lanes(0, (ptrdiff_t)ow - VL);
+    om[0] = dw_lanes(0, (ptrdiff_t)ow);
+    om[1] = dw_lanes(0, (ptrdiff_t)ow - VL);
     const float *x = s->x[0];
     const ptrdiff_t dh0 = s->dh[0];
     /* row blocks of 4 whose source rows are all inside: [r0, r1) */
@@ -266,7 +245,7 @@ static inline __attribute__((always_inline)) void g33_win(const int kind, const 
         a0[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES);
         a1[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES + VL);
     }
-    const __mmask16 om[2] = {lanes(0, (ptrdiff_t)ow), lanes(0, (ptrdiff_t)ow - VL)};
+    const __mmask16 om[2] = {dw_lanes(0, (ptrdiff_t)ow), dw_lanes(0, (ptrdiff_t)ow - VL)};
     const dw_window_mask m = dw_window_mask_for(s->iw);
     const ptrdiff_t dh0 = s->dh[0];
     const ptrdiff_t r0 = dh0 < 0 ? -dh0 : 0, r1 = (ptrdiff_t)s->ih - dh0 - 2;
@@ -349,14 +328,14 @@ void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_s
         return;
     }
     if (nb <= 2 && grid33(s)) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
-        col_masks(s, ow, nb, 3, m);
+        dw_col_masks(s, ow, nb, 3, m);
         if (nb == 2)
             g33_nv2(rows, ow, s, m, nb, dy, dyrs, acc);
         else
             g33_nv1(rows, ow, s, m, nb, dy, dyrs, acc);
         return;
     }
-    col_masks(s, ow, nb, nt, m);
+    dw_col_masks(s, ow, nb, nt, m);
     size_t t = 0;
     for (; t + TG <= nt; t += TG)
         sweep(TG, t, rows, ow, nb, s, m, dy, dyrs, acc);
