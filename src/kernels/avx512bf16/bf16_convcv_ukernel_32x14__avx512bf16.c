@@ -26,6 +26,72 @@ static inline __attribute__((always_inline)) __m256i narrow_dot(__m512 x)
     return (__m256i)_mm512_cvtneps_pbh(x);
 }
 
+/* The sums of a tile of both halves narrowed into a BF16 y at
+ * y[m*ldy + j*ystep], ystep 1 or 2, m < mr, j < nr: each position's 32
+ * sums narrowed into one vector first (vcvtne2ps2bf16 gives the bits of
+ * vcvtneps2bf16 on each half: checked for every fp32 value on Zen 5), then
+ * the 16 x 32 words transposed in four rounds of 16 shuffles. tile_finish
+ * transposes two 16 x 16 fp32 halves and then narrows: 128 shuffles and 28
+ * conversions, ~5% of a 1x1 call's time (its reduction is 128 pairs). */
+static inline __attribute__((always_inline)) void finish_words(const __m512 *lo, const __m512 *hi,
+                                                               const int nr, size_t mr,
+                                                               uint16_t *y, size_t ldy,
+                                                               size_t ystep)
+{
+    /* v[j]: word m = channel m's sum at position j */
+    __m512i v[VL], a[VL], b[VL], c[VL];
+#pragma GCC unroll 16
+    for (int j = 0; j < VL; ++j)
+        v[j] = j < nr ? (__m512i)_mm512_cvtne2ps_pbh(hi[j], lo[j]) : _mm512_setzero_si512();
+    /* a[2i + s], 128-bit lane L, dword d: channel 8L + 4s + d at positions
+     * 2i, 2i + 1 */
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) {
+        a[2 * i] = _mm512_unpacklo_epi16(v[2 * i], v[2 * i + 1]);
+        a[2 * i + 1] = _mm512_unpackhi_epi16(v[2 * i], v[2 * i + 1]);
+    }
+    /* b[4i + 2s + h], lane L, qword q: channel 8L + 4s + 2h + q at
+     * positions 4i .. 4i + 3 */
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i)
+        for (int s = 0; s < 2; ++s) {
+            b[4 * i + 2 * s] = _mm512_unpacklo_epi32(a[4 * i + s], a[4 * i + 2 + s]);
+            b[4 * i + 2 * s + 1] = _mm512_unpackhi_epi32(a[4 * i + s], a[4 * i + 2 + s]);
+        }
+    /* c[8i + k], lane L: channel 8L + k (k = 4s + 2h + e) at positions
+     * 8i .. 8i + 7 */
+#pragma GCC unroll 2
+    for (int i = 0; i < 2; ++i)
+        for (int k2 = 0; k2 < 4; ++k2) {
+            c[8 * i + 2 * k2] = _mm512_unpacklo_epi64(b[8 * i + k2], b[8 * i + 4 + k2]);
+            c[8 * i + 2 * k2 + 1] = _mm512_unpackhi_epi64(b[8 * i + k2], b[8 * i + 4 + k2]);
+        }
+    /* positions 0-7 and 8-15 of a channel side by side: channels k and
+     * k + 8 in one vector, k + 16 and k + 24 in another */
+    const __m512i first = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
+    const __m512i second = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+    const __mmask16 cols = (__mmask16)((1u << nr) - 1u);
+    uint32_t even = 0; /* ystep 2: the even words of 2 * nr */
+    for (int j = 0; j < nr; ++j)
+        even |= 1u << (2 * j);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) {
+        const __m512i o[2] = {_mm512_permutex2var_epi64(c[k], first, c[8 + k]),
+                              _mm512_permutex2var_epi64(c[k], second, c[8 + k])};
+        for (int q = 0; q < 4; ++q) {
+            const size_t m = (size_t)(k + 8 * q);
+            if (m >= mr) continue;
+            const __m256i row = q & 1 ? _mm512_extracti64x4_epi64(o[q >> 1], 1)
+                                      : _mm512_castsi512_si256(o[q >> 1]);
+            uint16_t *ym = y + m * ldy;
+            if (ystep == 1)
+                _mm256_mask_storeu_epi16(ym, cols, row);
+            else /* word j to word 2j: the other output phase's words are left alone */
+                _mm512_mask_storeu_epi16(ym, (__mmask32)even, _mm512_cvtepu16_epi32(row));
+        }
+    }
+}
+
 /* One pair of the tap at xt: 2 weight vectors x nr broadcast position words. */
 static inline __attribute__((always_inline)) void
 pair_step(const int nr, const uint32_t *w, const uint32_t *xt, __m512 *lo, __m512 *hi)
@@ -40,51 +106,42 @@ pair_step(const int nr, const uint32_t *w, const uint32_t *xt, __m512 *lo, __m51
     }
 }
 
-/* The pair loop of a one-tap call (1x1 layers) with both channel halves: the
- * general loop's checks per pair (results' lines to request, a strip ahead,
- * the tap loop) cost ~30 instructions next to 28 vdpbf16ps; here the pairs
- * run in three stretches (requesting the results' lines and the strips
- * ahead, the strips only, neither). The same requests, terms and order. */
+/* The pair loop of a one-tap call (1x1 layers) with both channel halves:
+ * one loop whose requests (a result line while c < 2 * mr, the strip
+ * PF_PAIRS ahead while there is one) fall back on the pair's own strip, a
+ * hit, instead of the general loop's checks (~30 instructions next to 28
+ * vdpbf16ps with the tap loop). Three loops, one per kind of request, made
+ * gcc store the 28 accumulators to the stack and load them back between
+ * them: -2 to -4% of the call (docs/performance.md, session 21). */
 static inline __attribute__((always_inline)) void
 one_tap_pairs(const int nr, size_t mr, size_t ncp, const uint32_t *w, const uint32_t *x, size_t cs,
               const void *yv, size_t ldy, size_t ystep, int ybf16, __m512 *lo, __m512 *hi)
 {
     const size_t ahead = ncp > PF_PAIRS ? ncp - PF_PAIRS : 0;
-    const size_t lines = ystep <= 2 ? (2 * mr < ahead ? 2 * mr : ahead) : 0;
+    const size_t lines = ystep <= 2 ? 2 * mr : 0;
     const size_t es = ybf16 ? 2 : 4;
-    size_t c = 0;
-    for (; c < lines; ++c, x += cs, w += MR) {
-        _mm_prefetch((const char *)yv + ((c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) * ystep) * es,
-                     _MM_HINT_T0);
-        _mm_prefetch((const char *)(x + PF_PAIRS * cs), _MM_HINT_T0);
-        _mm_prefetch((const char *)(x + PF_PAIRS * cs + nr - 1), _MM_HINT_T0);
-        pair_step(nr, w, x, lo, hi);
-    }
-    for (; c < ahead; ++c, x += cs, w += MR) {
-        _mm_prefetch((const char *)(x + PF_PAIRS * cs), _MM_HINT_T0);
-        _mm_prefetch((const char *)(x + PF_PAIRS * cs + nr - 1), _MM_HINT_T0);
-        pair_step(nr, w, x, lo, hi);
-    }
-    for (; c < ncp; ++c, x += cs, w += MR) {
-        if (c < 2 * mr && ystep <= 2)
-            _mm_prefetch((const char *)yv +
-                             ((c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) * ystep) * es,
-                         _MM_HINT_T0);
+    for (size_t c = 0; c < ncp; ++c, x += cs, w += MR) {
+        const char *line =
+            c < lines
+                ? (const char *)yv + ((c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) * ystep) * es
+                : (const char *)x;
+        const char *strip = (const char *)(c < ahead ? x + PF_PAIRS * cs : x);
+        _mm_prefetch(line, _MM_HINT_T0);
+        _mm_prefetch(strip, _MM_HINT_T0);
+        _mm_prefetch(strip + (nr - 1) * sizeof(uint32_t), _MM_HINT_T0);
         pair_step(nr, w, x, lo, hi);
     }
 }
 
 static inline __attribute__((always_inline)) void
-convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t ncp, size_t nt,
-            const uint32_t *w, const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv,
-            size_t ldy, size_t ystep, int accumulate, int ybf16)
+convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, const uint32_t *w,
+            const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv, size_t ldy, size_t ystep,
+            int accumulate, int ybf16)
 {
     __m512 lo[VL], hi[VL];
     /* (accumulate: a float y only, the contract's) */
     tile_start(lo, hi, nr, halves, mr, (const float *)yv, ldy, ystep, accumulate);
-    if (one_tap) /* (halves == 2) */
-        one_tap_pairs(nr, mr, ncp, w, x + toff[0], cs, yv, ldy, ystep, ybf16, lo, hi);
-    for (size_t c = 0; c < (one_tap ? 0 : ncp); ++c) {
+    for (size_t c = 0; c < ncp; ++c) {
         const uint32_t *xc = x + c * cs;
         /* the lines of the results, as f32_convcv; also at step 2 (the
          * interleaved output phases), where the caller's burst of requests
@@ -111,25 +168,53 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
             w += MR;
         }
     }
-    tile_finish(lo, hi, nr, halves, mr, yv, ldy, ystep, ybf16, narrow_dot);
+    if (ybf16 && halves == 2 && ystep <= 2)
+        finish_words(lo, hi, nr, mr, (uint16_t *)yv, ldy, ystep);
+    else
+        tile_finish(lo, hi, nr, halves, mr, yv, ldy, ystep, ybf16, narrow_dot);
 }
 
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, 0, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);   \
+            convcv_body(n, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);      \
         else                                                                                       \
-            convcv_body(n, 1, 0, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);   \
+            convcv_body(n, 1, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);      \
         break;
 
-/* Full tiles of one tap (the bulk of 1x1 layers: rows of 14, 28, 56 and
- * planes of 196 are tiles of 14): one more instance only. */
-static __attribute__((noinline)) void convcv_one_tap(size_t mr, size_t ncp, const uint32_t *w,
-                                                     const uint32_t *x, size_t cs,
-                                                     const ptrdiff_t *toff, void *y, size_t ldy,
-                                                     size_t ystep, int accumulate, int ybf16)
+/* Full tiles of one tap from zero (the bulk of 1x1 layers: rows of 14, 28,
+ * 56 and planes of 196 are tiles of 14), one instance per kind of y. The
+ * sums stay in registers from the first pair to the stores: no tile_start,
+ * and into a BF16 y no tile_finish, whose loops over the tile (and the
+ * general loop's) gcc keeps in memory, 28 stores and loads a call. */
+static inline __attribute__((always_inline)) void one_tap_tile(const int ybf16, size_t mr,
+                                                               size_t ncp, const uint32_t *w,
+                                                               const uint32_t *x, size_t cs,
+                                                               void *y, size_t ldy, size_t ystep)
 {
-    convcv_body(NR, 2, 1, mr, ncp, 1, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);
+    __m512 lo[VL], hi[VL];
+#pragma GCC unroll 16
+    for (int j = 0; j < VL; ++j)
+        lo[j] = hi[j] = _mm512_setzero_ps();
+    one_tap_pairs(NR, mr, ncp, w, x, cs, y, ldy, ystep, ybf16, lo, hi);
+    if (ybf16)
+        finish_words(lo, hi, NR, mr, (uint16_t *)y, ldy, ystep);
+    else
+        tile_finish(lo, hi, NR, 2, mr, y, ldy, ystep, 0, narrow_dot);
+}
+
+static __attribute__((noinline)) void one_tap_bf16(size_t mr, size_t ncp, const uint32_t *w,
+                                                   const uint32_t *x, size_t cs, void *y,
+                                                   size_t ldy, size_t ystep)
+{
+    one_tap_tile(1, mr, ncp, w, x, cs, y, ldy, ystep);
+}
+
+static __attribute__((noinline)) void one_tap_f32(size_t mr, size_t ncp, const uint32_t *w,
+                                                  const uint32_t *x, size_t cs, void *y, size_t ldy,
+                                                  size_t ystep)
+{
+    one_tap_tile(0, mr, ncp, w, x, cs, y, ldy, ystep);
 }
 
 void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt,
@@ -137,8 +222,11 @@ void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, siz
                                            const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
                                            int accumulate, int ybf16)
 {
-    if (nr == NR && mr > VL && nt == 1) {
-        convcv_one_tap(mr, ncp, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);
+    if (nr == NR && mr > VL && nt == 1 && !accumulate && (!ybf16 || ystep <= 2)) {
+        if (ybf16)
+            one_tap_bf16(mr, ncp, w, x + toff[0], cs, y, ldy, ystep);
+        else
+            one_tap_f32(mr, ncp, w, x + toff[0], cs, y, ldy, ystep);
         return;
     }
     switch (nr) {
