@@ -36,10 +36,12 @@ static inline __attribute__((always_inline)) void store_half(__m512 r[16], int n
                                                              float *y, size_t ldy, size_t ystep)
 {
     const __mmask16 cols = (__mmask16)((1u << nr) - 1u);
+#pragma GCC unroll 16
     for (int j = nr; j < 16; ++j)
         r[j] = _mm512_setzero_ps();
     transpose16(r);
     if (ystep == 1) {
+#pragma GCC unroll 16
         for (int m = 0; m < 16; ++m)
             if ((size_t)m < rows) _mm512_mask_storeu_ps(y + (size_t)m * ldy, cols, r[m]);
     } else if (ystep == 2) {

@@ -40,32 +40,24 @@ channel_step(const int nr, const float *w, const float *xt, __m512 *lo, __m512 *
 }
 
 /* The channel loop of a one-tap call (1x1 layers) with both channel halves:
- * the general loop's checks per channel (results' lines to request, a strip
- * ahead, the tap loop) cost ~30 instructions next to 28 FMAs; here the
- * channels run in three stretches (requesting the results' lines and the
- * strips ahead, the strips only, neither). The same requests, terms and
- * order (bf16_convcv's vdpbf16ps kernel does the same). */
+ * one loop whose requests (a result line while c < 2 * mr at unit steps,
+ * the strip PF_CHANNELS ahead while there is one) fall back on the
+ * channel's own strip, a hit, instead of the general loop's checks (~30
+ * instructions next to 28 FMAs with the tap loop). Three loops, one per
+ * kind of request, made gcc store the 28 accumulators to the stack and load
+ * them back between them (bf16_convcv's vdpbf16ps kernel does the same). */
 static inline __attribute__((always_inline)) void
 one_tap_channels(const int nr, size_t mr, size_t nc, const float *w, const float *x, size_t cs,
                  const float *y, size_t ldy, size_t ystep, __m512 *lo, __m512 *hi)
 {
     const size_t ahead = nc > PF_CHANNELS ? nc - PF_CHANNELS : 0;
-    const size_t lines = ystep == 1 ? (2 * mr < ahead ? 2 * mr : ahead) : 0;
-    size_t c = 0;
-    for (; c < lines; ++c, x += cs, w += MR) {
-        _mm_prefetch((const char *)(y + (c >> 1) * ldy + (c & 1) * (nr - 1)), _MM_HINT_T0);
-        _mm_prefetch((const char *)(x + PF_CHANNELS * cs), _MM_HINT_T0);
-        _mm_prefetch((const char *)(x + PF_CHANNELS * cs + nr - 1), _MM_HINT_T0);
-        channel_step(nr, w, x, lo, hi);
-    }
-    for (; c < ahead; ++c, x += cs, w += MR) {
-        _mm_prefetch((const char *)(x + PF_CHANNELS * cs), _MM_HINT_T0);
-        _mm_prefetch((const char *)(x + PF_CHANNELS * cs + nr - 1), _MM_HINT_T0);
-        channel_step(nr, w, x, lo, hi);
-    }
-    for (; c < nc; ++c, x += cs, w += MR) {
-        if (c < 2 * mr && ystep == 1)
-            _mm_prefetch((const char *)(y + (c >> 1) * ldy + (c & 1) * (nr - 1)), _MM_HINT_T0);
+    const size_t lines = ystep == 1 ? 2 * mr : 0;
+    for (size_t c = 0; c < nc; ++c, x += cs, w += MR) {
+        const float *line = c < lines ? y + (c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) : x;
+        const float *strip = c < ahead ? x + PF_CHANNELS * cs : x;
+        _mm_prefetch((const char *)line, _MM_HINT_T0);
+        _mm_prefetch((const char *)strip, _MM_HINT_T0);
+        _mm_prefetch((const char *)(strip + nr - 1), _MM_HINT_T0);
         channel_step(nr, w, x, lo, hi);
     }
 }
@@ -135,10 +127,30 @@ static __attribute__((noinline)) void convcv_one_tap(size_t mr, size_t nc, const
     convcv_body(NR, 2, 1, mr, nc, 1, w, x, cs, toff, y, ldy, ystep, accumulate);
 }
 
+/* The same from zero into unit-step results (1x1 gradInput rows and
+ * planes): the sums stay in registers from the first channel to the
+ * stores, where tile_start's and tile_finish's other cases (their loops
+ * over the tile) keep them in memory, 28 stores and loads a call. */
+static __attribute__((noinline)) void convcv_one_tap_unit(size_t mr, size_t nc, const float *w,
+                                                          const float *x, size_t cs, float *y,
+                                                          size_t ldy)
+{
+    __m512 lo[VL], hi[VL];
+#pragma GCC unroll 16
+    for (int j = 0; j < VL; ++j)
+        lo[j] = hi[j] = _mm512_setzero_ps();
+    one_tap_channels(NR, mr, nc, w, x, cs, y, ldy, 1, lo, hi);
+    tile_finish(lo, hi, NR, 2, mr, y, ldy, 1, 0, NULL);
+}
+
 void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                       const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                       size_t ldy, size_t ystep, int accumulate)
 {
+    if (nr == NR && mr > VL && nt == 1 && ystep == 1 && !accumulate) {
+        convcv_one_tap_unit(mr, nc, w, x + toff[0], cs, y, ldy);
+        return;
+    }
     if (nr == NR && mr > VL && nt == 1) {
         convcv_one_tap(mr, nc, w, x, cs, toff, y, ldy, ystep, accumulate);
         return;

@@ -9,11 +9,13 @@
 static inline __attribute__((always_inline)) void transpose16(__m512 r[16])
 {
     __m512 t[16];
+#pragma GCC unroll 8
     for (int i = 0; i < 8; ++i) {
         t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
         t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
     }
     /* t[4q + 0..3] from rows 4q..4q+3: columns 4k + {0,1} (lo) and {2,3} (hi) */
+#pragma GCC unroll 4
     for (int q = 0; q < 4; ++q) {
         r[4 * q + 0] = _mm512_shuffle_ps(t[4 * q + 0], t[4 * q + 2], _MM_SHUFFLE(1, 0, 1, 0));
         r[4 * q + 1] = _mm512_shuffle_ps(t[4 * q + 0], t[4 * q + 2], _MM_SHUFFLE(3, 2, 3, 2));
@@ -21,12 +23,14 @@ static inline __attribute__((always_inline)) void transpose16(__m512 r[16])
         r[4 * q + 3] = _mm512_shuffle_ps(t[4 * q + 1], t[4 * q + 3], _MM_SHUFFLE(3, 2, 3, 2));
     }
     /* then two rounds of 128-bit block shuffles: r[k] = column k */
+#pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) {
         t[k] = _mm512_shuffle_f32x4(r[k], r[4 + k], 0x88);
         t[4 + k] = _mm512_shuffle_f32x4(r[k], r[4 + k], 0xdd);
         t[8 + k] = _mm512_shuffle_f32x4(r[8 + k], r[12 + k], 0x88);
         t[12 + k] = _mm512_shuffle_f32x4(r[8 + k], r[12 + k], 0xdd);
     }
+#pragma GCC unroll 8
     for (int k = 0; k < 8; ++k) {
         r[k] = _mm512_shuffle_f32x4(t[k], t[8 + k], 0x88);
         r[8 + k] = _mm512_shuffle_f32x4(t[k], t[8 + k], 0xdd);
