@@ -136,11 +136,18 @@ one_tap_pairs(const int nr, size_t mr, size_t ncp, const uint32_t *w, const uint
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, const uint32_t *w,
             const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv, size_t ldy, size_t ystep,
-            int accumulate, int ybf16)
+            int accumulate, int ybf16, const int words)
 {
     __m512 lo[VL], hi[VL];
-    /* (accumulate: a float y only, the contract's) */
-    tile_start(lo, hi, nr, halves, mr, (const float *)yv, ldy, ystep, accumulate);
+    /* words (a constant): from zero into a BF16 y at step 1 or 2 with both
+     * halves, the sums kept in registers (see one_tap_tile) */
+    if (words) {
+#pragma GCC unroll 16
+        for (int j = 0; j < VL; ++j)
+            lo[j] = hi[j] = _mm512_setzero_ps();
+    } else { /* (accumulate: a float y only, the contract's) */
+        tile_start(lo, hi, nr, halves, mr, (const float *)yv, ldy, ystep, accumulate);
+    }
     for (size_t c = 0; c < ncp; ++c) {
         const uint32_t *xc = x + c * cs;
         /* the lines of the results, as f32_convcv; also at step 2 (the
@@ -168,7 +175,7 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
             w += MR;
         }
     }
-    if (ybf16 && halves == 2 && ystep <= 2)
+    if (words || (ybf16 && halves == 2 && ystep <= 2))
         finish_words(lo, hi, nr, mr, (uint16_t *)yv, ldy, ystep);
     else
         tile_finish(lo, hi, nr, halves, mr, yv, ldy, ystep, ybf16, narrow_dot);
@@ -177,9 +184,9 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);      \
+            convcv_body(n, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16, 0);   \
         else                                                                                       \
-            convcv_body(n, 1, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);      \
+            convcv_body(n, 1, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16, 0);   \
         break;
 
 /* Full tiles of one tap from zero (the bulk of 1x1 layers: rows of 14, 28,
@@ -210,6 +217,16 @@ static __attribute__((noinline)) void one_tap_bf16(size_t mr, size_t ncp, const 
     one_tap_tile(1, mr, ncp, w, x, cs, y, ldy, ystep);
 }
 
+/* Full tiles of several taps from zero into a BF16 y (3x3 layers' rows of
+ * 14, 28, 56), their sums in registers as one_tap_tile's. */
+static __attribute__((noinline)) void full_tile_bf16(size_t mr, size_t ncp, size_t nt,
+                                                     const uint32_t *w, const uint32_t *x,
+                                                     size_t cs, const ptrdiff_t *toff, void *y,
+                                                     size_t ldy, size_t ystep)
+{
+    convcv_body(NR, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, 0, 1, 1);
+}
+
 static __attribute__((noinline)) void one_tap_f32(size_t mr, size_t ncp, const uint32_t *w,
                                                   const uint32_t *x, size_t cs, void *y, size_t ldy,
                                                   size_t ystep)
@@ -227,6 +244,10 @@ void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, siz
             one_tap_bf16(mr, ncp, w, x + toff[0], cs, y, ldy, ystep);
         else
             one_tap_f32(mr, ncp, w, x + toff[0], cs, y, ldy, ystep);
+        return;
+    }
+    if (nr == NR && mr > VL && !accumulate && ybf16 && ystep <= 2) {
+        full_tile_bf16(mr, ncp, nt, w, x, cs, toff, y, ldy, ystep);
         return;
     }
     switch (nr) {
