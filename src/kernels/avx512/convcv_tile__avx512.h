@@ -55,6 +55,7 @@ static inline __attribute__((always_inline)) void store_half(__m512 r[16], int n
         for (int j = 0; j < nr; ++j)
             even |= 1u << (2 * j);
         const __mmask16 klo = (__mmask16)(even & 0xffffu), khi = (__mmask16)(even >> 16);
+#pragma GCC unroll 16
         for (int m = 0; m < 16; ++m) {
             if ((size_t)m >= rows) continue;
             float *ym = y + (size_t)m * ldy;

@@ -67,11 +67,22 @@ one_tap_channels(const int nr, size_t mr, size_t nc, const float *w, const float
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t nc, size_t nt,
             const float *w, const float *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy,
-            size_t ystep, int accumulate)
+            size_t ystep, int accumulate, const int step)
 {
     __m512 lo[VL], hi[VL];
-    /* (from y: transposed like the result) */
-    tile_start(lo, hi, nr, halves, mr, y, ldy, ystep, accumulate);
+    /* step (a constant) 1 or 2: from zero into results at that step. gcc
+     * keeps the sums in registers from the first channel to the stores
+     * only in such instances: tile_start's and tile_finish's other cases
+     * (their loops over the tile) made it store and load all 28 in each
+     * call (and between the loops of a one-tap call). */
+    if (step) {
+        ystep = (size_t)step;
+#pragma GCC unroll 16
+        for (int j = 0; j < VL; ++j)
+            lo[j] = hi[j] = _mm512_setzero_ps();
+    } else { /* (from y: transposed like the result) */
+        tile_start(lo, hi, nr, halves, mr, y, ldy, ystep, accumulate);
+    }
     if (one_tap) /* (halves == 2) */
         one_tap_channels(nr, mr, nc, w, x + toff[0], cs, y, ldy, ystep, lo, hi);
     for (size_t c = 0; c < (one_tap ? 0 : nc); ++c) {
@@ -112,47 +123,40 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);           \
+            convcv_body(n, 2, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, 0);        \
         else                                                                                       \
-            convcv_body(n, 1, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);           \
+            convcv_body(n, 1, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, 0);        \
         break;
 
-/* Full tiles of one tap (the bulk of 1x1 layers: rows of 14, 28, 56 and
- * planes of 196 are tiles of 14): one more instance only. */
-static __attribute__((noinline)) void convcv_one_tap(size_t mr, size_t nc, const float *w,
-                                                     const float *x, size_t cs,
-                                                     const ptrdiff_t *toff, float *y, size_t ldy,
-                                                     size_t ystep, int accumulate)
-{
-    convcv_body(NR, 2, 1, mr, nc, 1, w, x, cs, toff, y, ldy, ystep, accumulate);
-}
-
-/* The same from zero into unit-step results (1x1 gradInput rows and
- * planes): the sums stay in registers from the first channel to the
- * stores, where tile_start's and tile_finish's other cases (their loops
- * over the tile) keep them in memory, 28 stores and loads a call. */
-static __attribute__((noinline)) void convcv_one_tap_unit(size_t mr, size_t nc, const float *w,
-                                                          const float *x, size_t cs, float *y,
-                                                          size_t ldy)
-{
-    __m512 lo[VL], hi[VL];
-#pragma GCC unroll 16
-    for (int j = 0; j < VL; ++j)
-        lo[j] = hi[j] = _mm512_setzero_ps();
-    one_tap_channels(NR, mr, nc, w, x, cs, y, ldy, 1, lo, hi);
-    tile_finish(lo, hi, NR, 2, mr, y, ldy, 1, 0, NULL);
-}
+/* Full tiles (14 positions, both halves): of one tap (the bulk of 1x1
+ * layers: rows of 14, 28, 56 and planes of 196 are tiles of 14) and of
+ * several, from zero into results at step 1 or 2 (every data pass call);
+ * one tap with another step or accumulating. */
+#define FULL_TILE(name, one_tap, step)                                                             \
+    static __attribute__((noinline)) void name(size_t mr, size_t nc, size_t nt, const float *w,    \
+                                               const float *x, size_t cs, const ptrdiff_t *toff,   \
+                                               float *y, size_t ldy, size_t ystep, int accumulate) \
+    {                                                                                              \
+        convcv_body(NR, 2, one_tap, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, step);  \
+    }
+FULL_TILE(one_tap_step1, 1, 1)
+FULL_TILE(one_tap_step2, 1, 2)
+FULL_TILE(full_step1, 0, 1)
+FULL_TILE(full_step2, 0, 2)
+FULL_TILE(one_tap_any, 1, 0)
 
 void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                       const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                       size_t ldy, size_t ystep, int accumulate)
 {
-    if (nr == NR && mr > VL && nt == 1 && ystep == 1 && !accumulate) {
-        convcv_one_tap_unit(mr, nc, w, x + toff[0], cs, y, ldy);
+    if (nr == NR && mr > VL && !accumulate && ystep <= 2) {
+        (nt == 1      ? ystep == 1 ? one_tap_step1 : one_tap_step2
+         : ystep == 1 ? full_step1
+                      : full_step2)(mr, nc, nt, w, x, cs, toff, y, ldy, ystep, 0);
         return;
     }
     if (nr == NR && mr > VL && nt == 1) {
-        convcv_one_tap(mr, nc, w, x, cs, toff, y, ldy, ystep, accumulate);
+        one_tap_any(mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);
         return;
     }
     /* the positions of the tile as a constant: the broadcasts and
