@@ -12,6 +12,16 @@
 #include "kernels/avx512/f32_narrow__avx512.h"
 #include "kernels/avx512/transpose16__avx512.h"
 
+/* The even 32-bit lanes (fp32) or 16-bit words (bf16) of 2 * nr: positions
+ * j < nr stored at step 2, the other output phase's elements left alone. */
+static inline uint32_t step2_mask(int nr)
+{
+    uint32_t even = 0;
+    for (int j = 0; j < nr; ++j)
+        even |= 1u << (2 * j);
+    return even;
+}
+
 /* y[m*ldy + j*ystep] for m < rows, j < nr into r, transposed: r[j] holds
  * position j of 16 channels (rows m >= rows are 0) */
 static inline __attribute__((always_inline)) void
@@ -51,9 +61,7 @@ static inline __attribute__((always_inline)) void store_half(__m512 r[16], int n
         const __m512i lo = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
         const __m512i hi =
             _mm512_set_epi32(15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8, 8);
-        uint32_t even = 0;
-        for (int j = 0; j < nr; ++j)
-            even |= 1u << (2 * j);
+        const uint32_t even = step2_mask(nr);
         const __mmask16 klo = (__mmask16)(even & 0xffffu), khi = (__mmask16)(even >> 16);
 #pragma GCC unroll 16
         for (int m = 0; m < 16; ++m) {
@@ -92,9 +100,7 @@ static inline __attribute__((always_inline)) void store_half_bf16(__m512 r[16], 
         r[j] = _mm512_setzero_ps();
     transpose16(r);
     const __mmask16 cols = (__mmask16)((1u << nr) - 1u);
-    uint32_t even = 0; /* ystep 2: the even words of 2 * nr */
-    for (int j = 0; j < nr; ++j)
-        even |= 1u << (2 * j);
+    const uint32_t even = step2_mask(nr); /* ystep 2 */
     for (int m = 0; m < 16; ++m) {
         if ((size_t)m >= rows) continue;
         const __m256i h = narrow(r[m]);

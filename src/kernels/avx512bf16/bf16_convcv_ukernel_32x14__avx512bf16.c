@@ -71,9 +71,7 @@ static inline __attribute__((always_inline)) void finish_words(const __m512 *lo,
     const __m512i first = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
     const __m512i second = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
     const __mmask16 cols = (__mmask16)((1u << nr) - 1u);
-    uint32_t even = 0; /* ystep 2: the even words of 2 * nr */
-    for (int j = 0; j < nr; ++j)
-        even |= 1u << (2 * j);
+    const uint32_t even = step2_mask(nr); /* ystep 2 */
 #pragma GCC unroll 8
     for (int k = 0; k < 8; ++k) {
         const __m512i o[2] = {_mm512_permutex2var_epi64(c[k], first, c[8 + k]),
@@ -134,13 +132,15 @@ one_tap_pairs(const int nr, size_t mr, size_t ncp, const uint32_t *w, const uint
 }
 
 static inline __attribute__((always_inline)) void
-convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, const uint32_t *w,
-            const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv, size_t ldy, size_t ystep,
-            int accumulate, int ybf16, const int words)
+convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t ncp, size_t nt,
+            const uint32_t *w, const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv,
+            size_t ldy, size_t ystep, int accumulate, int ybf16, const int words)
 {
     __m512 lo[VL], hi[VL];
     /* words (a constant): from zero into a BF16 y at step 1 or 2 with both
-     * halves, the sums kept in registers (see one_tap_tile) */
+     * halves. gcc keeps the sums in registers from the first pair to the
+     * stores only in such instances: tile_start's and tile_finish's loops
+     * over the tile made it store and load all 28 in each call. */
     if (words) {
 #pragma GCC unroll 16
         for (int j = 0; j < VL; ++j)
@@ -148,7 +148,9 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
     } else { /* (accumulate: a float y only, the contract's) */
         tile_start(lo, hi, nr, halves, mr, (const float *)yv, ldy, ystep, accumulate);
     }
-    for (size_t c = 0; c < ncp; ++c) {
+    if (one_tap) /* (halves == 2) */
+        one_tap_pairs(nr, mr, ncp, w, x + toff[0], cs, yv, ldy, ystep, ybf16, lo, hi);
+    for (size_t c = 0; c < (one_tap ? 0 : ncp); ++c) {
         const uint32_t *xc = x + c * cs;
         /* the lines of the results, as f32_convcv; also at step 2 (the
          * interleaved output phases), where the caller's burst of requests
@@ -184,70 +186,40 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16, 0);   \
+            convcv_body(n, 2, 0, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16,    \
+                        0);                                                                        \
         else                                                                                       \
-            convcv_body(n, 1, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16, 0);   \
+            convcv_body(n, 1, 0, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16,    \
+                        0);                                                                        \
         break;
 
-/* Full tiles of one tap from zero (the bulk of 1x1 layers: rows of 14, 28,
- * 56 and planes of 196 are tiles of 14), one instance per kind of y. The
- * sums stay in registers from the first pair to the stores: no tile_start,
- * and into a BF16 y no tile_finish, whose loops over the tile (and the
- * general loop's) gcc keeps in memory, 28 stores and loads a call. */
-static inline __attribute__((always_inline)) void one_tap_tile(const int ybf16, size_t mr,
-                                                               size_t ncp, const uint32_t *w,
-                                                               const uint32_t *x, size_t cs,
-                                                               void *y, size_t ldy, size_t ystep)
-{
-    __m512 lo[VL], hi[VL];
-#pragma GCC unroll 16
-    for (int j = 0; j < VL; ++j)
-        lo[j] = hi[j] = _mm512_setzero_ps();
-    one_tap_pairs(NR, mr, ncp, w, x, cs, y, ldy, ystep, ybf16, lo, hi);
-    if (ybf16)
-        finish_words(lo, hi, NR, mr, (uint16_t *)y, ldy, ystep);
-    else
-        tile_finish(lo, hi, NR, 2, mr, y, ldy, ystep, 0, narrow_dot);
-}
-
-static __attribute__((noinline)) void one_tap_bf16(size_t mr, size_t ncp, const uint32_t *w,
-                                                   const uint32_t *x, size_t cs, void *y,
-                                                   size_t ldy, size_t ystep)
-{
-    one_tap_tile(1, mr, ncp, w, x, cs, y, ldy, ystep);
-}
-
-/* Full tiles of several taps from zero into a BF16 y (3x3 layers' rows of
- * 14, 28, 56), their sums in registers as one_tap_tile's. */
-static __attribute__((noinline)) void full_tile_bf16(size_t mr, size_t ncp, size_t nt,
-                                                     const uint32_t *w, const uint32_t *x,
-                                                     size_t cs, const ptrdiff_t *toff, void *y,
-                                                     size_t ldy, size_t ystep)
-{
-    convcv_body(NR, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, 0, 1, 1);
-}
-
-static __attribute__((noinline)) void one_tap_f32(size_t mr, size_t ncp, const uint32_t *w,
-                                                  const uint32_t *x, size_t cs, void *y, size_t ldy,
-                                                  size_t ystep)
-{
-    one_tap_tile(0, mr, ncp, w, x, cs, y, ldy, ystep);
-}
+/* Full tiles (14 positions, both halves): of one tap (the bulk of 1x1
+ * layers: rows of 14, 28, 56 and planes of 196 are tiles of 14) into a
+ * float y or from zero into a BF16 one, and of several taps from zero into
+ * a BF16 y at step 1 or 2 (the data pass's calls; it never accumulates). */
+#define FULL_TILE(name, one_tap, ybf16)                                                            \
+    static __attribute__((noinline)) void name(                                                    \
+        size_t mr, size_t ncp, size_t nt, const uint32_t *w, const uint32_t *x, size_t cs,         \
+        const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep, int accumulate)                  \
+    {                                                                                              \
+        convcv_body(NR, 2, one_tap, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16, \
+                    ybf16);                                                                        \
+    }
+FULL_TILE(one_tap_f32, 1, 0)
+FULL_TILE(one_tap_bf16, 1, 1)
+FULL_TILE(full_tile_bf16, 0, 1)
 
 void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt,
                                            const uint32_t *w, const uint32_t *x, size_t cs,
                                            const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
                                            int accumulate, int ybf16)
 {
-    if (nr == NR && mr > VL && nt == 1 && !accumulate && (!ybf16 || ystep <= 2)) {
-        if (ybf16)
-            one_tap_bf16(mr, ncp, w, x + toff[0], cs, y, ldy, ystep);
-        else
-            one_tap_f32(mr, ncp, w, x + toff[0], cs, y, ldy, ystep);
+    if (nr == NR && mr > VL && nt == 1 && !ybf16) {
+        one_tap_f32(mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate);
         return;
     }
-    if (nr == NR && mr > VL && !accumulate && ybf16 && ystep <= 2) {
-        full_tile_bf16(mr, ncp, nt, w, x, cs, toff, y, ldy, ystep);
+    if (nr == NR && mr > VL && ybf16 && ystep <= 2) { /* (ybf16: accumulate is 0) */
+        (nt == 1 ? one_tap_bf16 : full_tile_bf16)(mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, 0);
         return;
     }
     switch (nr) {
