@@ -419,6 +419,13 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
                      * 16-bit packing time) */
                     const bool whole = g->st[1] == 1 && g->st[2] == 1 && q0 == 0 && hi == g->wp &&
                                        g->wp == is[2] && v->stride[4] == 1 && v->stride[3] == is[2];
+                    /* fp32 rows with unit steps and padding: a run of them, the
+                     * padding included, is one f32_padrows call (a memcpy and
+                     * two memsets per row of 28-56 floats cost more than the
+                     * copy) */
+                    const bool padrows =
+                        !whole && v->dtype == ACL_FLOAT && g->st[2] * v->stride[4] == 1;
+                    const int64_t es = dtype_bytes(v->dtype), lds = g->st[1] * v->stride[3];
                     for (int64_t r = 0; r < g->hp;) {
                         const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + ph;
                         float *row = plane + r * g->wp;
@@ -428,25 +435,38 @@ static void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, co
                             continue;
                         }
                         int64_t nrows = 1;
-                        while (whole && r + nrows < g->hp && h + nrows < is[1]) ++nrows;
-                        if (lo > 0) memset(row, 0, (size_t)lo * sizeof(float));
+                        while ((whole || padrows) && r + nrows < g->hp &&
+                               h + nrows * g->st[1] < is[1])
+                            ++nrows;
                         const int64_t w0 = (lo + q0) * g->st[2] + pw;
-                        /* the span the read covers; not asked for when sparse,
-                         * where a prefetch of the span would touch unread lines */
+                        const char *at =
+                            (const char *)v->data + conv_view_index(v, n, c0 + c, d, h, w0) * es;
+                        /* the span one read covers (padrows: a row of the run);
+                         * not asked for when sparse, where a prefetch of the span
+                         * would touch unread lines */
                         const int64_t span =
-                            (((nrows - 1) * g->wp + hi - lo - 1) * g->st[2] * v->stride[4] + 1) *
-                            (int64_t)dtype_bytes(v->dtype);
+                            padrows
+                                ? (hi - lo) * es
+                                : (((nrows - 1) * g->wp + hi - lo - 1) * g->st[2] * v->stride[4] +
+                                   1) *
+                                      es;
                         /* the same rows of a channel ahead (pack_ahead) */
                         const int64_t ahead = pack_ahead(span, 1);
                         if (ipw == 0 && c + ahead < g->cin && span <= FAST_PREFETCH_MAX_BYTES)
-                            ukernel_prefetch_run(
-                                (const char *)v->data +
-                                    conv_view_index(v, n, c0 + c + ahead, d, h, w0) *
-                                        (int64_t)dtype_bytes(v->dtype),
-                                span, 0);
-                        conv_load_row(v, n, c0 + c, d, h, w0, g->st[2],
-                                      (nrows - 1) * g->wp + hi - lo, mode, k, row + lo);
-                        if (hi < g->wp) memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
+                            for (int64_t i = 0; i < (padrows ? nrows : 1); ++i)
+                                ukernel_prefetch_run(at + (ahead * v->stride[1] + i * lds) * es,
+                                                     span, 0);
+                        if (padrows) {
+                            k->f32_padrows((size_t)nrows, (size_t)g->wp, (size_t)lo, (size_t)hi,
+                                           (const float *)(const void *)at, (size_t)lds, row,
+                                           (size_t)g->wp, conv_round_kind(mode));
+                        } else {
+                            if (lo > 0) memset(row, 0, (size_t)lo * sizeof(float));
+                            conv_load_row(v, n, c0 + c, d, h, w0, g->st[2],
+                                          (nrows - 1) * g->wp + hi - lo, mode, k, row + lo);
+                            if (hi < g->wp)
+                                memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(float));
+                        }
                         r += nrows;
                     }
                 }
@@ -520,25 +540,40 @@ static int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_uke
                     const int64_t q0 = ow0 + g->qmin[2];
                     int64_t lo, hi;
                     plane_cols(g, ow0, pw, &lo, &hi);
-                    const int64_t step = g->st[2] * v->stride[4];
-                    for (int64_t r = 0; r < g->hp; ++r) {
+                    const int64_t step = g->st[2] * v->stride[4], lds = g->st[1] * v->stride[3];
+                    for (int64_t r = 0; r < g->hp;) {
                         const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + ph;
                         uint16_t *row = plane + r * g->wp;
                         if (d < 0 || d >= is[0] || h < 0 || h >= is[1] || hi <= lo) {
                             memset(row, 0, (size_t)g->wp * sizeof(uint16_t));
+                            ++r;
+                            continue;
+                        }
+                        const uint16_t *s =
+                            src + conv_view_index(v, n, c0 + c, d, h, (lo + q0) * g->st[2] + pw);
+                        if (step == 1) { /* a run of rows, padding included (pack_slab's padrows) */
+                            int64_t nrows = 1;
+                            while (r + nrows < g->hp && h + nrows * g->st[1] < is[1])
+                                ++nrows;
+                            const int64_t span = (hi - lo) * (int64_t)sizeof(uint16_t);
+                            const int64_t ahead = pack_ahead(span, 1);
+                            if (ipw == 0 && c + ahead < g->cin && span <= FAST_PREFETCH_MAX_BYTES)
+                                for (int64_t i = 0; i < nrows; ++i)
+                                    ukernel_prefetch_run(
+                                        (const char *)(s + ahead * v->stride[1] + i * lds), span,
+                                        0);
+                            emin = k->bf16_padrows((size_t)nrows, (size_t)g->wp, (size_t)lo,
+                                                   (size_t)hi, s, (size_t)lds, row, (size_t)g->wp,
+                                                   emin);
+                            r += nrows;
                             continue;
                         }
                         memset(row, 0, (size_t)lo * sizeof(uint16_t));
-                        const uint16_t *s =
-                            src + conv_view_index(v, n, c0 + c, d, h, (lo + q0) * g->st[2] + pw);
-                        if (step == 1) {
-                            emin = k->bf16_minexp((size_t)(hi - lo), s, row + lo, emin);
-                        } else {
-                            for (int64_t i = 0; i < hi - lo; ++i)
-                                row[lo + i] = s[i * step];
-                            emin = k->bf16_minexp((size_t)(hi - lo), row + lo, NULL, emin);
-                        }
+                        for (int64_t i = 0; i < hi - lo; ++i)
+                            row[lo + i] = s[i * step];
+                        emin = k->bf16_minexp((size_t)(hi - lo), row + lo, NULL, emin);
                         memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(uint16_t));
+                        ++r;
                     }
                 }
         }

@@ -178,6 +178,7 @@ typedef struct conv_ukernels {
     h16_f32_split2_ukernel_fn h16_f32_split2; /* stride-2 rows split into their W phases */
     /* fp32 rounded to the precision modes (operands, results) */
     f32_round_ukernel_fn f32_round;
+    f32_padrows_ukernel_fn f32_padrows; /* padded slab rows, rounded */
     /* fp32 rows read / written with a step of 2 (stride-2 W phases) */
     f32_step2_ukernel_fn f32_load_step2, f32_store_step2;
     f32_split2_ukernel_fn f32_split2; /* stride-2 rows split into their W phases, rounded */
@@ -199,6 +200,7 @@ typedef struct conv_ukernels {
     int bf16_convcv_mr, bf16_convcv_nr;
     bf16_convcv_ukernel_fn bf16_convcv;
     bf16_minexp_ukernel_fn bf16_minexp; /* their operands' guard */
+    bf16_padrows_ukernel_fn bf16_padrows; /* padded bf16 slab rows, guarded */
     bf16_zip_ukernel_fn bf16_zip;       /* pair slab rows */
     bf16_pairt_ukernel_fn bf16_pairt;   /* paired dy^T */
     bf16_split2_ukernel_fn bf16_split2; /* stride-2 bf16 slab rows */

@@ -48,6 +48,41 @@ int bf16_minexp_ukernel__scalar(size_t n, const uint16_t *src, uint16_t *dst, in
 int bf16_minexp_ukernel__avx512(size_t n, const uint16_t *src, uint16_t *dst, int emin);
 
 /*
+ * Padded rows ("f32_padrows"): for r < rows and j < wp,
+ *   dst[r*ldd + j] = src[r*lds + j - lo] rounded as f32_round does for kind
+ *                    (F32_ROUND_NONE: copied) where lo <= j < hi, else +0.
+ * src points at row 0's value for column lo. The rows of a padded slab
+ * plane in one call (pack_slab: a memcpy and two memsets per row of 28-56
+ * floats cost more than the copy). 0 <= lo <= hi <= wp; reads exactly the
+ * hi - lo values of each row, writes exactly its wp elements.
+ */
+typedef void (*f32_padrows_ukernel_fn)(size_t rows, size_t wp, size_t lo, size_t hi,
+                                       const float *src, size_t lds, float *dst, size_t ldd,
+                                       int kind);
+
+void f32_padrows_ukernel__scalar(size_t rows, size_t wp, size_t lo, size_t hi, const float *src,
+                                 size_t lds, float *dst, size_t ldd, int kind);
+void f32_padrows_ukernel__avx2(size_t rows, size_t wp, size_t lo, size_t hi, const float *src,
+                               size_t lds, float *dst, size_t ldd, int kind);
+void f32_padrows_ukernel__avx512(size_t rows, size_t wp, size_t lo, size_t hi, const float *src,
+                                 size_t lds, float *dst, size_t ldd, int kind);
+
+/*
+ * bf16 padded rows ("bf16_padrows"): f32_padrows's layout over bf16 bits,
+ * copied (no rounding), for the BF16 pair slabs (pack_slab_bf16). Returns
+ * the smaller of emin and bf16_minexp of every value read. Same bounds and
+ * accesses as f32_padrows.
+ */
+typedef int (*bf16_padrows_ukernel_fn)(size_t rows, size_t wp, size_t lo, size_t hi,
+                                       const uint16_t *src, size_t lds, uint16_t *dst, size_t ldd,
+                                       int emin);
+
+int bf16_padrows_ukernel__scalar(size_t rows, size_t wp, size_t lo, size_t hi, const uint16_t *src,
+                                 size_t lds, uint16_t *dst, size_t ldd, int emin);
+int bf16_padrows_ukernel__avx512(size_t rows, size_t wp, size_t lo, size_t hi, const uint16_t *src,
+                                 size_t lds, uint16_t *dst, size_t ldd, int emin);
+
+/*
  * bf16 rows zipped into pairs ("bf16_zip"): dst[r*ds + i] = lo[r*ss + i] |
  * hi[r*ss + i] << 16 for r < rows, i < n (hi == NULL: +0 high halves), the
  * BF16 pair slabs' rows (a channel pair's values at one position in a 32-bit
