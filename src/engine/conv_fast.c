@@ -2335,13 +2335,24 @@ static int pack_dyt_pairs(const wt_run *r, int64_t n, int64_t o0, int64_t oc, in
      * 32-bit words, transposed (and scanned) by the ISA's kernel */
     const bool words = v->stride[4] == 1 && v->stride[1] % 2 == 0;
     int emin = 255;
+    /* whole rows of even length one after another: each channel's pairs
+     * are one run of words, the block one call (a call per row of 28 was
+     * ~3% of vgg's bf16 weights pass, most of it waiting on its loads: a
+     * run is a stream the prefetchers follow) */
+    const bool run = words && full > 0 && ncol % 2 == 0 && nrow > 1 && v->stride[3] == ncol;
+    if (run)
+        emin = r->k->bf16_pairt(
+            (size_t)oc, (size_t)(nrow * full),
+            (const uint32_t *)(const void *)(src + conv_view_index(v, n, o0, od, h0, c0)),
+            (size_t)(v->stride[1] / 2), dyt, (size_t)ldb, emin);
     for (int64_t rr = 0; rr < nrow; ++rr) {
         uint32_t *drow = dyt + rr * lenp * ldb;
         const int64_t at = conv_view_index(v, n, o0, od, h0 + rr, c0);
         if (words && full > 0) {
-            emin = r->k->bf16_pairt((size_t)oc, (size_t)full,
-                                    (const uint32_t *)(const void *)(src + at),
-                                    (size_t)(v->stride[1] / 2), drow, (size_t)ldb, emin);
+            if (!run)
+                emin = r->k->bf16_pairt((size_t)oc, (size_t)full,
+                                        (const uint32_t *)(const void *)(src + at),
+                                        (size_t)(v->stride[1] / 2), drow, (size_t)ldb, emin);
         } else {
             for (int64_t q = 0; q < full; ++q)
                 for (int64_t o = 0; o < oc; ++o) {
