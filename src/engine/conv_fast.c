@@ -2662,44 +2662,6 @@ static void wt_chunk_flat_pairs(const wt_run *r, int64_t u0, int64_t u1, float *
     }
 }
 
-/* The GEMM path for output channels [ob, ob + ldo) of group grp over a unit's
- * positions: dy^T per position block, then every (c, tap) x o tile. lanes:
- * gradBias lanes of the block's channels (the unit is image n), or NULL.
- * fresh: the unit is its chunk's first, whose first block writes the tiles. */
-static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *dyt, float *pg, float *lanes,
-                           int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t rows, int64_t ow0,
-                           int64_t ow_n, int64_t ob, bool fresh)
-{
-    const wt_state *st = r->st;
-    const fast_geom *g = &st->g;
-    const int64_t krows = g->cin * g->nt, oc = min64(st->ldo, g->cout - ob);
-    if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
-    for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
-        for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
-            const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
-            pack_dyt(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
-            if (lanes) bias_block_rows(r, lanes, NULL, 0, 0, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol);
-            for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
-                const int64_t mr = min64(st->mr, krows - q0);
-                const float *a[CONV_UKERNEL_MAX_MR];
-                slab_rows(a, xs + r0 * g->wp + c0, q0, mr, g->nt, cs, r->toff);
-                for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
-                    const int64_t nr = min64(st->nr, oc - o0);
-                    /* the next call's partial sums (its first loads
-                     * waited on them: ~10% of the kernel's samples in
-                     * deconv2d_k4s2's weights pass; -3 to -10% CPU) */
-                    if (q0 + st->mr < krows)
-                        prefetch_tile(pg + (q0 + st->mr) * st->ldb + ob + o0,
-                                      min64(st->mr, krows - q0 - st->mr), st->ldb, nr, 4);
-                    r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)g->wp, dyt + o0,
-                                 (size_t)st->ldo, pg + q0 * st->ldb + ob + o0, (size_t)st->ldb,
-                                 !fresh || r0 > 0 || c0 > 0);
-                }
-            }
-        }
-    if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
-}
-
 /* Part i of k of dy's block [h0, h0 + nrow) x [c0, c0 + ncol) of plane od,
  * channels [o0, o0 + oc) of image n, asked for into L2 when each channel's
  * rows are one run: the next block's transpose (bf16_pairt) otherwise waits
@@ -2717,6 +2679,53 @@ static void dy_prefetch_part(const conv_view *y, int64_t n, int64_t o0, int64_t 
         const char *at = (const char *)y->data + conv_view_index(y, n, o, od, h0, c0) * es;
         ukernel_prefetch_run(at + lo, hi - lo, 1);
     }
+}
+
+/* The GEMM path for output channels [ob, ob + ldo) of group grp over a unit's
+ * positions: dy^T per position block, then every (c, tap) x o tile. lanes:
+ * gradBias lanes of the block's channels (the unit is image n), or NULL.
+ * fresh: the unit is its chunk's first, whose first block writes the tiles. */
+static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *dyt, float *pg, float *lanes,
+                           int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t rows, int64_t ow0,
+                           int64_t ow_n, int64_t ob, bool fresh)
+{
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g;
+    const int64_t krows = g->cin * g->nt, oc = min64(st->ldo, g->cout - ob);
+    if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
+    for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
+        for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
+            const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
+            pack_dyt(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
+            if (lanes) bias_block_rows(r, lanes, NULL, 0, 0, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol);
+            /* the unit's next block, if any, asked for a part per call */
+            const int64_t nc0 = c0 + ncol < ow_n ? c0 + ncol : 0,
+                          nr0 = c0 + ncol < ow_n ? r0 : r0 + st->brows;
+            const int64_t calls = ceil_div(krows, st->mr) * ceil_div(oc, st->nr);
+            int64_t call = 0;
+            for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
+                const int64_t mr = min64(st->mr, krows - q0);
+                const float *a[CONV_UKERNEL_MAX_MR];
+                slab_rows(a, xs + r0 * g->wp + c0, q0, mr, g->nt, cs, r->toff);
+                for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
+                    const int64_t nr = min64(st->nr, oc - o0);
+                    /* the next call's partial sums (its first loads
+                     * waited on them: ~10% of the kernel's samples in
+                     * deconv2d_k4s2's weights pass; -3 to -10% CPU) */
+                    if (q0 + st->mr < krows)
+                        prefetch_tile(pg + (q0 + st->mr) * st->ldb + ob + o0,
+                                      min64(st->mr, krows - q0 - st->mr), st->ldb, nr, 4);
+                    if (nr0 < rows)
+                        dy_prefetch_part(&r->p->y, n, grp * g->cout + ob, oc, od, oh0 + nr0,
+                                         min64(st->brows, rows - nr0), ow0 + nc0,
+                                         min64(st->bcols, ow_n - nc0), call++, calls);
+                    r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)g->wp, dyt + o0,
+                                 (size_t)st->ldo, pg + q0 * st->ldb + ob + o0, (size_t)st->ldb,
+                                 !fresh || r0 > 0 || c0 > 0);
+                }
+            }
+        }
+    if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
 }
 
 /* wt_oblock_gemm over BF16 pairs: xs is a bf16 slab (pack_slab_bf16) whose
