@@ -2662,21 +2662,50 @@ static void wt_chunk_flat_pairs(const wt_run *r, int64_t u0, int64_t u1, float *
     }
 }
 
-/* Part i of k of dy's block [h0, h0 + nrow) x [c0, c0 + ncol) of plane od,
- * channels [o0, o0 + oc) of image n, asked for into L2 when each channel's
- * rows are one run: the next block's transpose (bf16_pairt) otherwise waits
- * on its loads, 6% of r50_c2_3x3's bf16 weights pass (flat_prefetch_part's
- * scheme: a part before each of the current block's calls). */
-static void dy_prefetch_part(const conv_view *y, int64_t n, int64_t o0, int64_t oc, int64_t od,
-                             int64_t h0, int64_t nrow, int64_t c0, int64_t ncol, int64_t i,
-                             int64_t k)
+/* A block of dy a GEMM-path kernel call reads: image n, plane od,
+ * channels [o0, o0 + oc), rows [h0, h0 + nrow), columns [c0, c0 + ncol). */
+typedef struct dy_block {
+    int64_t n, o0, oc, od, h0, nrow, c0, ncol;
+} dy_block;
+
+/* The block after the one at (ob, r0, c0) of a unit (image n, group grp,
+ * plane od, output rows [oh0, oh0 + rows), columns [ow0, ow0 + ow_n)) for
+ * the same output channels [ob, ob + ldo), in the GEMM path's order
+ * (columns, then rows); false after the last. (Also the first block of the
+ * next ldo channels: vgg's bf16 pass no faster, the requests' stalls took
+ * what the transposes gained.) */
+static bool wt_next_block(const wt_state *st, int64_t n, int64_t grp, int64_t od, int64_t oh0,
+                          int64_t rows, int64_t ow0, int64_t ow_n, int64_t ob, int64_t r0,
+                          int64_t c0, dy_block *b)
 {
-    if (y->stride[4] != 1 || (nrow > 1 && y->stride[3] != ncol)) return;
-    const int64_t es = dtype_bytes(y->dtype), bytes = nrow * ncol * es;
+    int64_t nr0 = r0, nc0 = c0 + st->bcols;
+    if (nc0 >= ow_n) nr0 = r0 + st->brows, nc0 = 0;
+    if (nr0 >= rows) return false;
+    *b = (dy_block){n,
+                    grp * st->g.cout + ob,
+                    min64(st->ldo, st->g.cout - ob),
+                    od,
+                    oh0 + nr0,
+                    min64(st->brows, rows - nr0),
+                    ow0 + nc0,
+                    min64(st->bcols, ow_n - nc0)};
+    return true;
+}
+
+/* Part i of k of dy's block b asked for into L2 when each channel's rows
+ * are one run: the next block's transpose (bf16_pairt, the fp32 transpose)
+ * otherwise waits on its loads (6% of r50_c2_3x3's bf16 and fp32 weights
+ * passes on one thread; flat_prefetch_part's scheme: a part before each of
+ * the current block's kernel calls). */
+static void dy_prefetch_part(const conv_view *y, const dy_block *b, int64_t i, int64_t k)
+{
+    if (y->stride[4] != 1 || (b->nrow > 1 && y->stride[3] != b->ncol)) return;
+    const int64_t es = dtype_bytes(y->dtype), bytes = b->nrow * b->ncol * es;
     const int64_t lo = bytes * i / k / UKERNEL_CACHE_LINE * UKERNEL_CACHE_LINE,
                   hi = bytes * (i + 1) / k;
-    for (int64_t o = o0; o < o0 + oc; ++o) {
-        const char *at = (const char *)y->data + conv_view_index(y, n, o, od, h0, c0) * es;
+    for (int64_t o = b->o0; o < b->o0 + b->oc; ++o) {
+        const char *at =
+            (const char *)y->data + conv_view_index(y, b->n, o, b->od, b->h0, b->c0) * es;
         ukernel_prefetch_run(at + lo, hi - lo, 1);
     }
 }
@@ -2699,8 +2728,9 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
             pack_dyt(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
             if (lanes) bias_block_rows(r, lanes, NULL, 0, 0, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol);
             /* the unit's next block, if any, asked for a part per call */
-            const int64_t nc0 = c0 + ncol < ow_n ? c0 + ncol : 0,
-                          nr0 = c0 + ncol < ow_n ? r0 : r0 + st->brows;
+            dy_block next;
+            const bool ahead =
+                wt_next_block(st, n, grp, od, oh0, rows, ow0, ow_n, ob, r0, c0, &next);
             const int64_t calls = ceil_div(krows, st->mr) * ceil_div(oc, st->nr);
             int64_t call = 0;
             for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
@@ -2715,10 +2745,7 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
                     if (q0 + st->mr < krows)
                         prefetch_tile(pg + (q0 + st->mr) * st->ldb + ob + o0,
                                       min64(st->mr, krows - q0 - st->mr), st->ldb, nr, 4);
-                    if (nr0 < rows)
-                        dy_prefetch_part(&r->p->y, n, grp * g->cout + ob, oc, od, oh0 + nr0,
-                                         min64(st->brows, rows - nr0), ow0 + nc0,
-                                         min64(st->bcols, ow_n - nc0), call++, calls);
+                    if (ahead) dy_prefetch_part(&r->p->y, &next, call++, calls);
                     r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)g->wp, dyt + o0,
                                  (size_t)st->ldo, pg + q0 * st->ldb + ob + o0, (size_t)st->ldb,
                                  !fresh || r0 > 0 || c0 > 0);
@@ -2754,8 +2781,9 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, 
                 bias_block_rows(r, lanes, NULL, 0, 0, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow,
                                 ow0 + c0, ncol);
             /* the unit's next block, if any, asked for a part per call */
-            const int64_t nc0 = c0 + ncol < ow_n ? c0 + ncol : 0,
-                          nr0 = c0 + ncol < ow_n ? r0 : r0 + st->brows;
+            dy_block next;
+            const bool ahead =
+                wt_next_block(st, n, grp, od, oh0, rows, ow0, ow_n, ob, r0, c0, &next);
             const int64_t calls = ceil_div(krows, st->mr) * ceil_div(oc, st->nr);
             int64_t call = 0;
             for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
@@ -2770,10 +2798,7 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, 
                     if (q0 + st->mr < krows)
                         prefetch_tile(pg + (q0 + st->mr) * st->ldb + ob + o0,
                                       min64(st->mr, krows - q0 - st->mr), st->ldb, nr, 4);
-                    if (nr0 < rows)
-                        dy_prefetch_part(&r->p->y, n, grp * g->cout + ob, oc, od, oh0 + nr0,
-                                         min64(st->brows, rows - nr0), ow0 + nc0,
-                                         min64(st->bcols, ow_n - nc0), call++, calls);
+                    if (ahead) dy_prefetch_part(&r->p->y, &next, call++, calls);
                     r->pairwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)g->wp,
                               dyt + o0, (size_t)st->ldo, pg + q0 * st->ldb + ob + o0,
                               (size_t)st->ldb, !fresh || r0 > 0 || c0 > 0);
