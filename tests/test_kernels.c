@@ -26,10 +26,7 @@
 
 static int g_fail;
 
-static float small_int(test_rng *r)
-{
-    return (float)rng_range(r, -4, 4);
-}
+static float small_int(test_rng *r) { return (float)rng_range(r, -4, 4); }
 
 /* conv: y[m][j] = (acc ? y : 0) + sum_c sum_t w[(c*nt+t)*MR+m] * x[c*cs + toff[t] + j];
  * convcv (cvfn != NULL): the same at y[m*ldy + j*ystep] */
@@ -43,18 +40,15 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                 const size_t nc = (size_t)rng_range(r, 1, 5), nt = (size_t)rng_range(r, 1, 4);
                 const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40);
                 ptrdiff_t toff[4];
-                for (size_t t = 0; t < nt; ++t)
-                    toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+                for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
                 const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK;
                 const size_t ldy = (size_t)(NR - 1) * ystep + 4, yn = (size_t)(MR + 1) * ldy;
                 float *x = malloc(xn * sizeof(float));
                 float *w = malloc(nc * nt * (size_t)MR * sizeof(float));
                 float *y = malloc(yn * sizeof(float));
                 float *want = malloc(yn * sizeof(float));
-                for (size_t i = 0; i < xn; ++i)
-                    x[i] = small_int(r);
-                for (size_t i = 0; i < nc * nt * (size_t)MR; ++i)
-                    w[i] = small_int(r);
+                for (size_t i = 0; i < xn; ++i) x[i] = small_int(r);
+                for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = small_int(r);
                 for (size_t i = 0; i < yn; ++i)
                     y[i] = want[i] = GUARD;
                 for (int m = 0; m < mr; ++m)
@@ -96,13 +90,10 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
 static float rounding_value(test_rng *r)
 {
     switch (rng_range(r, 0, 9)) {
-    case 0:
-        return f32_from_bits(0x3f800800u + ((uint32_t)rng_range(r, 0, 1) << 12)); /* HF32 ties */
-    case 1:
-        return f32_from_bits(0x3f801000u + ((uint32_t)rng_range(r, 0, 1) << 13)); /* fp16 ties */
-    case 2:
-        return f32_from_bits(0x40008000u + ((uint32_t)rng_range(r, 0, 1) << 16)); /* bf16 ties */
-    case 3: return (float)(rng_unit(r) * 1e-6);                    /* fp16 subnormal or zero */
+    case 0: return f32_from_bits(0x3f800800u + ((uint32_t)rng_range(r, 0, 1) << 12)); /* HF32 ties */
+    case 1: return f32_from_bits(0x3f801000u + ((uint32_t)rng_range(r, 0, 1) << 13)); /* fp16 ties */
+    case 2: return f32_from_bits(0x40008000u + ((uint32_t)rng_range(r, 0, 1) << 16)); /* bf16 ties */
+    case 3: return (float)(rng_unit(r) * 1e-6); /* fp16 subnormal or zero */
     case 4: return 70000.0f * (rng_range(r, 0, 1) ? 1.0f : -1.0f); /* fp16 overflow */
     case 5: return rng_range(r, 0, 1) ? INFINITY : f32_from_bits(0x7f800123u); /* inf, NaN */
     default: return (float)rng_unit(r) * 2.0f - 1.0f;
@@ -122,18 +113,14 @@ static int check_conv_xround(const conv_ukernels *k, int MR, int NR, f32_conv_uk
             const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40), ldy = (size_t)NR + 3;
             const int accumulate = trial & 1;
             ptrdiff_t toff[4];
-            for (size_t t = 0; t < nt; ++t)
-                toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+            for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
             const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK, yn = (size_t)MR * ldy;
             float *x = malloc(xn * sizeof(float)), *xr = malloc(xn * sizeof(float));
             float *w = malloc(nc * nt * (size_t)MR * sizeof(float));
             float *y = malloc(yn * sizeof(float)), *want = malloc(yn * sizeof(float));
-            for (size_t i = 0; i < xn; ++i)
-                x[i] = rounding_value(r);
-            for (size_t i = 0; i < nc * nt * (size_t)MR; ++i)
-                w[i] = (float)rng_unit(r) * 2.0f - 1.0f;
-            for (size_t i = 0; i < yn; ++i)
-                y[i] = want[i] = (float)rng_unit(r);
+            for (size_t i = 0; i < xn; ++i) x[i] = rounding_value(r);
+            for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = (float)rng_unit(r) * 2.0f - 1.0f;
+            for (size_t i = 0; i < yn; ++i) y[i] = want[i] = (float)rng_unit(r);
             k->f32_round(xn, x, xr, kind);
             fn(mr, nr, nc, nt, w, xr, cs, toff, want, ldy, accumulate, F32_ROUND_NONE);
             fn(mr, nr, nc, nt, w, x, cs, toff, y, ldy, accumulate, kind);
@@ -227,17 +214,13 @@ static int check_convwt(const conv_ukernels *k, test_rng *r)
                 float *c = malloc((size_t)(MR + 1) * ldc * sizeof(float));
                 float *want = malloc((size_t)(MR + 1) * ldc * sizeof(float));
                 const float *rows[CONV_UKERNEL_MAX_MR];
-                for (size_t i = 0; i < an; ++i)
-                    a[i] = small_int(r);
-                for (size_t i = 0; i < bn; ++i)
-                    b[i] = small_int(r);
+                for (size_t i = 0; i < an; ++i) a[i] = small_int(r);
+                for (size_t i = 0; i < bn; ++i) b[i] = small_int(r);
                 for (int m = 0; m < MR; ++m) /* rows in a shuffled order */
                     rows[m] = a + (size_t)((m * 5 + 3) % MR) * nrows * ars;
-                for (size_t i = 0; i < (size_t)(MR + 1) * ldc; ++i)
-                    c[i] = want[i] = GUARD;
+                for (size_t i = 0; i < (size_t)(MR + 1) * ldc; ++i) c[i] = want[i] = GUARD;
                 for (int m = 0; m < mr; ++m)
-                    for (int o = 0; o < nr; ++o)
-                        c[m * ldc + o] = want[m * ldc + o] = small_int(r);
+                    for (int o = 0; o < nr; ++o) c[m * ldc + o] = want[m * ldc + o] = small_int(r);
                 for (int m = 0; m < mr; ++m)
                     for (int o = 0; o < nr; ++o) {
                         float s = accumulate ? want[m * ldc + o] : 0.0f;
@@ -246,13 +229,11 @@ static int check_convwt(const conv_ukernels *k, test_rng *r)
                                 s += rows[m][rr * ars + j] * b[(rr * len + j) * ldb + o];
                         want[m * ldc + o] = s;
                     }
-                k->convwt((size_t)mr, (size_t)nr, nrows, len, rows, ars, b, ldb, c, ldc,
-                          accumulate);
+                k->convwt((size_t)mr, (size_t)nr, nrows, len, rows, ars, b, ldb, c, ldc, accumulate);
                 for (size_t i = 0; i < (size_t)(MR + 1) * ldc; ++i)
                     if (c[i] != want[i]) {
                         if (bad++ < 3)
-                            printf("FAIL convwt %s mr=%d nr=%d acc=%d rows=%zu len=%zu: "
-                                   "c[%zu][%zu] = %g, want %g\n",
+                            printf("FAIL convwt %s mr=%d nr=%d acc=%d rows=%zu len=%zu: c[%zu][%zu] = %g, want %g\n",
                                    cpu_isa_name(k->isa), mr, nr, accumulate, nrows, len, i / ldc,
                                    i % ldc, c[i], want[i]);
                         break;
@@ -602,8 +583,7 @@ static int check_bf16_split2(const conv_ukernels *k, test_rng *r)
 
 /* convrv: c[m*ldm + n*ldn] = (acc ? c : 0) + sum_r sum_j a[m][r*ars + j] * b[n][r*brs + j];
  * len covers every remainder of the vector width and several full vectors. */
-static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukernel_fn fn,
-                        test_rng *r)
+static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukernel_fn fn, test_rng *r)
 {
     int bad = 0;
     for (int mr = 1; mr <= MR; ++mr)
@@ -611,42 +591,33 @@ static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukern
             for (size_t len = 1; len <= 40; len += (len < 17 ? 1 : 7))
                 for (int accumulate = 0; accumulate < 2; ++accumulate) {
                     const size_t nrows = (size_t)rng_range(r, 1, 3);
-                    const size_t ars = len + (size_t)rng_range(r, 0, 3),
-                                 brs = len + (size_t)rng_range(r, 0, 3);
+                    const size_t ars = len + (size_t)rng_range(r, 0, 3), brs = len + (size_t)rng_range(r, 0, 3);
                     /* rows exactly as long as read: a masked-load bug overreads into the guard */
                     const size_t an = (size_t)MR * nrows * ars, bn = (size_t)NR * nrows * brs;
                     float *a = malloc(an * sizeof(float)), *b = malloc(bn * sizeof(float));
                     const size_t ldn = (size_t)MR + 2, cn = (size_t)(NR + 1) * ldn;
                     float *c = malloc(cn * sizeof(float)), *want = malloc(cn * sizeof(float));
                     const float *ar[CONV_UKERNEL_MAX_MR], *br[CONV_UKERNEL_MAX_MR];
-                    for (size_t i = 0; i < an; ++i)
-                        a[i] = small_int(r);
-                    for (size_t i = 0; i < bn; ++i)
-                        b[i] = small_int(r);
-                    for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
-                        ar[m] = a + (size_t)((m * 3 + 1) % MR) * nrows * ars;
-                    for (int n = 0; n < CONV_UKERNEL_MAX_MR; ++n)
-                        br[n] = b + (size_t)((n * 5 + 2) % NR) * nrows * brs;
-                    for (size_t i = 0; i < cn; ++i)
-                        c[i] = want[i] = GUARD;
+                    for (size_t i = 0; i < an; ++i) a[i] = small_int(r);
+                    for (size_t i = 0; i < bn; ++i) b[i] = small_int(r);
+                    for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m) ar[m] = a + (size_t)((m * 3 + 1) % MR) * nrows * ars;
+                    for (int n = 0; n < CONV_UKERNEL_MAX_MR; ++n) br[n] = b + (size_t)((n * 5 + 2) % NR) * nrows * brs;
+                    for (size_t i = 0; i < cn; ++i) c[i] = want[i] = GUARD;
                     for (int m = 0; m < mr; ++m)
                         for (int n = 0; n < nr; ++n) {
                             const float init = small_int(r);
                             c[m + n * ldn] = init;
                             float s = accumulate ? init : 0.0f;
                             for (size_t rr = 0; rr < nrows; ++rr)
-                                for (size_t j = 0; j < len; ++j)
-                                    s += ar[m][rr * ars + j] * br[n][rr * brs + j];
+                                for (size_t j = 0; j < len; ++j) s += ar[m][rr * ars + j] * br[n][rr * brs + j];
                             want[m + n * ldn] = s;
                         }
                     fn((size_t)mr, (size_t)nr, nrows, len, ar, ars, br, brs, c, 1, ldn, accumulate);
                     for (size_t i = 0; i < cn; ++i)
                         if (c[i] != want[i]) {
                             if (bad++ < 3)
-                                printf("FAIL convrv %s mr=%d nr=%d len=%zu acc=%d: c[%zu] = %g, "
-                                       "want %g\n",
-                                       cpu_isa_name(k->isa), mr, nr, len, accumulate, i, c[i],
-                                       want[i]);
+                                printf("FAIL convrv %s mr=%d nr=%d len=%zu acc=%d: c[%zu] = %g, want %g\n",
+                                       cpu_isa_name(k->isa), mr, nr, len, accumulate, i, c[i], want[i]);
                             break;
                         }
                     free(a);
@@ -668,14 +639,11 @@ static int check_transpose(const conv_ukernels *k, test_rng *r)
     int bad = 0;
     for (size_t m = 0; m <= 35; ++m)
         for (size_t n = 0; n <= 35; n += (n < 18 ? 1 : 7)) {
-            const size_t lds = n + (size_t)rng_range(r, n ? 0 : 1, 5),
-                         ldd = m + (size_t)rng_range(r, m ? 0 : 1, 5);
+            const size_t lds = n + (size_t)rng_range(r, n ? 0 : 1, 5), ldd = m + (size_t)rng_range(r, m ? 0 : 1, 5);
             const size_t sn = (m + 1) * lds + 1, dn = (n + 1) * ldd + 1;
             float *src = malloc(sn * sizeof(float)), *dst = malloc(dn * sizeof(float));
-            for (size_t i = 0; i < sn; ++i)
-                src[i] = small_int(r);
-            for (size_t i = 0; i < dn; ++i)
-                dst[i] = GUARD;
+            for (size_t i = 0; i < sn; ++i) src[i] = small_int(r);
+            for (size_t i = 0; i < dn; ++i) dst[i] = GUARD;
             k->transpose(m, n, src, lds, dst, ldd);
             for (size_t i = 0; i < dn; ++i) {
                 const size_t j = i / ldd, c = i % ldd;
@@ -708,27 +676,22 @@ static int check_f16_cvt(const conv_ukernels *k)
     uint16_t *src = malloc(65536 * sizeof(uint16_t) + 16);
     float *dst = malloc((65536 + 8) * sizeof(float));
     for (int quiet = 0; quiet < 2; ++quiet) {
-        for (uint32_t h = 0; h < 65536; ++h)
-            src[h] = (uint16_t)h;
+        for (uint32_t h = 0; h < 65536; ++h) src[h] = (uint16_t)h;
         k->f16_f32_cvt(65536, src, dst, quiet);
         for (uint32_t h = 0; h < 65536; ++h)
             if (f32_bits(dst[h]) != f32_bits(f16_cvt_want((uint16_t)h, quiet)) && bad++ < 3)
-                printf("FAIL %s f16_f32_cvt(0x%04x, quiet %d): 0x%08x, want 0x%08x\n",
-                       cpu_isa_name(k->isa), (unsigned)h, quiet, (unsigned)f32_bits(dst[h]),
+                printf("FAIL %s f16_f32_cvt(0x%04x, quiet %d): 0x%08x, want 0x%08x\n", cpu_isa_name(k->isa),
+                       (unsigned)h, quiet, (unsigned)f32_bits(dst[h]),
                        (unsigned)f32_bits(f16_cvt_want((uint16_t)h, quiet)));
         for (size_t off = 0; off < 4; ++off)
             for (size_t n = 0; n <= 70; ++n) {
-                for (size_t i = 0; i < n + 4; ++i)
-                    src[off + i] = (uint16_t)(0x7c01u + 977u * (i + off + n));
-                for (size_t i = 0; i < n + 8; ++i)
-                    dst[i] = GUARD;
+                for (size_t i = 0; i < n + 4; ++i) src[off + i] = (uint16_t)(0x7c01u + 977u * (i + off + n));
+                for (size_t i = 0; i < n + 8; ++i) dst[i] = GUARD;
                 k->f16_f32_cvt(n, src + off, dst, quiet);
                 for (size_t i = 0; i < n + 8; ++i) {
-                    const uint32_t want =
-                        i < n ? f32_bits(f16_cvt_want(src[off + i], quiet)) : f32_bits(GUARD);
+                    const uint32_t want = i < n ? f32_bits(f16_cvt_want(src[off + i], quiet)) : f32_bits(GUARD);
                     if (f32_bits(dst[i]) != want && bad++ < 6)
-                        printf("FAIL %s f16_f32_cvt n=%zu off=%zu at %zu\n", cpu_isa_name(k->isa),
-                               n, off, i);
+                        printf("FAIL %s f16_f32_cvt n=%zu off=%zu at %zu\n", cpu_isa_name(k->isa), n, off, i);
                 }
             }
     }
@@ -760,34 +723,23 @@ static int check_split2(const conv_ukernels *k)
             }
             k->h16_f32_split2(2 * 65536, src, even, odd, bf16, quiet);
             for (uint32_t h = 0; h < 65536; ++h) {
-                const float we = split2_want(src[2 * h], bf16, quiet),
-                            wo = split2_want(src[2 * h + 1], bf16, quiet);
-                if ((f32_bits(even[h]) != f32_bits(we) || f32_bits(odd[h]) != f32_bits(wo)) &&
-                    bad++ < 3)
-                    printf("FAIL %s h16_f32_split2(bf16 %d, quiet %d) pair %u: 0x%08x 0x%08x, want "
-                           "0x%08x 0x%08x\n",
-                           cpu_isa_name(k->isa), bf16, quiet, (unsigned)h,
-                           (unsigned)f32_bits(even[h]), (unsigned)f32_bits(odd[h]),
-                           (unsigned)f32_bits(we), (unsigned)f32_bits(wo));
+                const float we = split2_want(src[2 * h], bf16, quiet), wo = split2_want(src[2 * h + 1], bf16, quiet);
+                if ((f32_bits(even[h]) != f32_bits(we) || f32_bits(odd[h]) != f32_bits(wo)) && bad++ < 3)
+                    printf("FAIL %s h16_f32_split2(bf16 %d, quiet %d) pair %u: 0x%08x 0x%08x, want 0x%08x 0x%08x\n",
+                           cpu_isa_name(k->isa), bf16, quiet, (unsigned)h, (unsigned)f32_bits(even[h]),
+                           (unsigned)f32_bits(odd[h]), (unsigned)f32_bits(we), (unsigned)f32_bits(wo));
             }
             for (size_t off = 0; off < 4; ++off)
                 for (size_t n = 0; n <= 70; ++n) {
-                    for (size_t i = 0; i < n + 4; ++i)
-                        src[off + i] = (uint16_t)(0x7c01u + 977u * (i + off + n));
-                    for (size_t i = 0; i < n / 2 + 9; ++i)
-                        even[i] = odd[i] = GUARD;
+                    for (size_t i = 0; i < n + 4; ++i) src[off + i] = (uint16_t)(0x7c01u + 977u * (i + off + n));
+                    for (size_t i = 0; i < n / 2 + 9; ++i) even[i] = odd[i] = GUARD;
                     k->h16_f32_split2(n, src + off, even, odd, bf16, quiet);
                     for (size_t i = 0; i < n / 2 + 9; ++i) {
-                        const float we =
-                            2 * i < n ? split2_want(src[off + 2 * i], bf16, quiet) : GUARD;
-                        const float wo =
-                            2 * i + 1 < n ? split2_want(src[off + 2 * i + 1], bf16, quiet) : GUARD;
-                        if ((f32_bits(even[i]) != f32_bits(we) ||
-                             f32_bits(odd[i]) != f32_bits(wo)) &&
-                            bad++ < 6)
-                            printf(
-                                "FAIL %s h16_f32_split2(bf16 %d, quiet %d) n=%zu off=%zu at %zu\n",
-                                cpu_isa_name(k->isa), bf16, quiet, n, off, i);
+                        const float we = 2 * i < n ? split2_want(src[off + 2 * i], bf16, quiet) : GUARD;
+                        const float wo = 2 * i + 1 < n ? split2_want(src[off + 2 * i + 1], bf16, quiet) : GUARD;
+                        if ((f32_bits(even[i]) != f32_bits(we) || f32_bits(odd[i]) != f32_bits(wo)) && bad++ < 6)
+                            printf("FAIL %s h16_f32_split2(bf16 %d, quiet %d) n=%zu off=%zu at %zu\n",
+                                   cpu_isa_name(k->isa), bf16, quiet, n, off, i);
                     }
                 }
         }
@@ -806,31 +758,25 @@ static int check_bf16_cvt(const conv_ukernels *k)
     uint16_t *src = malloc(65536 * sizeof(uint16_t) + 16);
     float *dst = malloc((65536 + 8) * sizeof(float));
     for (int quiet = 0; quiet < 2; ++quiet) {
-        for (uint32_t h = 0; h < 65536; ++h)
-            src[h] = (uint16_t)h;
+        for (uint32_t h = 0; h < 65536; ++h) src[h] = (uint16_t)h;
         k->bf16_f32_cvt(65536, src, dst, quiet);
         for (uint32_t h = 0; h < 65536; ++h) {
-            const float w =
-                quiet ? f32_round_bf16(bf16_to_f32((uint16_t)h)) : bf16_to_f32((uint16_t)h);
+            const float w = quiet ? f32_round_bf16(bf16_to_f32((uint16_t)h)) : bf16_to_f32((uint16_t)h);
             if (f32_bits(dst[h]) != f32_bits(w) && bad++ < 3)
-                printf("FAIL %s bf16_f32_cvt(0x%04x, quiet %d): 0x%08x, want 0x%08x\n",
-                       cpu_isa_name(k->isa), (unsigned)h, quiet, (unsigned)f32_bits(dst[h]),
-                       (unsigned)f32_bits(w));
+                printf("FAIL %s bf16_f32_cvt(0x%04x, quiet %d): 0x%08x, want 0x%08x\n", cpu_isa_name(k->isa),
+                       (unsigned)h, quiet, (unsigned)f32_bits(dst[h]), (unsigned)f32_bits(w));
         }
         for (size_t off = 0; off < 4; ++off)
             for (size_t n = 0; n <= 70; ++n) {
-                for (size_t i = 0; i < n + 4; ++i)
-                    src[off + i] = (uint16_t)(0x7f81u + 977u * (i + off + n));
-                for (size_t i = 0; i < n + 8; ++i)
-                    dst[i] = GUARD;
+                for (size_t i = 0; i < n + 4; ++i) src[off + i] = (uint16_t)(0x7f81u + 977u * (i + off + n));
+                for (size_t i = 0; i < n + 8; ++i) dst[i] = GUARD;
                 k->bf16_f32_cvt(n, src + off, dst, quiet);
                 for (size_t i = 0; i < n + 8; ++i) {
-                    const float w = i >= n  ? GUARD
+                    const float w = i >= n ? GUARD
                                     : quiet ? f32_round_bf16(bf16_to_f32(src[off + i]))
                                             : bf16_to_f32(src[off + i]);
                     if (f32_bits(dst[i]) != f32_bits(w) && bad++ < 6)
-                        printf("FAIL %s bf16_f32_cvt n=%zu off=%zu at %zu\n", cpu_isa_name(k->isa),
-                               n, off, i);
+                        printf("FAIL %s bf16_f32_cvt n=%zu off=%zu at %zu\n", cpu_isa_name(k->isa), n, off, i);
                 }
             }
     }
@@ -845,17 +791,14 @@ static int check_bf16_cvt(const conv_ukernels *k)
 static float round_ref(float f, int kind)
 {
     if (kind == F32_ROUND_NONE) return f;
-    return kind == F32_ROUND_HF32  ? f32_round_hf32(f)
-           : kind == F32_ROUND_F16 ? f32_round_f16(f)
-                                   : f32_round_bf16(f);
+    return kind == F32_ROUND_HF32 ? f32_round_hf32(f) : kind == F32_ROUND_F16 ? f32_round_f16(f) : f32_round_bf16(f);
 }
 
 static int check_f32_round(const conv_ukernels *k, test_rng *r)
 {
     enum { N = 1 << 16 };
-    static const uint32_t edges[] = {0x00000000u, 0x33000000u, 0x38800000u,
-                                     0x477fe000u, 0x477ff000u, 0x7f7f8000u,
-                                     0x7f800000u, 0x7fc00000u, 0x00800000u};
+    static const uint32_t edges[] = {0x00000000u, 0x33000000u, 0x38800000u, 0x477fe000u, 0x477ff000u,
+                                      0x7f7f8000u, 0x7f800000u, 0x7fc00000u, 0x00800000u};
     int bad = 0;
     float *src = malloc((N + 8) * sizeof(float)), *dst = malloc((N + 8) * sizeof(float));
     for (int kind = F32_ROUND_NONE; kind <= F32_ROUND_BF16; ++kind)
@@ -863,8 +806,7 @@ static int check_f32_round(const conv_ukernels *k, test_rng *r)
             for (size_t i = 0; i < N; ++i) {
                 uint32_t u = (uint32_t)rng_next(r);
                 if (round % 2 == 1) /* near a threshold: a few thousand floats each side */
-                    u = edges[round / 2 % (sizeof edges / sizeof edges[0])] +
-                        (uint32_t)rng_range(r, -4096, 4096);
+                    u = edges[round / 2 % (sizeof edges / sizeof edges[0])] + (uint32_t)rng_range(r, -4096, 4096);
                 if (i & 1) u |= 0x80000000u;
                 src[i] = f32_from_bits(u);
             }
@@ -873,22 +815,19 @@ static int check_f32_round(const conv_ukernels *k, test_rng *r)
             k->f32_round(N, in_place ? dst : src, dst, kind);
             for (size_t i = 0; i < N; ++i)
                 if (f32_bits(dst[i]) != f32_bits(round_ref(src[i], kind)) && bad++ < 6)
-                    printf("FAIL %s f32_round kind %d (0x%08x): 0x%08x, want 0x%08x\n",
-                           cpu_isa_name(k->isa), kind, (unsigned)f32_bits(src[i]),
-                           (unsigned)f32_bits(dst[i]), (unsigned)f32_bits(round_ref(src[i], kind)));
+                    printf("FAIL %s f32_round kind %d (0x%08x): 0x%08x, want 0x%08x\n", cpu_isa_name(k->isa), kind,
+                           (unsigned)f32_bits(src[i]), (unsigned)f32_bits(dst[i]),
+                           (unsigned)f32_bits(round_ref(src[i], kind)));
         }
     for (int kind = F32_ROUND_NONE; kind <= F32_ROUND_BF16; ++kind)
         for (size_t n = 0; n <= 70; ++n) {
-            for (size_t i = 0; i < n; ++i)
-                src[i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)i);
-            for (size_t i = 0; i < n + 8; ++i)
-                dst[i] = GUARD;
+            for (size_t i = 0; i < n; ++i) src[i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)i);
+            for (size_t i = 0; i < n + 8; ++i) dst[i] = GUARD;
             k->f32_round(n, src, dst, kind);
             for (size_t i = 0; i < n + 8; ++i) {
                 const float want = i < n ? round_ref(src[i], kind) : GUARD;
                 if (f32_bits(dst[i]) != f32_bits(want) && bad++ < 6)
-                    printf("FAIL %s f32_round kind %d n=%zu at %zu\n", cpu_isa_name(k->isa), kind,
-                           n, i);
+                    printf("FAIL %s f32_round kind %d n=%zu at %zu\n", cpu_isa_name(k->isa), kind, n, i);
             }
         }
     free(src);
@@ -968,14 +907,11 @@ static int check_f32_copy_nt(f32_copy_ukernel_fn copy, const char *isa)
 {
     enum { MAXN = 100, OFF = 17, PAD = 20 };
     int bad = 0;
-    float *src = aligned_alloc(64, 256 * sizeof(float)),
-          *dst = aligned_alloc(64, 256 * sizeof(float));
-    for (size_t i = 0; i < 256; ++i)
-        src[i] = (float)i + 0.25f;
+    float *src = aligned_alloc(64, 256 * sizeof(float)), *dst = aligned_alloc(64, 256 * sizeof(float));
+    for (size_t i = 0; i < 256; ++i) src[i] = (float)i + 0.25f;
     for (size_t off = 0; off < OFF; ++off)
         for (size_t n = 0; n <= MAXN; ++n) {
-            for (size_t i = 0; i < 256; ++i)
-                dst[i] = GUARD;
+            for (size_t i = 0; i < 256; ++i) dst[i] = GUARD;
             copy(n, src + 3, dst + PAD + off);
             store_fence__avx2();
             for (size_t i = 0; i < 256; ++i) {
@@ -1172,12 +1108,11 @@ static int check_padrows(const conv_ukernels *k, test_rng *r)
  * against f32_to_f16 / f32_to_bf16 on random bits and every float near the
  * thresholds; every length 0..70 with guards, from a 64-byte boundary and
  * 1, 8, 16 elements past it (streamed vectors, all or none). */
-static int check_f32_narrow(const conv_ukernels *k, test_rng *r, f32_narrow_ukernel_fn fn,
-                            const char *name)
+static int check_f32_narrow(const conv_ukernels *k, test_rng *r, f32_narrow_ukernel_fn fn, const char *name)
 {
     enum { N = 1 << 16, MAX_OFF = 16 };
     static const uint32_t edges[] = {0x00000000u, 0x33000000u, 0x38800000u, 0x477fe000u,
-                                     0x477ff000u, 0x7f7f8000u, 0x7f800000u, 0x7fc00000u};
+                                      0x477ff000u, 0x7f7f8000u, 0x7f800000u, 0x7fc00000u};
     static const size_t offs[] = {0, 1, 8, MAX_OFF};
     int bad = 0;
     float *src = malloc(N * sizeof(float));
@@ -1194,27 +1129,22 @@ static int check_f32_narrow(const conv_ukernels *k, test_rng *r, f32_narrow_uker
             for (size_t i = 0; i < N; ++i) {
                 const uint16_t want = bf16 ? f32_to_bf16(src[i]) : f32_to_f16(src[i]);
                 if (dst[i] != want && bad++ < 6)
-                    printf("FAIL %s %s bf16 %d (0x%08x): 0x%04x, want 0x%04x\n",
-                           cpu_isa_name(k->isa), name, bf16, (unsigned)f32_bits(src[i]),
-                           (unsigned)dst[i], (unsigned)want);
+                    printf("FAIL %s %s bf16 %d (0x%08x): 0x%04x, want 0x%04x\n", cpu_isa_name(k->isa), name, bf16,
+                           (unsigned)f32_bits(src[i]), (unsigned)dst[i], (unsigned)want);
             }
         }
     for (int bf16 = 0; bf16 < 2; ++bf16)
         for (size_t o = 0; o < sizeof offs / sizeof offs[0]; ++o)
             for (size_t n = 0; n <= 70; ++n) {
-                for (size_t i = 0; i < n; ++i)
-                    src[i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)i);
-                for (size_t i = 0; i < n + MAX_OFF + 8; ++i)
-                    dst[i] = 0xdead;
+                for (size_t i = 0; i < n; ++i) src[i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)i);
+                for (size_t i = 0; i < n + MAX_OFF + 8; ++i) dst[i] = 0xdead;
                 fn(n, src, dst + offs[o], bf16);
                 for (size_t i = 0; i < n + MAX_OFF + 8; ++i) {
                     const size_t j = i - offs[o]; /* wraps below the offset */
-                    const uint16_t want = j >= n ? 0xdead
-                                          : bf16 ? f32_to_bf16(src[j])
-                                                 : f32_to_f16(src[j]);
+                    const uint16_t want = j >= n ? 0xdead : bf16 ? f32_to_bf16(src[j]) : f32_to_f16(src[j]);
                     if (dst[i] != want && bad++ < 6)
-                        printf("FAIL %s %s bf16 %d n=%zu offset %zu at %zu\n", cpu_isa_name(k->isa),
-                               name, bf16, n, offs[o], j);
+                        printf("FAIL %s %s bf16 %d n=%zu offset %zu at %zu\n", cpu_isa_name(k->isa), name, bf16,
+                               n, offs[o], j);
                 }
             }
     free(src);
@@ -1269,13 +1199,11 @@ static int check_lanes16(const conv_ukernels *k, test_rng *r)
             const size_t ldx = n + (m % 3) * 5, total = (m - 1) * ldx + n;
             float *x = malloc((total ? total : 1) * sizeof(float));
             float acc[6 * 16], want[6 * 16];
-            for (size_t i = 0; i < total; ++i)
-                x[i] = (float)rng_range(r, -1000, 1000) / 7.0f;
+            for (size_t i = 0; i < total; ++i) x[i] = (float)rng_range(r, -1000, 1000) / 7.0f;
             for (size_t l = 0; l < m * 16; ++l)
                 acc[l] = want[l] = l % 3 == 0 ? -0.0f : (float)((int)l % 16 - 8) / 3.0f;
             for (size_t row = 0; row < m; ++row)
-                for (size_t i = 0; i < n; ++i)
-                    want[row * 16 + i % 16] += x[row * ldx + i];
+                for (size_t i = 0; i < n; ++i) want[row * 16 + i % 16] += x[row * ldx + i];
             k->lanes16(m, n, x, ldx, acc);
             for (size_t l = 0; l < m * 16; ++l)
                 if (f32_bits(acc[l]) != f32_bits(want[l]) && bad++ < 6)
@@ -1475,26 +1403,22 @@ static int check_conversions(void)
     rng_seed(&r, 12345);
     for (int i = 0; i < 4000000; ++i) {
         uint32_t u = (uint32_t)rng_next(&r);
-        if (i & 1)
-            u = (u & 0x80001fffu) | ((uint32_t)rng_range(&r, 0x30, 0x48) << 23) |
-                ((uint32_t)rng_range(&r, 0, 1023) << 13); /* fp16 range, ties */
+        if (i & 1) u = (u & 0x80001fffu) | ((uint32_t)rng_range(&r, 0x30, 0x48) << 23) |
+                       ((uint32_t)rng_range(&r, 0, 1023) << 13); /* fp16 range, ties */
         const float f = f32_from_bits(u);
-        if (f32_to_f16_inl(f) != f32_to_f16(f) && bad++ < 6)
-            printf("FAIL f32_to_f16_inl(0x%08x)\n", (unsigned)u);
+        if (f32_to_f16_inl(f) != f32_to_f16(f) && bad++ < 6) printf("FAIL f32_to_f16_inl(0x%08x)\n", (unsigned)u);
         if (f32_bits(f32_round_f16_inl(f)) != f32_bits(f32_round_f16(f)) && bad++ < 6)
             printf("FAIL f32_round_f16_inl(0x%08x)\n", (unsigned)u);
     }
     /* f32_round_f16_inl around every threshold: subnormal / normal, overflow, inf, NaN */
-    static const uint32_t edges[] = {0x00000000u, 0x33000000u, 0x38800000u,
-                                     0x477fe000u, 0x477ff000u, 0x7f800000u};
+    static const uint32_t edges[] = {0x00000000u, 0x33000000u, 0x38800000u, 0x477fe000u, 0x477ff000u, 0x7f800000u};
     for (size_t e = 0; e < sizeof edges / sizeof edges[0]; ++e)
         for (int64_t d = -70000; d <= 70000; ++d) {
             const uint32_t u = (uint32_t)((int64_t)edges[e] + d) | (d & 1 ? 0x80000000u : 0u);
             const float f = f32_from_bits(u);
             if (f32_bits(f32_round_f16_inl(f)) != f32_bits(f32_round_f16(f)) && bad++ < 6)
                 printf("FAIL f32_round_f16_inl(0x%08x)\n", (unsigned)u);
-            if (f32_to_f16_inl(f) != f32_to_f16(f) && bad++ < 6)
-                printf("FAIL f32_to_f16_inl(0x%08x)\n", (unsigned)u);
+            if (f32_to_f16_inl(f) != f32_to_f16(f) && bad++ < 6) printf("FAIL f32_to_f16_inl(0x%08x)\n", (unsigned)u);
         }
     return bad;
 }
@@ -1511,8 +1435,7 @@ int main(void)
         }
         const conv_ukernels *k = conv_ukernels_for((aclconvIsa)isa);
         if ((int)k->isa != isa) {
-            printf("FAIL table of %s has isa %s\n", cpu_isa_name((aclconvIsa)isa),
-                   cpu_isa_name(k->isa));
+            printf("FAIL table of %s has isa %s\n", cpu_isa_name((aclconvIsa)isa), cpu_isa_name(k->isa));
             ++g_fail;
             continue;
         }
