@@ -2687,14 +2687,14 @@ static bool wt_next_block(const wt_state *st, int64_t n, int64_t grp, int64_t od
     int64_t nr0 = r0, nc0 = c0 + st->bcols;
     if (nc0 >= ow_n) nr0 = r0 + st->brows, nc0 = 0;
     if (nr0 >= rows) return false;
-    *b = (dy_block){n,
-                    grp * st->g.cout + ob,
-                    min64(st->ldo, st->g.cout - ob),
-                    od,
-                    oh0 + nr0,
-                    min64(st->brows, rows - nr0),
-                    ow0 + nc0,
-                    min64(st->bcols, ow_n - nc0)};
+    *b = (dy_block){.n = n,
+                    .o0 = grp * st->g.cout + ob,
+                    .oc = min64(st->ldo, st->g.cout - ob),
+                    .od = od,
+                    .h0 = oh0 + nr0,
+                    .nrow = min64(st->brows, rows - nr0),
+                    .c0 = ow0 + nc0,
+                    .ncol = min64(st->bcols, ow_n - nc0)};
     return true;
 }
 
