@@ -30,8 +30,9 @@
  *   bits of the packed path (ACLCONV_DW_INPLACE=0), also with real data and
  *   with infinities and NaNs (signalling ones too), and of itself on copies
  *   with W step 2 (rows widened one by one). Dense 16-bit gradInput planes
- *   are stored a plane at a time by the narrowing kernel (counted: the
- *   kinds must reach them), dense fp32 planes of whole lines streamed out
+ *   are stored by the narrowing kernel (counted: the kinds must reach them),
+ *   in groups of planes of whole lines where channels are adjacent
+ *   (counted: AVX2 and AVX-512 must reach them), dense fp32 planes of whole lines streamed out
  *   from the workspace (counted: AVX2 and AVX-512 must reach them). Fused gradBias must equal
  *   conv_bias_run's bits (16-bit dy: summed from its widened planes, or
  *   from the view by the 16-bit dwsum).
@@ -78,6 +79,9 @@ static int g_fused[3];
 static int g_fused_xwin[3];
 /* per ISA: in-place data passes that stream whole fp32 gradInput planes out */
 static int g_streamed[3];
+/* per ISA: in-place data passes that store 16-bit gradInput planes a group
+ * of several at a time (whole lines, streamed) */
+static int g_grouped[3];
 
 typedef struct gen_opts {
     int int_data;
@@ -417,6 +421,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
             g_dy16[go->isa] += (reads & CONV_DW_DY_CONVERTED) != 0;
         }
     if (go->inplace) g_streamed[go->isa] += conv_dw_data_streamed(&p, (aclconvIsa)go->isa);
+    if (go->inplace) g_grouped[go->isa] += conv_dw_data_group(&p, (aclconvIsa)go->isa) > 1;
     const bool fused = conv_dw_fuses_data(&p, (aclconvIsa)go->isa);
     g_fused[go->isa] += fused;
     g_fused_xwin[go->isa] += fused && conv_dw_fused_x_in_window(&p, (aclconvIsa)go->isa);
@@ -565,19 +570,27 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_streamed[isa]);
             it_fail();
         }
+        /* 16-bit gradInput planes stored in groups: the ISAs with a
+         * streaming narrowing */
+        if ((isa != ACLCONV_ISA_SCALAR) != (g_grouped[isa] > 0)) {
+            printf("FAIL %s: %d in-place data passes store 16-bit gradInput planes in groups\n",
+                   cpu_isa_name((aclconvIsa)isa), g_grouped[isa]);
+            it_fail();
+        }
         /* the merged stride-2 data kernel, its rounding too: every ISA */
         if (g_merged[isa] == 0 || g_merged_round[isa] == 0) {
             printf("FAIL %s: %d data passes through the merged stride-2 kernel (%d rounding)\n",
                    cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa]);
             it_fail();
         }
-        printf(
-            "%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
-            "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
-            "%d; gradInput in the weights run: %d (FLOAT16 x in the window: %d), streamed: %d)\n",
-            cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
-            g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0], g_src16[isa][1],
-            g_dy16[isa], g_fused[isa], g_fused_xwin[isa], g_streamed[isa]);
+        printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
+               "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
+               "%d; gradInput in the weights run: %d (FLOAT16 x in the window: %d), streamed: %d, "
+               "16-bit planes in groups: %d)\n",
+               cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
+               g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0],
+               g_src16[isa][1], g_dy16[isa], g_fused[isa], g_fused_xwin[isa], g_streamed[isa],
+               g_grouped[isa]);
     }
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");

@@ -14,6 +14,7 @@
 #include "engine/conv_dw.h"
 #include "engine/conv_plane.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,9 @@ typedef struct dw_state {
     bool out_nt;        /* in place, data pass: dense fp32 gradInput planes of whole lines
                          * computed (and rounded, out_rounds) in the slot, then streamed
                          * out (out_stream) */
+    int64_t out_group;  /* in place, data pass, dense 16-bit gradInput: planes computed into
+                         * the slot side by side and stored together, a run of whole lines
+                         * streamed out (group_planes); 0: a plane at a time, plain stores */
     bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: both W output
                          * phases a dwconv_s2 call, written as whole rows, no grids */
     bool merge_nt;      /* merge_w, a dense plane: the rows written into the slot (out_off),
@@ -489,6 +493,30 @@ static bool out_stream(const conv_problem *p, aclconvIsa isa)
            view_plane(v) % DW_FLOAT_ALIGN == 0;
 }
 
+/* The in-place data pass's 16-bit gradInput planes stored G at a time
+ * (out_group): G planes of 2*P bytes are the fewest whole 64-byte lines
+ * (G = 64 / gcd(2P, 64), adjacent channels), streamed out by the narrowing
+ * kernel's non-temporal form, no read for ownership of gradInput's lines.
+ * A plane at a time, every other 28x28 plane (1568 bytes) starts and ends
+ * mid-line: streamed, those partial lines flushed their write-combining
+ * buffers early and lost to plain stores (store_plane). In pairs, dw_3x3's
+ * bf16 data pass on 2 threads 2.52 -> 2.16 ms, both gradients 4.50 -> 4.07
+ * (one thread +4-7%, as fp32's streaming). Dense planes of adjacent
+ * channels, a mode whose rounding the dtype keeps (the narrowing kernel
+ * alone), G <= DW_BLOCK (a data task's channels are whole groups). */
+static int64_t group_planes(const conv_problem *p, aclconvIsa isa)
+{
+    const conv_view *v = &p->grad_input;
+    const int64_t plane = view_plane(v);
+    if (v->dtype == ACL_FLOAT || conv_ukernels_for(isa)->f32_narrow_nt == NULL ||
+        !conv_view_blocks_dense(v) || !conv_mode_keeps(v->dtype, p->mode) || plane <= 0)
+        return 0;
+    int64_t g = 1;
+    while (g <= DW_BLOCK && g * plane * 2 % 64 != 0)
+        g *= 2;
+    return g <= DW_BLOCK && (g == 1 || v->stride[1] == plane) ? g : 0;
+}
+
 static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
 {
     size_t bytes, end;
@@ -538,7 +566,8 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
             st->out_rounds = st->out_direct && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
             st->out_nt = st->out_direct && out_stream(p, isa); /* rounded in the slot */
             if (st->out_nt) st->out_direct = false;
-            aux = st->out_direct ? 0 : view_plane(&p->grad_input);
+            st->out_group = st->out_direct || st->out_nt ? 0 : group_planes(p, isa);
+            aux = st->out_direct ? 0 : view_plane(&p->grad_input) * max64(1, st->out_group);
         }
     }
     /* the W output phases of a stride-2 gradInput interleave in its rows:
@@ -591,6 +620,7 @@ typedef struct dw_run {
     dw_kernels k;
     const conv_ukernels *ck;   /* row conversions and roundings */
     const struct dw_run *data; /* weights pass with_data: the data pass's run, else NULL */
+    bool group_nt;             /* out_group's full groups lie on whole lines (group_lines) */
 } dw_run;
 
 /* Small copies: inline loops (a libc call per short row costs more). */
@@ -951,11 +981,11 @@ static void taps_at_depth(const dw_state *st, const conv_view *v, int64_t n, int
 /* Stores plane (n, c) of the data gradient from buf (scratch_view's layout)
  * with store_row: in one run when gradInput's plane is dense, with plain
  * stores into lines data_task asked for while the plane was computed.
- * Streamed stores (no read for ownership) were 10% faster than plain ones
- * that missed; against lines asked for ahead they lost (dw_3x3's bf16 data
+ * Streamed a plane at a time, they lost against those (dw_3x3's bf16 data
  * pass, 1 thread: medians -5 to -10%, 2 threads: minima -5%): a plane of
  * 1568 bytes starts and ends in the middle of a line every other channel,
- * and the write-combining buffers of those partial lines flushed early. */
+ * and the write-combining buffers of those partial lines flushed early.
+ * Dense 16-bit planes go in groups of whole lines instead (group_planes). */
 static void store_plane(const dw_run *r, int64_t n, int64_t c, const float *buf)
 {
     const conv_view *out = &r->p->grad_input;
@@ -985,7 +1015,8 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
     float wk[DW_MAX_TAPS], wv[DW_MAX_TAPS];
     channel_weights(r, c, wk);
     for (int64_t t = 0; t < tp->n; ++t) wv[t] = wk[tp->k[t]];
-    float *y = (float *)out->data;
+    float *y = (float *)out->data; /* out_group: the plane's place in its group */
+    if (st->out_group > 0) y += c % st->out_group * view_plane(&p->grad_input);
     const int64_t oh = st->dim[1].out_n, ow = st->dim[2].out_n;
     for (int64_t od = 0; od < st->dim[0].out_n; ++od) {
         f32_dwrow_src s;
@@ -1003,8 +1034,30 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
     if (st->out_nt) /* fenced at the end of the task */
         r->k.copy_nt((size_t)view_plane(&p->grad_input), y,
                      (float *)p->grad_input.data + conv_view_index(&p->grad_input, n, c, 0, 0, 0));
-    else if (!st->out_direct)
+    else if (!st->out_direct && st->out_group == 0)
         store_plane(r, n, c, y);
+}
+
+/* Planes (n, c0) .. (n, c0 + count - 1) of the data gradient from buf
+ * (out_group: adjacent in gradInput and in buf), one run of the narrowing
+ * kernel: streamed when the run is whole lines, else plain stores (a
+ * group cut by a task's channel range, or a buffer off 64 bytes). */
+static void store_group(const dw_run *r, int64_t n, int64_t c0, int64_t count, const float *buf)
+{
+    const conv_view *out = &r->p->grad_input;
+    const int64_t base = conv_view_index(out, n, c0, 0, 0, 0), len = count * view_plane(out);
+    const bool whole = r->group_nt && count == r->st->out_group;
+    conv_store_results(out, r->p->mode, r->ck, whole, base, 1, len, buf);
+}
+
+/* Whether out_group's full groups are whole lines of gradInput (its
+ * address and image stride are known at run time only:
+ * aclSetRawTensorAddr). */
+static bool group_lines(const conv_problem *p, const dw_state *st)
+{
+    const conv_view *v = &p->grad_input;
+    return st->out_group > 0 && (uintptr_t)v->data % 64 == 0 &&
+           (v->dim[0] == 1 || v->stride[0] * 2 % 64 == 0);
 }
 
 /* What a data task's planes are read from and written to in slot `slot`:
@@ -1027,15 +1080,30 @@ static void data_views(const dw_run *r, int slot, dw_data_views *dv)
     if (st->inplace) data_taps(st, p->ks, &dv->tp);
 }
 
-/* gradInput's plane (n, c), in place or packed; next: the lines its calls
- * ask for. */
-static void data_plane_any(const dw_run *r, int64_t n, int64_t c, int slot, dw_data_views *dv,
-                           const ukernel_prefetch *next)
+/* gradInput's plane (n, c) of a task over channels [c0, c1), in place or
+ * packed; next: the lines its calls ask for. out_group: the group's planes
+ * stored after its last (or the task's last) is computed. */
+static void data_plane_any(const dw_run *r, int64_t n, int64_t c, int64_t c0, int64_t c1, int slot,
+                           dw_data_views *dv, const ukernel_prefetch *next)
 {
-    if (r->st->inplace)
-        data_plane_inplace(r, n, c, &dv->src, &dv->out, &dv->tp, next);
-    else
+    if (!r->st->inplace) {
         data_plane(r, n, c, slot, next, &dv->mout);
+        return;
+    }
+    data_plane_inplace(r, n, c, &dv->src, &dv->out, &dv->tp, next);
+    const int64_t g = r->st->out_group;
+    if (g > 0 && ((c + 1) % g == 0 || c + 1 == c1)) {
+        const int64_t first = max64(c - c % g, c0);
+        store_group(r, n, first, c + 1 - first,
+                    (const float *)dv->out.data + first % g * view_plane(&r->p->grad_input));
+    }
+}
+
+/* Whether the in-place data pass asks for the next gradInput plane's lines
+ * ahead of its plain stores (not for streamed ones). */
+static bool out_ahead(const dw_run *r)
+{
+    return r->st->inplace && !r->st->out_nt && !r->group_nt;
 }
 
 /* Data gradient: task n*nblocks + b computes the planes (n, c) of the
@@ -1066,10 +1134,10 @@ static void data_task(void *ctx, size_t index, int slot)
              * store_plane) stores into: its stores missed (49 lines a 28x28
              * plane, each a write allocation the kernel waited on): dw_3x3's
              * dx 3.1 -> 2.0 ms */
-            if (st->inplace && !st->out_nt) plane_lines(&p->grad_input, n, c + 1, 1, &next);
+            if (out_ahead(r)) plane_lines(&p->grad_input, n, c + 1, 1, &next);
         }
         ukernel_prefetch_level(&next, 1);
-        data_plane_any(r, n, c, slot, &dv, &next);
+        data_plane_any(r, n, c, c0, c1, slot, &dv, &next);
     }
     if (r->k.fence) r->k.fence(); /* the streamed stores of the task */
 }
@@ -1179,10 +1247,10 @@ static void fused_data_plane(const dw_run *rd, int slot, dw_data_views *dv, int6
 {
     ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
     int64_t nn, nc;
-    if (rd->st->inplace && !rd->st->out_nt && task_plane_ahead(n0, n1, c0, c1, n, c, 1, &nn, &nc))
+    if (out_ahead(rd) && task_plane_ahead(n0, n1, c0, c1, n, c, 1, &nn, &nc))
         plane_lines(&rd->p->grad_input, nn, nc, 1, &next);
     ukernel_prefetch_level(&next, 1);
-    data_plane_any(rd, n, c, slot, dv, &next);
+    data_plane_any(rd, n, c, c0, c1, slot, dv, &next);
 }
 
 /* The in-place weights loop of wt_task (unit strides, or a 3x3 at stride 2
@@ -1325,7 +1393,12 @@ static void wt_task(void *ctx, size_t index, int slot)
 static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state, void *workspace)
 {
     const dw_state *st = state;
-    dw_run r = {.p = p, .st = st, .ws = workspace, .k = pick_kernels(st->isa), .ck = conv_ukernels_for(st->isa)};
+    dw_run r = {.p = p,
+                .st = st,
+                .ws = workspace,
+                .k = pick_kernels(st->isa),
+                .ck = conv_ukernels_for(st->isa),
+                .group_nt = pass == CONV_PASS_DATA && group_lines(p, st)};
     memset(r.ws + st->flag_off, 0, (size_t)st->slots * DW_FLOAT_ALIGN * sizeof(int32_t));
     if (pass == CONV_PASS_DATA) {
         pool_parallel_for_slots((size_t)(p->n * ceil_div(p->g, DW_BLOCK)), st->slots, data_task, &r);
@@ -1335,6 +1408,7 @@ static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state
     if (st->with_data) {
         rd = r;
         rd.st = &((const dw_pair *)state)->data;
+        rd.group_nt = group_lines(p, rd.st);
         rd.ws = r.ws + st->data_off;
         memset(rd.ws + rd.st->flag_off, 0, (size_t)rd.st->slots * DW_FLOAT_ALIGN * sizeof(int32_t));
         r.data = &rd;
@@ -1456,4 +1530,12 @@ bool conv_dw_data_streamed(const conv_problem *p, aclconvIsa isa)
     _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
     uint64_t bytes;
     return dw_plan(p, CONV_PASS_DATA, isa, state, &bytes) && ((const dw_state *)state)->out_nt;
+}
+
+int64_t conv_dw_data_group(const conv_problem *p, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    return dw_plan(p, CONV_PASS_DATA, isa, state, &bytes) ? ((const dw_state *)state)->out_group
+                                                          : 0;
 }

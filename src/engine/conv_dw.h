@@ -33,6 +33,10 @@ int conv_dw_kernel_converts(const conv_problem *p, conv_pass pass, aclconvIsa is
  * gradInput planes out from the slot, with the choices as planning makes them. */
 bool conv_dw_data_streamed(const conv_problem *p, aclconvIsa isa);
 
+/* For tests: how many 16-bit gradInput planes dw's in-place data pass of p
+ * stores in one run (0: a plane at a time, not through the groups). */
+int64_t conv_dw_data_group(const conv_problem *p, aclconvIsa isa);
+
 /* For tests: whether dw's weights run computes gradInput too (both passes
  * wanted, at least one in place), with the choices as planning makes them. */
 bool conv_dw_fuses_data(const conv_problem *p, aclconvIsa isa);
