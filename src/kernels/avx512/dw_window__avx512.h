@@ -113,4 +113,61 @@ dw_window_shift(const int d, const int v, __mmask16 keep, __m512 lo, __m512 hi)
     }
 }
 
+/* ---- bf16 rows in column phases ------------------------------------------
+ * A row of 32 bf16 values loaded as one vector is, without a shuffle, its
+ * even columns (each dword shifted left 16: lane l holds column 2l) and its
+ * odd ones (the low words cleared: column 2l + 1). Kept in that form, the
+ * results of the even and of the odd columns are two vectors, and a column
+ * shift is at most one valignd: for column 2l the shifts -1, 0, +1 are odd
+ * lane l - 1, even lane l, odd lane l; for 2l + 1 even lane l, odd lane l,
+ * even lane l + 1. A widened row (dw_window_load16) took three shuffles and
+ * its shifts four valignd. */
+
+/* Columns [0, 32) of the bf16 row (lanes in m, the others zero) in phases:
+ * e (even columns), o (odd), the bits dw_window_load16 widens them to. */
+static inline __attribute__((always_inline)) void dw_phases_load(const uint16_t *row, __mmask32 m,
+                                                                 __m512 *e, __m512 *o)
+{
+    const __m512i h = _mm512_maskz_loadu_epi16(m, row);
+    *e = _mm512_castsi512_ps(_mm512_slli_epi32(h, 16));
+    *o = _mm512_castsi512_ps(_mm512_and_si512(h, _mm512_set1_epi32((int)0xffff0000u)));
+}
+
+/* Phase ph (0 even, 1 odd) of the columns shifted by d (-1, 0, +1) of the
+ * row in phases e | o: what dw_window_shift(d, ...) holds for those
+ * columns, lanes outside keep zeroed where it zeroes them (d != 0). */
+static inline __attribute__((always_inline)) __m512
+dw_phase_shift(const int d, const int ph, __mmask16 keep, __m512 e, __m512 o)
+{
+    const __m512i z = _mm512_setzero_si512(), ei = _mm512_castps_si512(e),
+                  oi = _mm512_castps_si512(o);
+    if (d == 0) return ph == 0 ? e : o;
+    if (ph == 0)
+        return d < 0 ? _mm512_castsi512_ps(_mm512_maskz_alignr_epi32(keep, oi, z, 15))
+                     : _mm512_maskz_mov_ps(keep, o);
+    return d < 0 ? _mm512_maskz_mov_ps(keep, e)
+                 : _mm512_castsi512_ps(_mm512_maskz_alignr_epi32(keep, z, ei, 1));
+}
+
+/* Columns [0, 16) and [16, 32) (c0, c1) from their phases e | o. */
+static inline __attribute__((always_inline)) void dw_phases_merge(__m512 e, __m512 o, __m512 *c0,
+                                                                  __m512 *c1)
+{
+    const __m512i i0 = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+    const __m512i i1 =
+        _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
+    *c0 = _mm512_permutex2var_ps(e, i0, o);
+    *c1 = _mm512_permutex2var_ps(e, i1, o);
+}
+
+/* The phases e | o of columns [0, 16) and [16, 32) (c0, c1). */
+static inline __attribute__((always_inline)) void dw_phases_split(__m512 c0, __m512 c1, __m512 *e,
+                                                                  __m512 *o)
+{
+    const __m512i ie = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i io = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+    *e = _mm512_permutex2var_ps(c0, ie, c1);
+    *o = _mm512_permutex2var_ps(c0, io, c1);
+}
+
 #endif /* ACLCONV_DW_WINDOW_AVX512_H_ */

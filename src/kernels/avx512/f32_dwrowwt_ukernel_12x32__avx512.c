@@ -268,56 +268,37 @@ static inline __attribute__((always_inline)) void g33_win(const int kind, const 
     }
 }
 
-/* ---- the row-window form for bf16 x and dy, in column phases -----------
- * A row of 32 bf16 values loaded as one vector is, without a shuffle, its
- * even columns (each dword shifted left 16: lane l holds column 2l) and its
- * odd ones (the low words cleared: column 2l + 1). Kept in that form, the
- * partial sums of the even and of the odd columns are two vectors per tap,
- * and the taps' column shifts need one valignd per x row each way instead
- * of a widening (3 shuffles) per x and dy row and four valignd per x row:
- * for output column 2l, taps kw = 0, 1, 2 read x columns 2l - 1, 2l, 2l + 1
- * (odd lane l - 1, even lane l, odd lane l); for 2l + 1, columns 2l,
- * 2l + 1, 2l + 2 (even lane l, odd lane l, even lane l + 1). The sums
- * are permuted between acc's column order and the phases once per call.
- * Every lane meets the same values in the same order as g33_block_win's
- * lane of its column (x zeroed where that one's is: the columns past ow
- * of a shifted x), so the same bits. */
+/* The row-window form for bf16 x and dy in column phases
+ * (dw_window__avx512.h): the sums of the even and of the odd columns are
+ * two vectors per tap, no widening shuffle, one valignd per x row each way;
+ * permuted between acc's column order and the phases once per call. Every
+ * lane meets the values of its column in the same order as in
+ * g33_block_win (x zeroed where that one's is), so the same bits. */
 static inline __attribute__((always_inline)) void
 g33_block_eo(const int nr, const bool edge, size_t r, const f32_dwrow_src *s, size_t dyrs,
              __mmask32 xm, __mmask32 dm, const __mmask16 keep[2], __m512 *ae, __m512 *ao)
 {
-    const __m512i hi16 = _mm512_set1_epi32((int)0xffff0000u), z = _mm512_setzero_si512();
-    __m512 de[WR], dd[WR];
+    __m512 d[WR][2];
 #pragma GCC unroll 16
-    for (int o = 0; o < nr; ++o) {
-        const __m512i h = _mm512_maskz_loadu_epi16(dm, s->dy16 + (r + (size_t)o) * dyrs);
-        de[o] = _mm512_castsi512_ps(_mm512_slli_epi32(h, 16));
-        dd[o] = _mm512_castsi512_ps(_mm512_and_si512(h, hi16));
-    }
+    for (int o = 0; o < nr; ++o)
+        dw_phases_load(s->dy16 + (r + (size_t)o) * dyrs, dm, &d[o][0], &d[o][1]);
 #pragma GCC unroll 16
     for (int sr = 0; sr < nr + 2; ++sr) {
         const ptrdiff_t i = (ptrdiff_t)r + s->dh[0] + sr;
         const bool in = !edge || (i >= 0 && (size_t)i < s->ih);
-        const __m512i h =
-            _mm512_maskz_loadu_epi16(in ? xm : 0, in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16);
-        const __m512i xe = _mm512_slli_epi32(h, 16), xo = _mm512_and_si512(h, hi16);
-        /* [phase][kw]: the x vector tap kw multiplies into the phase's sums */
-        const __m512 xv[2][3] = {
-            {_mm512_castsi512_ps(_mm512_maskz_alignr_epi32(keep[0], xo, z, 15)),
-             _mm512_castsi512_ps(xe), _mm512_castsi512_ps(xo)},
-            {_mm512_castsi512_ps(_mm512_maskz_mov_epi32(keep[1], xe)), _mm512_castsi512_ps(xo),
-             _mm512_castsi512_ps(_mm512_alignr_epi32(z, xe, 1))}};
+        __m512 xe, xo;
+        dw_phases_load(in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16, in ? xm : 0, &xe, &xo);
 #pragma GCC unroll 16
         for (int kw = 0; kw < 3; ++kw)
 #pragma GCC unroll 2
             for (int ph = 0; ph < 2; ++ph) {
                 __m512 *a = ph == 0 ? ae : ao;
+                const __m512 xv = dw_phase_shift(kw - 1, ph, keep[ph], xe, xo);
 #pragma GCC unroll 16
                 for (int kh = 0; kh < 3; ++kh) {
                     const int o = sr - kh;
                     if (o < 0 || o >= nr) continue;
-                    a[3 * kh + kw] =
-                        _mm512_fmadd_ps(xv[ph][kw], ph == 0 ? de[o] : dd[o], a[3 * kh + kw]);
+                    a[3 * kh + kw] = _mm512_fmadd_ps(xv, d[o][ph], a[3 * kh + kw]);
                 }
             }
     }
@@ -327,18 +308,12 @@ static __attribute__((noinline)) void g33_win_eo(size_t rows, size_t ow, const f
                                                  const float *dy, size_t dyrs, float *acc)
 {
     (void)dy; /* dy is s->dy16, rows dyrs apart (dw_ukernels.h) */
-    const __m512i even =
-        _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-    const __m512i odd = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
     __m512 ae[9], ao[9];
 #pragma GCC unroll 9
-    for (int t = 0; t < 9; ++t) {
-        const __m512 c0 = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES);
-        const __m512 c1 = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES + VL);
-        ae[t] = _mm512_permutex2var_ps(c0, even, c1);
-        ao[t] = _mm512_permutex2var_ps(c0, odd, c1);
-    }
-    const __mmask32 xm = (__mmask32)(s->iw >= 32 ? 0xffffffffu : (1u << s->iw) - 1u);
+    for (int t = 0; t < 9; ++t)
+        dw_phases_split(_mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES),
+                        _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES + VL), &ae[t], &ao[t]);
+    const __mmask32 xm = dw_window_mask_for(s->iw).h16;
     const __mmask32 dm = (__mmask32)(ow >= 32 ? 0xffffffffu : (1u << ow) - 1u);
     /* lanes l of the even / odd phase whose column (2l, 2l + 1) is below ow */
     const __mmask16 keep[2] = {dw_lanes(0, ((ptrdiff_t)ow + 1) / 2),
@@ -357,16 +332,12 @@ static __attribute__((noinline)) void g33_win_eo(size_t rows, size_t ow, const f
         ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
         g33_block_eo(1, true, r, s, dyrs, xm, dm, keep, ae, ao);
     }
-    /* back to acc's order: column j of the first (second) 16 is lane j / 2
-     * (8 + j / 2) of the even or odd phase */
-    const __m512i lo = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
-    const __m512i hi =
-        _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
 #pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
-        _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES, _mm512_permutex2var_ps(ae[t], lo, ao[t]));
-        _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES + VL,
-                         _mm512_permutex2var_ps(ae[t], hi, ao[t]));
+        __m512 c0, c1;
+        dw_phases_merge(ae[t], ao[t], &c0, &c1);
+        _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES, c0);
+        _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES + VL, c1);
     }
 }
 
