@@ -64,6 +64,9 @@ typedef struct dw_state {
     int64_t out_group;  /* in place, data pass, dense 16-bit gradInput: planes computed into
                          * the slot side by side and stored together, a run of whole lines
                          * streamed out (group_planes); 0: a plane at a time, plain stores */
+    uint64_t wv_off;    /* in place, data pass: each channel's weights in the order of its
+                         * taps (data_taps), ntaps floats a channel, filled per run
+                         * (fill_weights) */
     bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: both W output
                          * phases a dwconv_s2 call, written as whole rows, no grids */
     bool merge_nt;      /* merge_w, a dense plane: the rows written into the slot (out_off),
@@ -593,6 +596,10 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
         !ws_take(&size, slot_total, &slot_off) ||
         !ws_take(&size, (int64_t)st->slots * DW_FLOAT_ALIGN, &st->flag_off))
         return false;
+    int64_t wv_floats;
+    if (pass == CONV_PASS_DATA && st->inplace &&
+        (!checked_mul_i64(p->g, st->ntaps, &wv_floats) || !ws_take(&size, wv_floats, &st->wv_off)))
+        return false;
     if (pass == CONV_PASS_WEIGHTS) {
         int64_t part;
         if (!checked_mul_i64(p->g * st->nchunk, st->ntaps * DW_ACC_LANES, &part) ||
@@ -1012,9 +1019,7 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
     const dw_state *st = r->st;
     if (!st->src_direct && st->src_kind == DW_SRC_F32)
         load_plane(st->bwd ? &p->y : &p->x, n, c, p->mode, r->ck, (float *)src->data);
-    float wk[DW_MAX_TAPS], wv[DW_MAX_TAPS];
-    channel_weights(r, c, wk);
-    for (int64_t t = 0; t < tp->n; ++t) wv[t] = wk[tp->k[t]];
+    const float *wv = (const float *)(r->ws + st->wv_off) + c * st->ntaps;
     float *y = (float *)out->data; /* out_group: the plane's place in its group */
     if (st->out_group > 0) y += c % st->out_group * view_plane(&p->grad_input);
     const int64_t oh = st->dim[1].out_n, ow = st->dim[2].out_n;
@@ -1036,6 +1041,27 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
                      (float *)p->grad_input.data + conv_view_index(&p->grad_input, n, c, 0, 0, 0));
     else if (!st->out_direct && st->out_group == 0)
         store_plane(r, n, c, y);
+}
+
+/* The in-place data pass's weights table (wv_off), channels
+ * [i*DW_BLOCK, (i+1)*DW_BLOCK): read and rounded as the sources
+ * (channel_weights), in the order of the taps. Once per run: per plane,
+ * widening 9 bf16 weights through conv_load_row was ~3% of dw_3x3's data
+ * pass in cache. */
+static void fill_weights(void *ctx, size_t index)
+{
+    const dw_run *r = ctx;
+    const dw_state *st = r->st;
+    dw_taps tp;
+    data_taps(st, r->p->ks, &tp);
+    float wk[DW_MAX_TAPS];
+    const int64_t c0 = (int64_t)index * DW_BLOCK, c1 = min64(r->p->g, c0 + DW_BLOCK);
+    for (int64_t c = c0; c < c1; ++c) {
+        float *wv = (float *)(r->ws + st->wv_off) + c * st->ntaps;
+        channel_weights(r, c, wk);
+        for (int64_t t = 0; t < tp.n; ++t)
+            wv[t] = wk[tp.k[t]];
+    }
 }
 
 /* Planes (n, c0) .. (n, c0 + count - 1) of the data gradient from buf
@@ -1401,6 +1427,7 @@ static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state
                 .group_nt = pass == CONV_PASS_DATA && group_lines(p, st)};
     memset(r.ws + st->flag_off, 0, (size_t)st->slots * DW_FLOAT_ALIGN * sizeof(int32_t));
     if (pass == CONV_PASS_DATA) {
+        if (st->inplace) pool_parallel_for((size_t)ceil_div(p->g, DW_BLOCK), fill_weights, &r);
         pool_parallel_for_slots((size_t)(p->n * ceil_div(p->g, DW_BLOCK)), st->slots, data_task, &r);
         return;
     }
@@ -1411,6 +1438,7 @@ static void dw_run_pass(const conv_problem *p, conv_pass pass, const void *state
         rd.group_nt = group_lines(p, rd.st);
         rd.ws = r.ws + st->data_off;
         memset(rd.ws + rd.st->flag_off, 0, (size_t)rd.st->slots * DW_FLOAT_ALIGN * sizeof(int32_t));
+        if (rd.st->inplace) pool_parallel_for((size_t)ceil_div(p->g, DW_BLOCK), fill_weights, &rd);
         r.data = &rd;
     }
     pool_parallel_for_slots((size_t)(st->ncb * st->nchunk), st->slots, wt_task, &r);
