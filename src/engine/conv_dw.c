@@ -1007,6 +1007,14 @@ static void store_plane(const dw_run *r, int64_t n, int64_t c, const float *buf)
                       buf + (d * hn + h) * wn);
 }
 
+/* Where channel c's gradInput plane lies in the slot's out plane(s) buf:
+ * its place in its group (out_group), else buf. */
+static float *group_slot(const dw_run *r, float *buf, int64_t c)
+{
+    const int64_t g = r->st->out_group;
+    return g > 0 ? buf + c % g * view_plane(&r->p->grad_input) : buf;
+}
+
 /* Data gradient of plane (n, c) with unit strides and the taps tp
  * (data_taps), read from src (the source view, or the slot's plane, filled
  * here) and written to out (gradInput, or the slot's plane, stored here):
@@ -1020,8 +1028,7 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
     if (!st->src_direct && st->src_kind == DW_SRC_F32)
         load_plane(st->bwd ? &p->y : &p->x, n, c, p->mode, r->ck, (float *)src->data);
     const float *wv = (const float *)(r->ws + st->wv_off) + c * st->ntaps;
-    float *y = (float *)out->data; /* out_group: the plane's place in its group */
-    if (st->out_group > 0) y += c % st->out_group * view_plane(&p->grad_input);
+    float *y = group_slot(r, (float *)out->data, c);
     const int64_t oh = st->dim[1].out_n, ow = st->dim[2].out_n;
     for (int64_t od = 0; od < st->dim[0].out_n; ++od) {
         f32_dwrow_src s;
@@ -1120,8 +1127,7 @@ static void data_plane_any(const dw_run *r, int64_t n, int64_t c, int64_t c0, in
     const int64_t g = r->st->out_group;
     if (g > 0 && ((c + 1) % g == 0 || c + 1 == c1)) {
         const int64_t first = max64(c - c % g, c0);
-        store_group(r, n, first, c + 1 - first,
-                    (const float *)dv->out.data + first % g * view_plane(&r->p->grad_input));
+        store_group(r, n, first, c + 1 - first, group_slot(r, (float *)dv->out.data, first));
     }
 }
 
