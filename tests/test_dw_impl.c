@@ -77,6 +77,7 @@ static int g_fused[3];
 /* per ISA: fused FLOAT16 runs rounding x in the weights kernels' window, dy
  * from the data pass's rounded copy */
 static int g_fused_xwin[3];
+static int g_hf32win[3]; /* passes whose kernels round fp32 to HF32 as they read it */
 /* per ISA: in-place data passes that stream whole fp32 gradInput planes out */
 static int g_streamed[3];
 /* per ISA: in-place data passes that store 16-bit gradInput planes a group
@@ -89,8 +90,8 @@ typedef struct gen_opts {
     int isa;
     int wide;    /* many channels, small planes (channel blocks of the weights pass) */
     int inplace; /* unit strides, ACLCONV_DW_INPLACE=1: the in-place path */
-    int f16win;  /* with inplace: fp32 in mode FLOAT16, the row-window form (x rounded in
-                  * the kernels' window) */
+    int f16win;  /* with inplace: fp32 in mode FLOAT16 or HF32 (one case in two), the
+                  * row-window form (x rounded in the kernels' window) */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -153,7 +154,7 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     p->mode = go->dtypes ? (conv_mode)rng_range(r, 0, 3)
                          : (go->int_data ? (conv_mode)rng_range(r, 0, 1) : CONV_MODE_F32);
     if (!go->int_data && !go->inplace && rng_chance(r, 1, 2)) p->mode = CONV_MODE_HF32;
-    if (go->f16win) p->mode = CONV_MODE_F16;
+    if (go->f16win) p->mode = rng_chance(r, 1, 2) ? CONV_MODE_F16 : CONV_MODE_HF32;
 }
 
 /* Whether dw's pass takes the in-place path when forced: unit strides (the
@@ -419,6 +420,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
                 &p, pass == 0 ? CONV_PASS_DATA : CONV_PASS_WEIGHTS, (aclconvIsa)go->isa);
             g_src16[go->isa][pass] += (reads & CONV_DW_SRC_CONVERTED) != 0;
             g_dy16[go->isa] += (reads & CONV_DW_DY_CONVERTED) != 0;
+            g_hf32win[go->isa] += p.mode == CONV_MODE_HF32 && p.x.dtype == ACL_FLOAT &&
+                                  (reads & CONV_DW_SRC_CONVERTED) != 0;
         }
     if (go->inplace) g_streamed[go->isa] += conv_dw_data_streamed(&p, (aclconvIsa)go->isa);
     if (go->inplace) g_grouped[go->isa] += conv_dw_data_group(&p, (aclconvIsa)go->isa) > 1;
@@ -530,11 +533,19 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
         }
-        /* fp32 in mode FLOAT16 in the row-window form: the run of both
-         * gradients rounds x in the weights kernels' window (AVX-512) */
-        const gen_opts gf = {.int_data = 1, .isa = isa, .inplace = 1, .f16win = 1};
-        for (int i = 0; i < count / 8 + 1; ++i)
-            one_case(seed + (uint64_t)i * 104729u + (uint64_t)isa * 7777777u, &gf);
+        /* fp32 in mode FLOAT16 or HF32 in the row-window form: the run of
+         * both gradients rounds x in the weights kernels' window (AVX-512;
+         * HF32's dy too) */
+        /* (real data too: small integers pass every rounding unchanged, so
+         * only real values tell the roundings apart: compared with the
+         * packed path's) */
+        for (int real = 0; real < 2; ++real) {
+            const gen_opts gf = {.int_data = !real, .isa = isa, .inplace = 1, .f16win = 1};
+            for (int i = 0; i < count / 8 + 1; ++i)
+                one_case(seed + (uint64_t)i * 104729u + (uint64_t)real * 15485863u +
+                             (uint64_t)isa * 7777777u,
+                         &gf);
+        }
         /* the stride-2 in-place weights kernel: AVX-512's only */
         if ((isa == ACLCONV_ISA_AVX512) != (g_inplace_s2[isa] > 0)) {
             printf("FAIL %s: %d weights passes through the stride-2 in-place kernel\n",
@@ -564,6 +575,12 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_fused_xwin[isa]);
             it_fail();
         }
+        /* HF32's rounding in the kernels' window: AVX-512's only */
+        if ((isa == ACLCONV_ISA_AVX512) != (g_hf32win[isa] > 0)) {
+            printf("FAIL %s: %d passes round fp32 to HF32 in the kernels' window\n",
+                   cpu_isa_name((aclconvIsa)isa), g_hf32win[isa]);
+            it_fail();
+        }
         /* streamed gradInput planes: the ISAs with a streaming copy */
         if ((isa != ACLCONV_ISA_SCALAR) != (g_streamed[isa] > 0)) {
             printf("FAIL %s: %d in-place data passes stream their gradInput planes\n",
@@ -585,12 +602,12 @@ int main(int argc, char **argv)
         }
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
                "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
-               "%d; gradInput in the weights run: %d (FLOAT16 x in the window: %d), streamed: %d, "
-               "16-bit planes in groups: %d)\n",
+               "%d, HF32 %d; gradInput in the weights run: %d (FLOAT16 x in the window: %d), "
+               "streamed: %d, 16-bit planes in groups: %d)\n",
                cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
                g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0],
-               g_src16[isa][1], g_dy16[isa], g_fused[isa], g_fused_xwin[isa], g_streamed[isa],
-               g_grouped[isa]);
+               g_src16[isa][1], g_dy16[isa], g_hf32win[isa], g_fused[isa], g_fused_xwin[isa],
+               g_streamed[isa], g_grouped[isa]);
     }
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");

@@ -108,12 +108,18 @@ static float *draw_plane(const trial *tr, bool inf, test_rng *r)
     return x;
 }
 
+/* The rounding of an fp32 source kind the kernels round as they load it. */
+static float round_src(int kind, float v)
+{
+    return kind == DW_SRC_F32_F16 ? f32_round_f16(v) : f32_round_hf32(v);
+}
+
 /* A source the row-window form converts as it loads it (AVX-512, one trial
  * in two where the taps take it): the plane narrowed to bf16 or fp16 (its
- * NaN gaps a signalling NaN), or fp32 to be rounded to fp16 (*kplane: the values
- * the kernel reads); s set for it, and `plane` overwritten with the values
- * the kernel must convert them to (NaNs compare as NaNs). Returns the buffer
- * to free, NULL for none. */
+ * NaN gaps a signalling NaN), or fp32 to be rounded to fp16 or HF32
+ * (*kplane: the values the kernel reads); s set for it, and `plane`
+ * overwritten with the values the kernel must convert them to (NaNs compare
+ * as NaNs). Returns the buffer to free, NULL for none. */
 static void *draw_src_conv(const isa_kernels *k, const trial *tr, float *plane, f32_dwrow_src *s,
                            bool wt, const float **kplane, test_rng *r)
 {
@@ -125,9 +131,9 @@ static void *draw_src_conv(const isa_kernels *k, const trial *tr, float *plane, 
     if (rng_chance(r, 1, 3)) {
         float *orig = malloc(n * sizeof(float) + 1);
         memcpy(orig, plane, n * sizeof(float));
-        s->src_kind = DW_SRC_F32_F16;
+        s->src_kind = rng_chance(r, 1, 2) ? DW_SRC_F32_F16 : DW_SRC_F32_HF32;
         for (size_t i = 0; i < n; ++i)
-            if (i % tr->rs < tr->iw) plane[i] = f32_round_f16(plane[i]);
+            if (i % tr->rs < tr->iw) plane[i] = round_src(s->src_kind, plane[i]);
         *kplane = orig;
         return orig;
     }
@@ -148,7 +154,7 @@ static void *draw_src_conv(const isa_kernels *k, const trial *tr, float *plane, 
 }
 
 /* The kernel's view of s: its taps on kplane (the unrounded values of a
- * DW_SRC_F32_F16 source). */
+ * rounded fp32 source). */
 static f32_dwrow_src kernel_src(const f32_dwrow_src *s, const float *kplane, const float **kx)
 {
     f32_dwrow_src ks = *s;
@@ -245,12 +251,12 @@ static int check_rowwt(const isa_kernels *k, test_rng *r, uint64_t trial_no)
     /* an fp32 source rounded: half the time dy rounded too (the kernel
      * reads kdy, dy holds the rounded values) */
     float *kdy = dy;
-    if (h16 && s.src_kind == DW_SRC_F32_F16 && rng_chance(r, 1, 2)) {
+    if (h16 && dw_src_rounded(s.src_kind) && rng_chance(r, 1, 2)) {
         kdy = malloc((tr.rows * dyrs + 1) * sizeof(float));
         memcpy(kdy, dy, tr.rows * dyrs * sizeof(float));
-        s.dy_kind = DW_SRC_F32_F16;
+        s.dy_kind = s.src_kind;
         for (size_t i = 0; i < tr.rows * dyrs; ++i)
-            if (i % dyrs < tr.ow) dy[i] = f32_round_f16(dy[i]);
+            if (i % dyrs < tr.ow) dy[i] = round_src(s.src_kind, dy[i]);
         ++g_dy16;
     }
     if (dy16) {

@@ -425,16 +425,20 @@ static void wt_taps(const conv_problem *p, const dw_state *st, dw_taps *tp)
  * (dw_row_window) applies to the taps of a single depth tap over dense
  * rows: a 16-bit dtype the mode widens exactly (conv_load_row: bf16 in
  * every mode but FLOAT16, fp16 in every mode but BF16), or fp32 in mode
- * FLOAT16 (rounded by two conversions a vector). The widened copy of each
- * plane this replaces was 10-14% of dw_3x3's bf16 passes. HF32's and BF16's
- * roundings (5-7 integer operations a vector) cost more in the kernel than
- * the rounded copy: dw_3x3 cubeMathType 1, 1 thread, +10% time. */
+ * FLOAT16 (rounded by two conversions a vector) or HF32 (five integer
+ * operations). The widened copy of each plane this replaces was 10-14% of
+ * dw_3x3's bf16 passes. HF32's rounding in the window cost +10% on one
+ * thread on session 18's host; on session 26's (Zen 5, two threads) the
+ * rounded copies it replaces were the slower: dw_3x3 cubeMathType 3 data
+ * pass 3.03 -> 2.48 ms, weights 3.72 -> 2.90, both 5.83 -> 5.57 (mode 0:
+ * 2.18, 2.27, 4.62). BF16 mode's rounding of fp32 is left to copies. */
 static int src_kind_for(const conv_problem *p, conv_pass pass, const dw_state *st,
                         const conv_view *v)
 {
     const int kind = v->dtype == ACL_BF16 && p->mode != CONV_MODE_F16       ? DW_SRC_BF16
                      : v->dtype == ACL_FLOAT16 && p->mode != CONV_MODE_BF16 ? DW_SRC_F16
                      : v->dtype == ACL_FLOAT && p->mode == CONV_MODE_F16    ? DW_SRC_F32_F16
+                     : v->dtype == ACL_FLOAT && p->mode == CONV_MODE_HF32   ? DW_SRC_F32_HF32
                                                                             : DW_SRC_F32;
     if (kind == DW_SRC_F32 || (kind == DW_SRC_F32_F16 && st->copies_round) ||
         st->isa != ACLCONV_ISA_AVX512 || p->ks[0] != 1 || v->stride[4] != 1 || v->stride[3] < 0 ||
@@ -981,8 +985,8 @@ static void taps_at_depth(const dw_state *st, const conv_view *v, int64_t n, int
         const int64_t d = od + tp->od_off[t];
         tp->x[t] = d >= 0 && d < v->dim[2] ? base + conv_view_index(v, n, c, d, 0, 0) : NULL;
     }
-    if (st->src_kind == DW_SRC_F32_F16 && tp->x[0] != NULL) /* else padding: zeros */
-        s->src_kind = DW_SRC_F32_F16;
+    if (dw_src_rounded(st->src_kind) && tp->x[0] != NULL) /* else padding: zeros */
+        s->src_kind = st->src_kind;
 }
 
 /* Stores plane (n, c) of the data gradient from buf (scratch_view's layout)
@@ -1477,9 +1481,12 @@ static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt
     if (!ds->inplace && !pr.wt.inplace) return false;
     /* FLOAT16 rounds fp32 x and dy in the kernels' window when a pass runs
      * alone; in a run of both, both kernels would round dy: dy rounded once,
-     * into the data pass's slot, for both kernels (as HF32 takes it), x still
-     * in the weights kernels' window (rounded copies of both: dw_3x3 cube 2
-     * about 10% over mode 0) */
+     * into the data pass's slot, for both kernels, x still in the weights
+     * kernels' window (rounded copies of both: dw_3x3 cube 2 about 10% over
+     * mode 0). HF32 rounds both in both windows: its fused run with the
+     * copy of dy measured 6.05 ms against 5.64 (session 26; FLOAT16's the
+     * same within the noise, 6.59 against 6.37, and 8% the other way on
+     * session 18's host) */
     if (ds->src_kind == DW_SRC_F32_F16 || pr.wt.src_kind == DW_SRC_F32_F16) {
         uint64_t bytes;
         memset(&pr, 0, sizeof pr);
@@ -1492,7 +1499,8 @@ static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt
     if (!checked_add_size((size_t)pr.wt.data_off, (size_t)pr.data.ws_bytes, &end)) return false;
     pr.wt.with_data = true;
     /* the data pass's copy of dy is the weights kernels' dy, unless gradBias
-     * keeps a group of widened 16-bit planes: one rounding of dy less (HF32) */
+     * keeps a group of widened 16-bit planes: one rounding of dy less (FLOAT16,
+     * HF32 or BF16 modes outside the window form) */
     const dw_state *d = &pr.data, *w = &pr.wt;
     pr.wt.dy_shared = d->inplace && d->bwd && !d->src_direct && d->src_kind == DW_SRC_F32 &&
                       !w->dy_direct && !w->dy_inplace && !(w->bias && p->y.dtype != ACL_FLOAT);

@@ -112,8 +112,9 @@ typedef struct f32_dwrow_src {
     size_t rs;             /* source row pitch, floats */
     ukernel_prefetch pf;   /* lines to ask for, spread over the rows (zeros: none) */
     /* How the kernels read the source: DW_SRC_F32, the x planes above as
-     * they are; DW_SRC_F32_F16, the same rounded to fp16 as loaded (mode
-     * FLOAT16's operand rounding, F32_ROUND_F16: f32_round's bits); DW_SRC_BF16 / DW_SRC_F16, one
+     * they are; DW_SRC_F32_F16 / DW_SRC_F32_HF32, the same rounded as loaded
+     * (mode FLOAT16's / HF32's operand rounding, F32_ROUND_F16 /
+     * F32_ROUND_HF32: f32_round's bits); DW_SRC_BF16 / DW_SRC_F16, one
      * 16-bit plane at x16 (x unused, rs in elements), widened exactly as
      * loaded. NaNs are not quieted first (bf16; fp16 ones are, by
      * vcvtph2ps): every value only meets fused multiply-adds, which return
@@ -123,15 +124,22 @@ typedef struct f32_dwrow_src {
     int src_kind;
     const uint16_t *x16;
     /* dwrowwt: dy read by dy_kind as the source by src_kind (DW_SRC_F32:
-     * the fp32 argument as it is; DW_SRC_F32_F16: rounded to fp16;
-     * 16-bit: at dy16, dyrs in elements, the argument unused, widened as
-     * x16); other than DW_SRC_F32 only with src_kind: the pairs
-     * (DW_SRC_F32_F16, DW_SRC_F32_F16) and (16-bit, the same dtype). */
+     * the fp32 argument as it is; DW_SRC_F32_F16 / DW_SRC_F32_HF32: rounded
+     * so; 16-bit: at dy16, dyrs in elements, the argument unused, widened as
+     * x16); other than DW_SRC_F32 only with src_kind: the pairs (K, K) for
+     * K = DW_SRC_F32_F16, DW_SRC_F32_HF32 and (16-bit, the same dtype). */
     int dy_kind;
     const uint16_t *dy16;
 } f32_dwrow_src;
 
-enum { DW_SRC_F32 = 0, DW_SRC_BF16 = 1, DW_SRC_F16 = 2, DW_SRC_F32_F16 = 3 };
+enum { DW_SRC_F32 = 0, DW_SRC_BF16 = 1, DW_SRC_F16 = 2, DW_SRC_F32_F16 = 3, DW_SRC_F32_HF32 = 4 };
+#define DW_SRC_KINDS 5
+
+/* An fp32 source the kernels round as they load it. */
+static inline bool dw_src_rounded(int kind)
+{
+    return kind == DW_SRC_F32_F16 || kind == DW_SRC_F32_HF32;
+}
 
 static inline bool dw_src_16bit(int kind)
 {

@@ -74,21 +74,28 @@ dw_window_load16(const int kind, const uint16_t *row, __mmask32 m, __m512 *lo, _
     }
 }
 
-/* Source row i of plane s (fp32: x[0], rounded to fp16 for DW_SRC_F32_F16;
- * 16-bit: x16), all zeros when !in (nothing is read then). kind:
- * s->src_kind as a constant. */
+/* The f32x16_round kind of an fp32 source kind (F32_ROUND_NONE: as it is). */
+static inline __attribute__((always_inline)) int dw_src_round_kind(const int kind)
+{
+    return kind == DW_SRC_F32_F16    ? F32_ROUND_F16
+           : kind == DW_SRC_F32_HF32 ? F32_ROUND_HF32
+                                     : F32_ROUND_NONE;
+}
+
+/* Source row i of plane s (fp32: x[0], rounded for DW_SRC_F32_F16 /
+ * DW_SRC_F32_HF32; 16-bit: x16), all zeros when !in (nothing is read then).
+ * kind: s->src_kind as a constant. */
 static inline __attribute__((always_inline)) void
 dw_window_load(const int kind, bool in, const f32_dwrow_src *s, ptrdiff_t i,
                const dw_window_mask *m, __m512 *lo, __m512 *hi)
 {
-    if (kind == DW_SRC_F32 || kind == DW_SRC_F32_F16) {
+    if (!dw_src_16bit(kind)) {
         const float *xr = in ? s->x[0] + i * (ptrdiff_t)s->rs : s->x[0];
         *lo = _mm512_maskz_loadu_ps(in ? m->f32[0] : 0, xr);
         *hi = _mm512_maskz_loadu_ps(in ? m->f32[1] : 0, xr + (in ? 16 : 0));
-        if (kind == DW_SRC_F32_F16) { /* zeros stay zeros */
-            *lo = f32x16_round(*lo, F32_ROUND_F16);
-            *hi = f32x16_round(*hi, F32_ROUND_F16);
-        }
+        /* zeros stay zeros; F32_ROUND_NONE returns its argument */
+        *lo = f32x16_round(*lo, dw_src_round_kind(kind));
+        *hi = f32x16_round(*hi, dw_src_round_kind(kind));
         return;
     }
     dw_window_load16(kind, in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16, in ? m->h16 : 0, lo, hi);

@@ -307,6 +307,8 @@ DW_G33_WIN(DW_SRC_F16, 1, g33_win_up_f16)
 DW_G33_WIN(DW_SRC_F16, -1, g33_win_down_f16)
 DW_G33_WIN(DW_SRC_F32_F16, 1, g33_win_up_round)
 DW_G33_WIN(DW_SRC_F32_F16, -1, g33_win_down_round)
+DW_G33_WIN(DW_SRC_F32_HF32, 1, g33_win_up_hf32)
+DW_G33_WIN(DW_SRC_F32_HF32, -1, g33_win_down_hf32)
 #undef DW_G33_WIN
 
 #define DW_G33(nv, step, name)                                                                     \
@@ -345,10 +347,11 @@ void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src 
      * source converted as it is loaded) */
     const int win = dw_row_window(s, ow, false);
     if (win != 0) {
-        static const g33_win_fn fns[4][2] = {{g33_win_down, g33_win_up},
-                                             {g33_win_down_bf16, g33_win_up_bf16},
-                                             {g33_win_down_f16, g33_win_up_f16},
-                                             {g33_win_down_round, g33_win_up_round}};
+        static const g33_win_fn fns[DW_SRC_KINDS][2] = {{g33_win_down, g33_win_up},
+                                                        {g33_win_down_bf16, g33_win_up_bf16},
+                                                        {g33_win_down_f16, g33_win_up_f16},
+                                                        {g33_win_down_round, g33_win_up_round},
+                                                        {g33_win_down_hf32, g33_win_up_hf32}};
         fns[s->src_kind][win > 0](rows, ow, s, w, y, yrs);
         return;
     }

@@ -209,7 +209,7 @@ g33_block_win(const int kind, const int dkind, const int nr, const bool edge, si
 #pragma GCC unroll 2
         for (int v = 0; v < 2; ++v) {
             d[o][v] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
-            if (dkind == DW_SRC_F32_F16) d[o][v] = f32x16_round(d[o][v], F32_ROUND_F16);
+            d[o][v] = f32x16_round(d[o][v], dw_src_round_kind(dkind));
         }
     }
 #pragma GCC unroll 16
@@ -355,6 +355,8 @@ DW_G33_WIN(DW_SRC_F16, DW_SRC_F32, g33_win_f16)
 DW_G33_WIN(DW_SRC_F16, DW_SRC_F16, g33_win_f16_dy16)
 DW_G33_WIN(DW_SRC_F32_F16, DW_SRC_F32, g33_win_round)
 DW_G33_WIN(DW_SRC_F32_F16, DW_SRC_F32_F16, g33_win_round_dy)
+DW_G33_WIN(DW_SRC_F32_HF32, DW_SRC_F32, g33_win_hf32)
+DW_G33_WIN(DW_SRC_F32_HF32, DW_SRC_F32_HF32, g33_win_hf32_dy)
 #undef DW_G33_WIN
 
 static __attribute__((noinline)) void g33_nv2(size_t rows, size_t ow, const f32_dwrow_src *s,
@@ -392,10 +394,11 @@ void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_s
      * source converted as it is loaded) */
     if (dw_row_window(s, ow, true) != 0) {
         /* dy converted only with x converted alike (dw_ukernels.h) */
-        static const g33_win_fn fns[4][2] = {{g33_win_f32, NULL},
-                                             {g33_win_bf16, g33_win_eo},
-                                             {g33_win_f16, g33_win_f16_dy16},
-                                             {g33_win_round, g33_win_round_dy}};
+        static const g33_win_fn fns[DW_SRC_KINDS][2] = {{g33_win_f32, NULL},
+                                                        {g33_win_bf16, g33_win_eo},
+                                                        {g33_win_f16, g33_win_f16_dy16},
+                                                        {g33_win_round, g33_win_round_dy},
+                                                        {g33_win_hf32, g33_win_hf32_dy}};
         fns[s->src_kind][s->dy_kind != DW_SRC_F32](rows, ow, s, dy, dyrs, acc);
         return;
     }
