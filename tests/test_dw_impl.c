@@ -77,7 +77,8 @@ static int g_fused[3];
 /* per ISA: fused FLOAT16 runs rounding x in the weights kernels' window, dy
  * from the data pass's rounded copy */
 static int g_fused_xwin[3];
-static int g_hf32win[3]; /* passes whose kernels round fp32 to HF32 as they read it */
+/* per ISA: passes whose kernels round fp32 to HF32 as they read it */
+static int g_hf32win[3];
 /* per ISA: in-place data passes that stream whole fp32 gradInput planes out */
 static int g_streamed[3];
 /* per ISA: in-place data passes that store 16-bit gradInput planes a group
@@ -90,8 +91,8 @@ typedef struct gen_opts {
     int isa;
     int wide;    /* many channels, small planes (channel blocks of the weights pass) */
     int inplace; /* unit strides, ACLCONV_DW_INPLACE=1: the in-place path */
-    int f16win;  /* with inplace: fp32 in mode FLOAT16 or HF32 (one case in two), the
-                  * row-window form (x rounded in the kernels' window) */
+    int round_win; /* with inplace: fp32 in mode FLOAT16 or HF32 (one case in two), the
+                    * row-window form (x rounded in the kernels' window) */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -100,7 +101,7 @@ static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
 static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
 {
     memset(p, 0, sizeof *p);
-    p->rank = go->f16win ? (int)rng_range(r, 2, 3) : (int)rng_range(r, 1, 3);
+    p->rank = go->round_win ? (int)rng_range(r, 2, 3) : (int)rng_range(r, 1, 3);
     p->n = rng_range(r, 1, 4);
     /* in-place, half the cases: >= 16 channels, so one image chunk per
      * channel and the weights pass sums gradBias too */
@@ -114,15 +115,15 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     p->transposed = p->data_dir == CONV_DIR_FWD;
     /* in-place, half the cases: 3x3 in (H, W) (the kernels' 3x3 paths when
      * the H dilation is 1 and the rows are at most 32 wide), depth 1 or 3 */
-    const bool k33 = go->inplace && p->rank >= 2 && (go->f16win || rng_chance(r, 1, 2));
+    const bool k33 = go->inplace && p->rank >= 2 && (go->round_win || rng_chance(r, 1, 2));
     /* and a third of those at stride 2 in H and W, H dilation 1: the
      * weights pass's stride-2 in-place kernel (AVX-512, <= 32 columns) */
-    const bool s2 = k33 && !go->f16win && rng_chance(r, 1, 3);
+    const bool s2 = k33 && !go->round_win && rng_chance(r, 1, 3);
     /* and two thirds of the others in the kernels' row-window form (shifts
      * -1, 0, +1: W padding 1 in front, unit W dilation, 17-32 columns on
      * both sides, one depth tap), the only one whose kernels convert a
      * source as they read it */
-    const bool win = k33 && !s2 && (go->f16win || rng_chance(r, 2, 3));
+    const bool win = k33 && !s2 && (go->round_win || rng_chance(r, 2, 3));
     for (int i = 0; i < 3; ++i) {
         const bool used = i >= 3 - p->rank;
         if (!used) {
@@ -154,7 +155,7 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     p->mode = go->dtypes ? (conv_mode)rng_range(r, 0, 3)
                          : (go->int_data ? (conv_mode)rng_range(r, 0, 1) : CONV_MODE_F32);
     if (!go->int_data && !go->inplace && rng_chance(r, 1, 2)) p->mode = CONV_MODE_HF32;
-    if (go->f16win) p->mode = rng_chance(r, 1, 2) ? CONV_MODE_F16 : CONV_MODE_HF32;
+    if (go->round_win) p->mode = rng_chance(r, 1, 2) ? CONV_MODE_F16 : CONV_MODE_HF32;
 }
 
 /* Whether dw's pass takes the in-place path when forced: unit strides (the
@@ -535,12 +536,11 @@ int main(int argc, char **argv)
         }
         /* fp32 in mode FLOAT16 or HF32 in the row-window form: the run of
          * both gradients rounds x in the weights kernels' window (AVX-512;
-         * HF32's dy too) */
-        /* (real data too: small integers pass every rounding unchanged, so
-         * only real values tell the roundings apart: compared with the
-         * packed path's) */
+         * HF32's dy too). Real data too: small integers pass every rounding
+         * unchanged, so only real values tell the roundings apart (compared
+         * with the packed path's) */
         for (int real = 0; real < 2; ++real) {
-            const gen_opts gf = {.int_data = !real, .isa = isa, .inplace = 1, .f16win = 1};
+            const gen_opts gf = {.int_data = !real, .isa = isa, .inplace = 1, .round_win = 1};
             for (int i = 0; i < count / 8 + 1; ++i)
                 one_case(seed + (uint64_t)i * 104729u + (uint64_t)real * 15485863u +
                              (uint64_t)isa * 7777777u,
