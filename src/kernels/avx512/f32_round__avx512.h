@@ -19,9 +19,10 @@ static inline __m512 f32x16_round(__m512 x, int kind)
     if (kind == F32_ROUND_HF32) {
         /* ties to even at bit 12: + 0x7ff + bit 12; NaNs kept (a carry
          * would turn them into infinities or -0), one mask, folded into
-         * the cut. Bit 12 added by a shift and an and, not by a second
-         * mask (a test and a masked add, five operations in all, one fewer):
-         * inside the depthwise kernels' window, among their FMAs, dw_3x3
+         * the cut: six operations. Bit 12 added by a shift and an and, not
+         * by a second mask (a test and a masked add: five operations, two
+         * of them writing masks): inside the depthwise kernels' window,
+         * among their FMAs, dw_3x3
          * cubeMathType 3 ran -5 to -7% on Zen 5 (session 26); as a copy
          * both forms take ~0.55 ns a vector in L1. (Session 17's eight-
          * operation shift form, x read from memory three times, had lost
