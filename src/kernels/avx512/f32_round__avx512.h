@@ -22,11 +22,10 @@ static inline __m512 f32x16_round(__m512 x, int kind)
          * the cut: six operations. Bit 12 added by a shift and an and, not
          * by a second mask (a test and a masked add: five operations, two
          * of them writing masks): inside the depthwise kernels' window,
-         * among their FMAs, dw_3x3
-         * cubeMathType 3 ran -5 to -7% on Zen 5 (session 26); as a copy
-         * both forms take ~0.55 ns a vector in L1. (Session 17's eight-
-         * operation shift form, x read from memory three times, had lost
-         * ~20% to the two-mask form in registers.) */
+         * among their FMAs, dw_3x3 cubeMathType 3 ran -5 to -7% on Zen 5
+         * (session 26); as a copy both forms take ~0.55 ns a vector in L1.
+         * (An earlier eight-operation shift form, x read from memory three
+         * times, had lost ~20% to the two-mask form in registers.) */
         const __mmask16 number = _mm512_cmp_ps_mask(x, x, _CMP_ORD_Q);
         const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 12), _mm512_set1_epi32(1));
         const __m512i r = _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7ff)), lsb);
