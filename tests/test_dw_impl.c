@@ -422,7 +422,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
             g_src16[go->isa][pass] += (reads & CONV_DW_SRC_CONVERTED) != 0;
             g_dy16[go->isa] += (reads & CONV_DW_DY_CONVERTED) != 0;
             g_hf32win[go->isa] += p.mode == CONV_MODE_HF32 && p.x.dtype == ACL_FLOAT &&
-                                  (reads & CONV_DW_SRC_CONVERTED) != 0;
+                                  p.y.dtype == ACL_FLOAT && (reads & CONV_DW_SRC_CONVERTED) != 0;
         }
     if (go->inplace) g_streamed[go->isa] += conv_dw_data_streamed(&p, (aclconvIsa)go->isa);
     if (go->inplace) g_grouped[go->isa] += conv_dw_data_group(&p, (aclconvIsa)go->isa) > 1;

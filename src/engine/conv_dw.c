@@ -57,7 +57,8 @@ typedef struct dw_state {
                          * kernels (and summed by h16_dwsum for gradBias), no dy plane */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
     bool out_rounds;    /* fp32 gradInput written by the kernel (in place, or in the slot for
-                         * out_nt) and the mode rounds results: there, after the kernel */
+                         * out_nt) and the mode rounds results: in place after the kernel,
+                         * or as out_nt streams the plane */
     bool out_nt;        /* in place, data pass: dense fp32 gradInput planes of whole lines
                          * computed (and rounded, out_rounds) in the slot, then streamed
                          * out (out_stream) */
@@ -492,11 +493,16 @@ static bool dy_inplace_applies(const conv_problem *p, const dw_state *st)
  * write-combining buffers early: session 17, 16-bit planes). dw_3x3 on 2
  * threads (memory-bound): data pass -13 to -15%, all gradients -4 to -6%
  * (FLOAT16, the results rounded in the slot: -2 to -3%); on one thread +2%
- * (the copy through the slot). */
+ * (the copy through the slot). A mode that rounds results streams the plane
+ * through the ISA's rounding kernel instead (f32_round_nt: one pass over
+ * the slot's plane, not two; dw_3x3 cube 2's data pass 3.33 -> 2.65 ms on
+ * 2 threads). */
 static bool out_stream(const conv_problem *p, aclconvIsa isa)
 {
     const conv_view *v = &p->grad_input;
-    return pick_kernels(isa).copy_nt != NULL && conv_view_blocks_dense(v) &&
+    const bool rounds = conv_result_round_kind(p->mode) != F32_ROUND_NONE;
+    return pick_kernels(isa).copy_nt != NULL &&
+           (!rounds || conv_ukernels_for(isa)->f32_round_nt != NULL) && conv_view_blocks_dense(v) &&
            view_plane(v) % DW_FLOAT_ALIGN == 0;
 }
 
@@ -1034,16 +1040,13 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
     const float *wv = (const float *)(r->ws + st->wv_off) + c * st->ntaps;
     float *y = group_slot(r, (float *)out->data, c);
     const int64_t oh = st->dim[1].out_n, ow = st->dim[2].out_n;
-    /* a streamed plane is rounded as it streams (f32_round_nt: one pass over
-     * the slot's plane, not two; dw_3x3 cube 2's data pass 3.33 -> 2.65 ms on 2 threads) */
-    const bool round_nt = st->out_nt && st->out_rounds && r->ck->f32_round_nt != NULL;
     for (int64_t od = 0; od < st->dim[0].out_n; ++od) {
         f32_dwrow_src s;
         float *yp = y + conv_view_index(out, n, c, od, 0, 0);
         taps_at_depth(st, src, n, c, od, tp, &s);
         s.pf = ukernel_prefetch_part(next, (size_t)od, (size_t)st->dim[0].out_n);
         r->k.row((size_t)oh, (size_t)ow, &s, wv, yp, (size_t)out->stride[3]);
-        if (round_nt || !st->out_rounds) continue;
+        if (st->out_nt || !st->out_rounds) continue; /* out_nt: rounded as streamed */
         if (out->stride[3] == ow)
             r->ck->f32_round((size_t)(oh * ow), yp, yp, conv_round_kind(p->mode));
         else
@@ -1051,12 +1054,14 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
                 r->ck->f32_round((size_t)ow, yp + h * out->stride[3], yp + h * out->stride[3],
                                  conv_round_kind(p->mode));
     }
-    float *gi = (float *)p->grad_input.data + conv_view_index(&p->grad_input, n, c, 0, 0, 0);
-    if (round_nt) /* fenced at the end of the task, as copy_nt's */
-        r->ck->f32_round_nt((size_t)view_plane(&p->grad_input), y, gi, conv_round_kind(p->mode));
-    else if (st->out_nt)
-        r->k.copy_nt((size_t)view_plane(&p->grad_input), y, gi);
-    else if (!st->out_direct && st->out_group == 0)
+    if (st->out_nt) { /* fenced at the end of the task */
+        const size_t len = (size_t)view_plane(&p->grad_input);
+        float *gi = (float *)p->grad_input.data + conv_view_index(&p->grad_input, n, c, 0, 0, 0);
+        if (st->out_rounds)
+            r->ck->f32_round_nt(len, y, gi, conv_round_kind(p->mode));
+        else
+            r->k.copy_nt(len, y, gi);
+    } else if (!st->out_direct && st->out_group == 0)
         store_plane(r, n, c, y);
 }
 
