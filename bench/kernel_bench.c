@@ -282,55 +282,80 @@ typedef struct dw_case {
     f32_dwrow_src s;
 } dw_case;
 
-static void dw_setup(int step, bool bf16, dw_case *d)
+/* kind: the planes' DW_SRC_* (fp32 kinds read g_dx / g_dy, the 16-bit
+ * ones g_dx16 / g_dy16). */
+static void dw_setup(int step, int kind, dw_case *d)
 {
     for (int t = 0; t < 9; ++t) {
         d->x[t] = g_dx;
         d->dh[t] = step > 0 ? t / 3 - 1 : 1 - t / 3;
         d->dw[t] = step > 0 ? t % 3 - 1 : 1 - t % 3;
     }
-    d->s = (f32_dwrow_src){
-        .x = d->x, .dh = d->dh, .dw = d->dw, .nt = 9, .ih = DWH, .iw = DWW, .rs = DWW};
-    if (bf16) {
-        d->s.src_kind = d->s.dy_kind = DW_SRC_BF16;
+    d->s = (f32_dwrow_src){.x = d->x,
+                           .dh = d->dh,
+                           .dw = d->dw,
+                           .nt = 9,
+                           .ih = DWH,
+                           .iw = DWW,
+                           .rs = DWW,
+                           .src_kind = kind,
+                           .dy_kind = kind};
+    if (dw_src_16bit(kind)) {
         d->s.x16 = g_dx16;
         d->s.dy16 = g_dy16;
     }
 }
 
-static double dwrow_calls(bool bf16, int calls)
+static double dwrow_calls(int kind, int calls)
 {
     dw_case d;
-    dw_setup(-1, bf16, &d);
+    dw_setup(-1, kind, &d);
     for (int c = 0; c < calls; ++c)
         f32_dwrow_ukernel_4x32__avx512(DWH, DWW, &d.s, g_w, g_dy + (c & 1) * DWH * DWW, DWW);
     return 2.0 * 9 * DWH * DWW * calls;
 }
 
-static double dwrowwt_calls(bool bf16, int calls)
+static double dwrowwt_calls(int kind, int calls)
 {
     dw_case d;
-    dw_setup(1, bf16, &d);
+    dw_setup(1, kind, &d);
     for (int c = 0; c < calls; ++c)
-        f32_dwrowwt_ukernel_12x32__avx512(DWH, DWW, &d.s, bf16 ? NULL : g_dy, DWW, g_dacc);
+        f32_dwrowwt_ukernel_12x32__avx512(DWH, DWW, &d.s, dw_src_16bit(kind) ? NULL : g_dy, DWW,
+                                          g_dacc);
     return 2.0 * 9 * DWH * DWW * calls;
 }
 
 static double run_dwrow(const conv_ukernels *k, int calls)
 {
-    return dwrow_calls(false, calls);
+    return dwrow_calls(DW_SRC_F32, calls);
 }
 static double run_dwrowwt(const conv_ukernels *k, int calls)
 {
-    return dwrowwt_calls(false, calls);
+    return dwrowwt_calls(DW_SRC_F32, calls);
+}
+static double run_dwrow_hf32(const conv_ukernels *k, int calls)
+{
+    return dwrow_calls(DW_SRC_F32_HF32, calls);
+}
+static double run_dwrowwt_hf32(const conv_ukernels *k, int calls)
+{
+    return dwrowwt_calls(DW_SRC_F32_HF32, calls);
+}
+static double run_dwrow_round(const conv_ukernels *k, int calls)
+{
+    return dwrow_calls(DW_SRC_F32_F16, calls);
+}
+static double run_dwrowwt_round(const conv_ukernels *k, int calls)
+{
+    return dwrowwt_calls(DW_SRC_F32_F16, calls);
 }
 static double run_dwrow_bf16(const conv_ukernels *k, int calls)
 {
-    return dwrow_calls(true, calls);
+    return dwrow_calls(DW_SRC_BF16, calls);
 }
 static double run_dwrowwt_bf16(const conv_ukernels *k, int calls)
 {
-    return dwrowwt_calls(true, calls);
+    return dwrowwt_calls(DW_SRC_BF16, calls);
 }
 
 /* Best GFLOP/s of 5 trials of about `seconds` each. */
@@ -438,6 +463,14 @@ int main(int argc, char **argv)
          "dw_3x3's dx, a 28x28 plane in L1", 0},
         {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt : NULL, 12, 32,
          "dw_3x3's dw, the same", 0},
+        {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow_hf32 : NULL, 4, 32,
+         "the dx one, dy rounded for HF32", 0},
+        {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt_hf32 : NULL, 12, 32,
+         "the dw one, x, dy rounded for HF32", 0},
+        {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow_round : NULL, 4, 32,
+         "the dx one, dy rounded to fp16", 0},
+        {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt_round : NULL, 12, 32,
+         "the dw one, x, dy rounded to fp16", 0},
         {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow_bf16 : NULL, 4, 32,
          "the dx one, bf16 dy read in place", 0},
         {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt_bf16 : NULL, 12, 32,
