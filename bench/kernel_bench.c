@@ -271,8 +271,8 @@ static double run_grpconv_s2(const conv_ukernels *k, int calls)
 /* dw_3x3's planes (28 x 28, padding 1) read in place from L1: a data call
  * (dwrow, dy's taps flipped as the data pass takes them) and a weights call
  * (dwrowwt, 9 taps of x against dy), as the engine makes them per plane;
- * fp32, or bf16 planes the kernels widen as they load them (x, and dy for
- * dwrowwt). */
+ * fp32 (as they are, or rounded for HF32 / FLOAT16 as loaded), or bf16
+ * planes the kernels widen as they load them (x, and dy for dwrowwt). */
 enum { DWH = 28, DWW = 28 };
 static float *g_dx, *g_dy, *g_dacc;
 static uint16_t g_dx16[DWH * DWW], g_dy16[DWH * DWW];
