@@ -325,38 +325,22 @@ static double dwrowwt_calls(int kind, int calls)
     return 2.0 * 9 * DWH * DWW * calls;
 }
 
-static double run_dwrow(const conv_ukernels *k, int calls)
-{
-    return dwrow_calls(DW_SRC_F32, calls);
-}
-static double run_dwrowwt(const conv_ukernels *k, int calls)
-{
-    return dwrowwt_calls(DW_SRC_F32, calls);
-}
-static double run_dwrow_hf32(const conv_ukernels *k, int calls)
-{
-    return dwrow_calls(DW_SRC_F32_HF32, calls);
-}
-static double run_dwrowwt_hf32(const conv_ukernels *k, int calls)
-{
-    return dwrowwt_calls(DW_SRC_F32_HF32, calls);
-}
-static double run_dwrow_round(const conv_ukernels *k, int calls)
-{
-    return dwrow_calls(DW_SRC_F32_F16, calls);
-}
-static double run_dwrowwt_round(const conv_ukernels *k, int calls)
-{
-    return dwrowwt_calls(DW_SRC_F32_F16, calls);
-}
-static double run_dwrow_bf16(const conv_ukernels *k, int calls)
-{
-    return dwrow_calls(DW_SRC_BF16, calls);
-}
-static double run_dwrowwt_bf16(const conv_ukernels *k, int calls)
-{
-    return dwrowwt_calls(DW_SRC_BF16, calls);
-}
+/* The kernel cases of a kind: name(k, calls) runs fn(kind, calls). */
+#define DW_CASE(name, fn, kind)                                                                    \
+    static double name(const conv_ukernels *k, int calls)                                         \
+    {                                                                                              \
+        (void)k;                                                                                   \
+        return fn(kind, calls);                                                                    \
+    }
+DW_CASE(run_dwrow, dwrow_calls, DW_SRC_F32)
+DW_CASE(run_dwrowwt, dwrowwt_calls, DW_SRC_F32)
+DW_CASE(run_dwrow_hf32, dwrow_calls, DW_SRC_F32_HF32)
+DW_CASE(run_dwrowwt_hf32, dwrowwt_calls, DW_SRC_F32_HF32)
+DW_CASE(run_dwrow_round, dwrow_calls, DW_SRC_F32_F16)
+DW_CASE(run_dwrowwt_round, dwrowwt_calls, DW_SRC_F32_F16)
+DW_CASE(run_dwrow_bf16, dwrow_calls, DW_SRC_BF16)
+DW_CASE(run_dwrowwt_bf16, dwrowwt_calls, DW_SRC_BF16)
+#undef DW_CASE
 
 /* Best GFLOP/s of 5 trials of about `seconds` each. */
 static double measure(const conv_ukernels *k, case_fn fn, double seconds)
