@@ -327,7 +327,7 @@ static double dwrowwt_calls(int kind, int calls)
 
 /* The kernel cases of a kind: name(k, calls) runs fn(kind, calls). */
 #define DW_CASE(name, fn, kind)                                                                    \
-    static double name(const conv_ukernels *k, int calls)                                         \
+    static double name(const conv_ukernels *k, int calls)                                          \
     {                                                                                              \
         (void)k;                                                                                   \
         return fn(kind, calls);                                                                    \
