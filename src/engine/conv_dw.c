@@ -1040,6 +1040,7 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
     const float *wv = (const float *)(r->ws + st->wv_off) + c * st->ntaps;
     float *y = group_slot(r, (float *)out->data, c);
     const int64_t oh = st->dim[1].out_n, ow = st->dim[2].out_n;
+    const int yround = conv_result_round_kind(p->mode); /* used when out_rounds */
     for (int64_t od = 0; od < st->dim[0].out_n; ++od) {
         f32_dwrow_src s;
         float *yp = y + conv_view_index(out, n, c, od, 0, 0);
@@ -1048,17 +1049,17 @@ static void data_plane_inplace(const dw_run *r, int64_t n, int64_t c, const conv
         r->k.row((size_t)oh, (size_t)ow, &s, wv, yp, (size_t)out->stride[3]);
         if (st->out_nt || !st->out_rounds) continue; /* out_nt: rounded as streamed */
         if (out->stride[3] == ow)
-            r->ck->f32_round((size_t)(oh * ow), yp, yp, conv_round_kind(p->mode));
+            r->ck->f32_round((size_t)(oh * ow), yp, yp, yround);
         else
             for (int64_t h = 0; h < oh; ++h)
                 r->ck->f32_round((size_t)ow, yp + h * out->stride[3], yp + h * out->stride[3],
-                                 conv_round_kind(p->mode));
+                                 yround);
     }
     if (st->out_nt) { /* fenced at the end of the task */
         const size_t len = (size_t)view_plane(&p->grad_input);
         float *gi = (float *)p->grad_input.data + conv_view_index(&p->grad_input, n, c, 0, 0, 0);
         if (st->out_rounds)
-            r->ck->f32_round_nt(len, y, gi, conv_round_kind(p->mode));
+            r->ck->f32_round_nt(len, y, gi, yround);
         else
             r->k.copy_nt(len, y, gi);
     } else if (!st->out_direct && st->out_group == 0)
