@@ -340,6 +340,8 @@ DW_CASE(run_dwrow_round, dwrow_calls, DW_SRC_F32_F16)
 DW_CASE(run_dwrowwt_round, dwrowwt_calls, DW_SRC_F32_F16)
 DW_CASE(run_dwrow_bf16, dwrow_calls, DW_SRC_BF16)
 DW_CASE(run_dwrowwt_bf16, dwrowwt_calls, DW_SRC_BF16)
+DW_CASE(run_dwrow_f16, dwrow_calls, DW_SRC_F16)
+DW_CASE(run_dwrowwt_f16, dwrowwt_calls, DW_SRC_F16)
 #undef DW_CASE
 
 /* Best GFLOP/s of 5 trials of about `seconds` each. */
@@ -411,7 +413,7 @@ int main(int argc, char **argv)
     g_dx = filled(DWH * DWW);
     g_dy = filled(2 * DWH * DWW);
     g_dacc = filled(9 * DW_ACC_LANES);
-    for (int i = 0; i < DWH * DWW; ++i) { /* small normal values */
+    for (int i = 0; i < DWH * DWW; ++i) { /* small normal values as bf16 and as fp16 */
         g_dx16[i] = (uint16_t)(0x3c00u + (unsigned)(i % 97));
         g_dy16[i] = (uint16_t)(0xbc00u + (unsigned)(i % 89));
     }
@@ -459,6 +461,10 @@ int main(int argc, char **argv)
          "the dx one, bf16 dy read in place", 0},
         {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt_bf16 : NULL, 12, 32,
          "the dw one, bf16 x and dy in place", 0},
+        {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow_f16 : NULL, 4, 32,
+         "the dx one, fp16 dy read in place", 0},
+        {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt_f16 : NULL, 12, 32,
+         "the dw one, fp16 x and dy in place", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         if (!cases[i].fn) continue;
