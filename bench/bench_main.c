@@ -51,6 +51,9 @@ typedef struct case_result {
     acl_result acl;
     dnnl_result dnnl;
     int have_dnnl;
+    /* --vs-mode0, a case with cube > 0: aclconv on the same case in mode 0 */
+    acl_result mode0;
+    int have_mode0;
 } case_result;
 
 static void usage(FILE *f)
@@ -71,6 +74,8 @@ static void usage(FILE *f)
         "                        report the median of the rounds' medians (default 1, at most %d)\n"
         "  --plan-reps N         GetWorkspaceSize calls timed, median (default 5)\n"
         "  --dtype fp32|bf16|fp16  --mask data|weight|all  --cube 0..3   case defaults\n"
+        "  --vs-mode0            with --cube 1..3, also time each case in mode 0 (cubeMathType\n"
+        "                        0), taking turns, and print the rounded mode's time over it\n"
         "  --no-dnnl             skip oneDNN\n"
         "  --markdown            also print the summary as a Markdown table\n"
         "  --check               verify aclconv against the double reference; exit 1 on mismatch\n"
@@ -211,6 +216,16 @@ static void print_case(int i, int count, const case_result *r, const bench_peak 
            fmt_bytes(a->workspace, b1, sizeof b1), fmt_bytes((uint64_t)bound, b2, sizeof b2),
            o->ws_bound, fmt_bytes(a->tensor_bytes, line, sizeof line),
            (double)a->workspace <= bound ? "within" : "OVER");
+    if (r->have_mode0) {
+        printf("  mode 0    exec");
+        if (r->mode0.ok) {
+            print_timing(&r->mode0.exec);
+            printf("  cubeMathType %d / mode 0: %.3f\n", c->cube,
+                   a->exec.median_ms / r->mode0.exec.median_ms);
+        } else {
+            printf(" FAILED: %s\n", r->mode0.err);
+        }
+    }
     if (r->have_dnnl) {
         const dnnl_variant *v[2] = {&r->dnnl.plain, &r->dnnl.blocked};
         const char *names[2] = {"plain  ", "blocked"};
@@ -250,14 +265,24 @@ static int ms_decimals(double ms)
     return ms >= 100.0 ? 0 : ms >= 10.0 ? 1 : ms >= 1.0 ? 2 : 3;
 }
 
+/* Time of a case's rounded mode over its mode 0 (--vs-mode0), 0 when not
+ * measured. */
+static double mode0_ratio(const case_result *r)
+{
+    return r->have_mode0 && r->acl.ok && r->mode0.ok && r->mode0.exec.median_ms > 0
+               ? r->acl.exec.median_ms / r->mode0.exec.median_ms
+               : 0.0;
+}
+
 static void print_summary(const case_result *res, int count, const bench_peak *peak, int with_dnnl,
-                          int check)
+                          int vs_mode0, int check)
 {
     printf("\n== summary (times: median ms; ratio = oneDNN time / aclconv time, >1: aclconv "
            "faster)\n");
     printf("%-20s %-4s %-6s %9s %11s %8s %6s %-23s %9s", "case", "dt", "mask", "plan_us", "exec_ms",
            "GFLOP/s", "%peak", "impl dx/dw", "ws_MiB");
     if (with_dnnl) printf(" %11s %11s %8s %8s", "dnnl_plain", "dnnl_blk", "r_plain", "r_blk");
+    if (vs_mode0) printf(" %10s %8s", "mode0_ms", "r_mode0");
     if (check) printf("  check");
     printf("\n");
     double log_plain = 0, log_blk = 0;
@@ -298,6 +323,13 @@ static void print_summary(const case_result *res, int count, const bench_peak *p
                 }
             }
         }
+        if (vs_mode0) {
+            const double m = mode0_ratio(r);
+            if (m > 0)
+                printf(" %10.3f %8.3f", r->mode0.exec.median_ms, m);
+            else
+                printf(" %10s %8s", "-", "-");
+        }
         if (check) printf("  %s", !a->checked ? "-" : a->check_ok ? "ok" : "MISMATCH");
         printf("\n");
     }
@@ -313,15 +345,35 @@ static void print_summary(const case_result *res, int count, const bench_peak *p
         else
             printf("-\n");
     }
+    if (vs_mode0) {
+        /* the goal: a rounded mode costs at most 10% over mode 0 */
+        int over = 0, n = 0;
+        for (int i = 0; i < count; ++i) {
+            const double m = mode0_ratio(&res[i]);
+            if (m <= 0) continue;
+            ++n;
+            if (m > 1.10) {
+                printf("%s %s (%.3f)", over ? "," : "over +10% of mode 0:", res[i].c.name, m);
+                ++over;
+            }
+        }
+        if (over)
+            printf("; %d of %d cases\n", over, n);
+        else if (n)
+            printf("every case within +10%% of mode 0 (%d cases)\n", n);
+    }
     printf("(* = stopped by --max-case-seconds)\n");
 }
 
 /* The summary as a Markdown table (README's performance section). */
-static void print_markdown(const case_result *res, int count, const bench_peak *peak, int with_dnnl)
+static void print_markdown(const case_result *res, int count, const bench_peak *peak, int with_dnnl,
+                           int vs_mode0)
 {
-    printf("\n| case | aclconv ms | GFLOP/s | %% of peak | impl dx/dw | workspace MiB |%s\n",
-           with_dnnl ? " oneDNN plain ms | oneDNN blocked ms | vs plain | vs blocked |" : "");
-    printf("|---|---|---|---|---|---|%s\n", with_dnnl ? "---|---|---|---|" : "");
+    printf("\n| case | aclconv ms | GFLOP/s | %% of peak | impl dx/dw | workspace MiB |%s%s\n",
+           with_dnnl ? " oneDNN plain ms | oneDNN blocked ms | vs plain | vs blocked |" : "",
+           vs_mode0 ? " mode 0 ms | over mode 0 |" : "");
+    printf("|---|---|---|---|---|---|%s%s\n", with_dnnl ? "---|---|---|---|" : "",
+           vs_mode0 ? "---|---|" : "");
     double log_r[2] = {0, 0};
     int n_r[2] = {0, 0};
     for (int i = 0; i < count; ++i) {
@@ -355,11 +407,19 @@ static void print_markdown(const case_result *res, int count, const bench_peak *
                 ++n_r[k];
             }
         }
+        if (vs_mode0) {
+            const double m = mode0_ratio(r);
+            if (m > 0)
+                printf(" %.*f | %.2f |", ms_decimals(r->mode0.exec.median_ms),
+                       r->mode0.exec.median_ms, m);
+            else
+                printf(" - | - |");
+        }
         printf("\n");
     }
     if (with_dnnl && n_r[0] && n_r[1])
-        printf("| **geometric mean** | | | | | | | | **%.2f** | **%.2f** |\n", exp(log_r[0] / n_r[0]),
-               exp(log_r[1] / n_r[1]));
+        printf("| **geometric mean** | | | | | | | | **%.2f** | **%.2f** |%s\n",
+               exp(log_r[0] / n_r[0]), exp(log_r[1] / n_r[1]), vs_mode0 ? " | |" : "");
 }
 
 static int need_arg(int i, int argc, const char *opt)
@@ -386,7 +446,7 @@ int main(int argc, char **argv)
                     .verbose = 0};
     bench_case_defaults def = {ACL_FLOAT, BENCH_MASK_ALL, 0};
     const char *suite = BENCH_SUITE_DIR "/default.suite", *single = NULL, *filter = NULL;
-    int use_dnnl = 1, markdown = 0, rounds = 1;
+    int use_dnnl = 1, markdown = 0, rounds = 1, vs_mode0 = 0;
     double peak_seconds = 0.1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -431,6 +491,8 @@ int main(int argc, char **argv)
             o.seed = strtoull(VAL, NULL, 0);
         else if (strcmp(a, "--no-dnnl") == 0)
             use_dnnl = 0;
+        else if (strcmp(a, "--vs-mode0") == 0)
+            vs_mode0 = 1;
         else if (strcmp(a, "--check") == 0)
             o.check = 1;
         else if (strcmp(a, "--markdown") == 0)
@@ -531,6 +593,9 @@ int main(int argc, char **argv)
         printf("rounds: %d per case, aclconv and oneDNN taking turns; the median of the rounds' "
                "medians\n",
                rounds);
+    if (vs_mode0)
+        printf("--vs-mode0: cases with cubeMathType 1-3 also timed in mode 0, in turns with "
+               "them\n");
     fflush(stdout);
 
     case_result *res = calloc((size_t)count, sizeof *res);
@@ -539,8 +604,12 @@ int main(int argc, char **argv)
     for (int i = 0; i < count; ++i) {
         case_result *r = &res[i];
         r->c = cases[i];
-        bench_timing acl_t[MAX_ROUNDS], plain_t[MAX_ROUNDS], blocked_t[MAX_ROUNDS];
-        int plain_ok = 1, blocked_ok = 1;
+        bench_timing acl_t[MAX_ROUNDS], plain_t[MAX_ROUNDS], blocked_t[MAX_ROUNDS],
+            mode0_t[MAX_ROUNDS];
+        int plain_ok = 1, blocked_ok = 1, mode0_ok = 1;
+        bench_case c0 = r->c; /* the same case in mode 0 */
+        c0.cube = 0;
+        r->have_mode0 = vs_mode0 && r->c.cube != 0;
         for (int round = 0; round < rounds; ++round) {
             /* round 0 fills the results (and checks); later rounds only time */
             bench_opts ro = o;
@@ -560,6 +629,18 @@ int main(int argc, char **argv)
             }
             if (ar->ok) fprintf(stderr, " %.3f ms", ar->exec.median_ms);
             acl_t[round] = ar->exec;
+            if (r->have_mode0 && ar->ok) {
+                bench_opts mo = ro;
+                mo.check = 0;
+                acl_result m;
+                acl_result *mr = round == 0 ? &r->mode0 : &m;
+                fprintf(stderr, ", mode 0...");
+                fflush(stderr);
+                acl_bench_case(&c0, &mo, stream, mr);
+                if (mr->ok) fprintf(stderr, " %.3f ms", mr->exec.median_ms);
+                mode0_ok &= mr->ok;
+                mode0_t[round] = mr->exec;
+            }
             if (with_dnnl) {
                 fprintf(stderr, ", oneDNN...");
                 fflush(stderr);
@@ -579,6 +660,7 @@ int main(int argc, char **argv)
             merge_rounds(&r->acl.exec, acl_t, rounds);
             if (with_dnnl && plain_ok) merge_rounds(&r->dnnl.plain.exec, plain_t, rounds);
             if (with_dnnl && blocked_ok) merge_rounds(&r->dnnl.blocked.exec, blocked_t, rounds);
+            if (r->have_mode0 && mode0_ok) merge_rounds(&r->mode0.exec, mode0_t, rounds);
         }
         print_case(i, count, r, &peak, &o);
     }
@@ -592,8 +674,8 @@ int main(int argc, char **argv)
                end.gflops, peak.gflops);
         if (end.gflops > peak.gflops) peak.gflops = end.gflops;
     }
-    print_summary(res, count, &peak, with_dnnl, o.check);
-    if (markdown) print_markdown(res, count, &peak, with_dnnl);
+    print_summary(res, count, &peak, with_dnnl, vs_mode0, o.check);
+    if (markdown) print_markdown(res, count, &peak, with_dnnl, vs_mode0);
     if (o.check)
         printf("check: %d of %d cases mismatch, %d failed to run\n", mismatches, count, failures);
 
