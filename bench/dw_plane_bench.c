@@ -9,7 +9,9 @@
  * of the trials) for mode 0 and the fp32 rounded kinds (HF32, FLOAT16) side
  * by side: what the rounding costs once memory is in the picture, which the
  * in-cache kernel benchmark does not show (docs/performance.md, "Session
- * 28"). AVX-512 only; never part of `make test`.
+ * 28"). Both kernels round in their windows here, as HF32's fused pass does;
+ * FLOAT16's fused pass rounds dy into a copy for both first (conv_dw.c,
+ * dw_fuse_data). AVX-512 only; never part of `make test`.
  *
  *   aclconv_dw_plane_bench [--threads T] [--trials N] [--planes-per-trial M] [--no-stream]
  *
