@@ -59,48 +59,44 @@ static void *xalloc(size_t bytes)
     return p;
 }
 
-/* The taps of a 3x3 plane with padding 1: step +1 (the weights kernel's x)
+/* A 28x28 plane's source for the kernels, kind its, with the taps of a
+ * 3x3 kernel at padding 1 (stored in tp): step +1 (the weights kernel's x)
  * or -1 (the data kernel's dy, gradInput's taps). */
-static void taps(int step, const float *plane, const float **x, ptrdiff_t *dh, ptrdiff_t *dw)
+typedef struct plane_taps {
+    const float *x[9];
+    ptrdiff_t dh[9], dw[9];
+} plane_taps;
+
+static f32_dwrow_src plane_src(int step, const float *plane, int kind, plane_taps *tp)
 {
     for (int t = 0; t < 9; ++t) {
-        x[t] = plane;
-        dh[t] = step > 0 ? t / 3 - 1 : 1 - t / 3;
-        dw[t] = step > 0 ? t % 3 - 1 : 1 - t % 3;
+        tp->x[t] = plane;
+        tp->dh[t] = step > 0 ? t / 3 - 1 : 1 - t / 3;
+        tp->dw[t] = step > 0 ? t % 3 - 1 : 1 - t % 3;
     }
+    return (f32_dwrow_src){.x = tp->x,
+                           .dh = tp->dh,
+                           .dw = tp->dw,
+                           .nt = 9,
+                           .ih = H,
+                           .iw = W,
+                           .rs = W,
+                           .src_kind = kind,
+                           .dy_kind = kind};
 }
 
 static void *run_job(void *arg)
 {
     plane_job *j = arg;
     static const float wk[9] = {0.1f, -0.2f, 0.3f, 0.05f, 0.5f, -0.25f, 0.125f, 0.75f, -0.5f};
-    const float *dx[9], *wx[9];
-    ptrdiff_t ddh[9], ddw[9], wdh[9], wdw[9];
+    plane_taps dt, wt;
     pthread_barrier_wait(j->start);
     const double t0 = now();
     for (size_t i = 0; i < j->visits; ++i) {
         const size_t p = i % j->planes, q = (i + 2) % j->planes;
         const float *xp = j->x + p * PLANE, *dp = j->dy + p * PLANE;
-        taps(-1, dp, dx, ddh, ddw);
-        taps(1, xp, wx, wdh, wdw);
-        const f32_dwrow_src d = {.x = dx,
-                                 .dh = ddh,
-                                 .dw = ddw,
-                                 .nt = 9,
-                                 .ih = H,
-                                 .iw = W,
-                                 .rs = W,
-                                 .src_kind = j->kind,
-                                 .dy_kind = j->kind};
-        f32_dwrow_src s = {.x = wx,
-                           .dh = wdh,
-                           .dw = wdw,
-                           .nt = 9,
-                           .ih = H,
-                           .iw = W,
-                           .rs = W,
-                           .src_kind = j->kind,
-                           .dy_kind = j->kind};
+        const f32_dwrow_src d = plane_src(-1, dp, j->kind, &dt);
+        f32_dwrow_src s = plane_src(1, xp, j->kind, &wt);
         /* x's and dy's planes two ahead, into L2 (wt_planes_ahead) */
         s.pf = (ukernel_prefetch){
             {(const char *)(j->x + q * PLANE), (const char *)(j->dy + q * PLANE)},
