@@ -1569,7 +1569,7 @@ static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const 
 static void round_in_place(const data_run *r, float *y, int64_t rows, int64_t ldy, int64_t n,
                            int64_t step)
 {
-    const int kind = conv_round_kind(r->p->mode);
+    const int kind = conv_result_round_kind(r->p->mode);
     for (int64_t m = 0; m < rows; ++m) {
         float *row = y + m * ldy;
         if (step == 1)
@@ -1729,7 +1729,7 @@ static void round_block(const data_run *r, int64_t n, int64_t grp, int64_t od, i
     const int64_t d0 = od * s[0], d1 = min64(xs[0], d0 + s[0]);
     const int64_t h0 = rbi * g->rb * s[1], h1 = min64(xs[1], h0 + g->rb * s[1]);
     const int64_t w0 = cbi * g->wb * s[2], w1 = min64(xs[2], w0 + g->wb * s[2]);
-    const int kind = conv_round_kind(p->mode);
+    const int kind = conv_result_round_kind(p->mode);
     for (int64_t c = grp * p->cg; c < (grp + 1) * p->cg; ++c)
         for (int64_t d = d0; d < d1; ++d)
             for (int64_t h = h0; h < h1; ++h) {
