@@ -610,6 +610,7 @@ int main(int argc, char **argv)
         bench_case c0 = r->c; /* the same case in mode 0 */
         c0.cube = 0;
         r->have_mode0 = vs_mode0 && r->c.cube != 0;
+        int ran = 0; /* rounds timed in full, the first ones */
         for (int round = 0; round < rounds; ++round) {
             /* round 0 fills the results (and checks); later rounds only time */
             bench_opts ro = o;
@@ -654,13 +655,14 @@ int main(int argc, char **argv)
                 blocked_t[round] = dr->blocked.exec;
             }
             fprintf(stderr, "\n");
-            if (failed || !r->acl.ok) break; /* nothing more to time */
+            if (failed || !ar->ok) break; /* nothing more to time */
+            ++ran;
         }
-        if (rounds > 1 && r->acl.ok) {
-            merge_rounds(&r->acl.exec, acl_t, rounds);
-            if (with_dnnl && plain_ok) merge_rounds(&r->dnnl.plain.exec, plain_t, rounds);
-            if (with_dnnl && blocked_ok) merge_rounds(&r->dnnl.blocked.exec, blocked_t, rounds);
-            if (r->have_mode0 && mode0_ok) merge_rounds(&r->mode0.exec, mode0_t, rounds);
+        if (ran > 1) { /* (a round that failed after the first is left out) */
+            merge_rounds(&r->acl.exec, acl_t, ran);
+            if (with_dnnl && plain_ok) merge_rounds(&r->dnnl.plain.exec, plain_t, ran);
+            if (with_dnnl && blocked_ok) merge_rounds(&r->dnnl.blocked.exec, blocked_t, ran);
+            if (r->have_mode0 && mode0_ok) merge_rounds(&r->mode0.exec, mode0_t, ran);
         }
         print_case(i, count, r, &peak, &o);
     }
