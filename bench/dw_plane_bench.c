@@ -15,8 +15,8 @@
  *
  *   aclconv_dw_plane_bench [--threads T] [--trials N] [--planes-per-trial M] [--no-stream]
  *
- * Streamed gradInput lines go to memory whatever the source row says;
- * --no-stream leaves each gradInput plane in the slot (no writes to memory).
+ * gradInput's streamed lines go to memory whichever level the planes are
+ * read from; --no-stream leaves each plane in the slot (no writes to memory).
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_timer.h"
 #include "common/cpu.h"
 #include "kernels/cvt_ukernels.h"
 #include "kernels/dw_ukernels.h"
@@ -41,13 +41,6 @@ typedef struct plane_job {
     double seconds;
     pthread_barrier_t *start;
 } plane_job;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void *xalloc(size_t bytes)
 {
@@ -91,7 +84,7 @@ static void *run_job(void *arg)
     static const float wk[9] = {0.1f, -0.2f, 0.3f, 0.05f, 0.5f, -0.25f, 0.125f, 0.75f, -0.5f};
     plane_taps dt, wt;
     pthread_barrier_wait(j->start);
-    const double t0 = now();
+    const double t0 = bench_now();
     for (size_t i = 0; i < j->visits; ++i) {
         const size_t p = i % j->planes, q = (i + 2) % j->planes;
         const float *xp = j->x + p * PLANE, *dp = j->dy + p * PLANE;
@@ -107,7 +100,7 @@ static void *run_job(void *arg)
         f32_dwrowwt_ukernel_12x32__avx512(H, W, &s, dp, W, j->acc);
     }
     store_fence__avx2(); /* an sfence, whatever the ISA */
-    j->seconds = now() - t0;
+    j->seconds = bench_now() - t0;
     return NULL;
 }
 
