@@ -787,7 +787,8 @@ static int check_bf16_cvt(const conv_ukernels *k)
 
 /* f32_round: each kind against the scalar helper, bit for bit, on random
  * bits, on every float near the thresholds (subnormal / normal, overflow,
- * inf, NaN), out of place and in place; every length 0..70 with guards. */
+ * inf, NaN), out of place and in place; every length 0..70 with guards, at
+ * every offset of the source from a 64-byte boundary. */
 static float round_ref(float f, int kind)
 {
     if (kind == F32_ROUND_NONE) return f;
@@ -819,17 +820,35 @@ static int check_f32_round(const conv_ukernels *k, test_rng *r)
                            (unsigned)f32_bits(src[i]), (unsigned)f32_bits(dst[i]),
                            (unsigned)f32_bits(round_ref(src[i], kind)));
         }
+    /* every offset of the source from a 64-byte boundary (a kernel may
+     * load a misaligned source differently: session 29 tried aligned loads
+     * and a permute), out of place with the destination off its own
+     * boundary, and in place */
+    float *in = aligned_alloc(64, 128 * sizeof(float)),
+          *out = aligned_alloc(64, 128 * sizeof(float));
     for (int kind = F32_ROUND_NONE; kind <= F32_ROUND_BF16; ++kind)
-        for (size_t n = 0; n <= 70; ++n) {
-            for (size_t i = 0; i < n; ++i) src[i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)i);
-            for (size_t i = 0; i < n + 8; ++i) dst[i] = GUARD;
-            k->f32_round(n, src, dst, kind);
-            for (size_t i = 0; i < n + 8; ++i) {
-                const float want = i < n ? round_ref(src[i], kind) : GUARD;
-                if (f32_bits(dst[i]) != f32_bits(want) && bad++ < 6)
-                    printf("FAIL %s f32_round kind %d n=%zu at %zu\n", cpu_isa_name(k->isa), kind, n, i);
-            }
-        }
+        for (size_t off = 0; off < 17; ++off)
+            for (int in_place = 0; in_place < 2; ++in_place)
+                for (size_t n = 0; n <= 70; ++n) {
+                    float *s = in + off, *d = in_place ? s : out + (off * 7 + 3) % 17;
+                    for (size_t i = 0; i < 128; ++i)
+                        in[i] = out[i] = GUARD;
+                    for (size_t i = 0; i < n; ++i)
+                        s[i] = f32_from_bits(0x3f800fffu + 4097u * (uint32_t)i);
+                    float want[128];
+                    for (size_t i = 0; i < 128; ++i)
+                        want[i] = (in_place ? in : out)[i];
+                    for (size_t i = 0; i < n; ++i)
+                        want[d - (in_place ? in : out) + i] = round_ref(s[i], kind);
+                    k->f32_round(n, s, d, kind);
+                    for (size_t i = 0; i < 128; ++i)
+                        if (f32_bits((in_place ? in : out)[i]) != f32_bits(want[i]) && bad++ < 6)
+                            printf("FAIL %s f32_round kind %d n=%zu offset %zu%s at %zu\n",
+                                   cpu_isa_name(k->isa), kind, n, off, in_place ? " in place" : "",
+                                   i);
+                }
+    free(in);
+    free(out);
     free(src);
     free(dst);
     return bad;
