@@ -51,10 +51,36 @@ typedef struct case_result {
     acl_result acl;
     dnnl_result dnnl;
     int have_dnnl;
-    /* --vs-mode0, a case with cube > 0: aclconv on the same case in mode 0 */
-    acl_result mode0;
-    int have_mode0;
+    /* --vs-mode0 / --vs-fp32: aclconv on the case's baseline (base_case) */
+    acl_result base;
+    int have_base;
 } case_result;
+
+/* The baseline each case is also timed against, in turns with it: the
+ * issue's goals for the rounded modes (at most +10% over mode 0) and for
+ * bf16 / fp16 (at most 1.15x fp32's time). */
+typedef struct base_spec {
+    const char *what;           /* "mode 0", "fp32" */
+    const char *col_ms, *col_r; /* summary columns */
+    double goal;                /* largest ratio the goal allows */
+} base_spec;
+
+static const base_spec base_mode0 = {"mode 0", "mode0_ms", "r_mode0", 1.10};
+static const base_spec base_fp32 = {"fp32", "fp32_ms", "r_fp32", 1.15};
+
+/* The baseline of c (*out), or 0 when c has none: mode 0 for a rounded mode
+ * (cubeMathType 1..3), fp32 in mode 0 for bf16 / fp16. */
+static int base_case(const base_spec *b, const bench_case *c, bench_case *out)
+{
+    *out = *c;
+    if (b == &base_mode0) {
+        out->cube = 0;
+        return c->cube != 0;
+    }
+    out->dtype = ACL_FLOAT;
+    out->cube = 0;
+    return c->dtype != ACL_FLOAT;
+}
 
 static void usage(FILE *f)
 {
@@ -76,6 +102,8 @@ static void usage(FILE *f)
         "  --dtype fp32|bf16|fp16  --mask data|weight|all  --cube 0..3   case defaults\n"
         "  --vs-mode0            with --cube 1..3, also time each case in mode 0 (cubeMathType\n"
         "                        0), taking turns, and print the rounded mode's time over it\n"
+        "  --vs-fp32             with --dtype bf16|fp16, also time each case in fp32 (mode 0),\n"
+        "                        taking turns, and print the 16-bit time over it\n"
         "  --no-dnnl             skip oneDNN\n"
         "  --markdown            also print the summary as a Markdown table\n"
         "  --check               verify aclconv against the double reference; exit 1 on mismatch\n"
@@ -191,7 +219,7 @@ static void merge_rounds(bench_timing *into, const bench_timing *t, int rounds)
 }
 
 static void print_case(int i, int count, const case_result *r, const bench_peak *peak,
-                       const bench_opts *o)
+                       const bench_opts *o, const base_spec *base)
 {
     const bench_case *c = &r->c;
     char line[512], b1[32], b2[32];
@@ -216,14 +244,18 @@ static void print_case(int i, int count, const case_result *r, const bench_peak 
            fmt_bytes(a->workspace, b1, sizeof b1), fmt_bytes((uint64_t)bound, b2, sizeof b2),
            o->ws_bound, fmt_bytes(a->tensor_bytes, line, sizeof line),
            (double)a->workspace <= bound ? "within" : "OVER");
-    if (r->have_mode0) {
-        printf("  mode 0    exec");
-        if (r->mode0.ok) {
-            print_timing(&r->mode0.exec);
-            printf("  cubeMathType %d / mode 0: %.3f\n", c->cube,
-                   a->exec.median_ms / r->mode0.exec.median_ms);
+    if (r->have_base) {
+        printf("  %-9s exec", base->what);
+        if (r->base.ok) {
+            print_timing(&r->base.exec);
+            if (base == &base_mode0)
+                printf("  cubeMathType %d / mode 0: %.3f\n", c->cube,
+                       a->exec.median_ms / r->base.exec.median_ms);
+            else
+                printf("  %s / fp32: %.3f\n", bench_dtype_name(c->dtype),
+                       a->exec.median_ms / r->base.exec.median_ms);
         } else {
-            printf(" FAILED: %s\n", r->mode0.err);
+            printf(" FAILED: %s\n", r->base.err);
         }
     }
     if (r->have_dnnl) {
@@ -265,24 +297,24 @@ static int ms_decimals(double ms)
     return ms >= 100.0 ? 0 : ms >= 10.0 ? 1 : ms >= 1.0 ? 2 : 3;
 }
 
-/* Time of a case's rounded mode over its mode 0 (--vs-mode0), 0 when not
+/* Time of a case over its baseline's (--vs-mode0 / --vs-fp32), 0 when not
  * measured. */
-static double mode0_ratio(const case_result *r)
+static double base_ratio(const case_result *r)
 {
-    return r->have_mode0 && r->acl.ok && r->mode0.ok && r->mode0.exec.median_ms > 0
-               ? r->acl.exec.median_ms / r->mode0.exec.median_ms
+    return r->have_base && r->acl.ok && r->base.ok && r->base.exec.median_ms > 0
+               ? r->acl.exec.median_ms / r->base.exec.median_ms
                : 0.0;
 }
 
 static void print_summary(const case_result *res, int count, const bench_peak *peak, int with_dnnl,
-                          int vs_mode0, int check)
+                          const base_spec *base, int check)
 {
     printf("\n== summary (times: median ms; ratio = oneDNN time / aclconv time, >1: aclconv "
            "faster)\n");
     printf("%-20s %-4s %-6s %9s %11s %8s %6s %-23s %9s", "case", "dt", "mask", "plan_us", "exec_ms",
            "GFLOP/s", "%peak", "impl dx/dw", "ws_MiB");
     if (with_dnnl) printf(" %11s %11s %8s %8s", "dnnl_plain", "dnnl_blk", "r_plain", "r_blk");
-    if (vs_mode0) printf(" %10s %8s", "mode0_ms", "r_mode0");
+    if (base) printf(" %10s %8s", base->col_ms, base->col_r);
     if (check) printf("  check");
     printf("\n");
     double log_plain = 0, log_blk = 0;
@@ -323,10 +355,10 @@ static void print_summary(const case_result *res, int count, const bench_peak *p
                 }
             }
         }
-        if (vs_mode0) {
-            const double m = mode0_ratio(r);
+        if (base) {
+            const double m = base_ratio(r);
             if (m > 0)
-                printf(" %10.3f %8.3f", r->mode0.exec.median_ms, m);
+                printf(" %10.3f %8.3f", r->base.exec.median_ms, m);
             else
                 printf(" %10s %8s", "-", "-");
         }
@@ -345,35 +377,36 @@ static void print_summary(const case_result *res, int count, const bench_peak *p
         else
             printf("-\n");
     }
-    if (vs_mode0) {
-        /* the goal: a rounded mode costs at most 10% over mode 0 */
+    if (base) {
+        /* the goal: at most base->goal times the baseline's time */
         int over = 0, n = 0;
         for (int i = 0; i < count; ++i) {
-            const double m = mode0_ratio(&res[i]);
+            const double m = base_ratio(&res[i]);
             if (m <= 0) continue;
             ++n;
-            if (m > 1.10) {
-                printf("%s %s (%.3f)", over ? "," : "over +10% of mode 0:", res[i].c.name, m);
+            if (m > base->goal) {
+                if (!over) printf("over %.2fx %s's time:", base->goal, base->what);
+                printf("%s %s (%.3f)", over ? "," : "", res[i].c.name, m);
                 ++over;
             }
         }
         if (over)
             printf("; %d of %d cases\n", over, n);
         else if (n)
-            printf("every case within +10%% of mode 0 (%d cases)\n", n);
+            printf("every case within %.2fx %s's time (%d cases)\n", base->goal, base->what, n);
     }
     printf("(* = stopped by --max-case-seconds)\n");
 }
 
 /* The summary as a Markdown table (README's performance section). */
 static void print_markdown(const case_result *res, int count, const bench_peak *peak, int with_dnnl,
-                           int vs_mode0)
+                           const base_spec *base)
 {
-    printf("\n| case | aclconv ms | GFLOP/s | %% of peak | impl dx/dw | workspace MiB |%s%s\n",
-           with_dnnl ? " oneDNN plain ms | oneDNN blocked ms | vs plain | vs blocked |" : "",
-           vs_mode0 ? " mode 0 ms | over mode 0 |" : "");
-    printf("|---|---|---|---|---|---|%s%s\n", with_dnnl ? "---|---|---|---|" : "",
-           vs_mode0 ? "---|---|" : "");
+    printf("\n| case | aclconv ms | GFLOP/s | %% of peak | impl dx/dw | workspace MiB |%s",
+           with_dnnl ? " oneDNN plain ms | oneDNN blocked ms | vs plain | vs blocked |" : "");
+    if (base) printf(" %s ms | over %s |", base->what, base->what);
+    printf("\n|---|---|---|---|---|---|%s%s\n", with_dnnl ? "---|---|---|---|" : "",
+           base ? "---|---|" : "");
     double log_r[2] = {0, 0};
     int n_r[2] = {0, 0};
     for (int i = 0; i < count; ++i) {
@@ -407,11 +440,11 @@ static void print_markdown(const case_result *res, int count, const bench_peak *
                 ++n_r[k];
             }
         }
-        if (vs_mode0) {
-            const double m = mode0_ratio(r);
+        if (base) {
+            const double m = base_ratio(r);
             if (m > 0)
-                printf(" %.*f | %.2f |", ms_decimals(r->mode0.exec.median_ms),
-                       r->mode0.exec.median_ms, m);
+                printf(" %.*f | %.2f |", ms_decimals(r->base.exec.median_ms),
+                       r->base.exec.median_ms, m);
             else
                 printf(" - | - |");
         }
@@ -419,7 +452,7 @@ static void print_markdown(const case_result *res, int count, const bench_peak *
     }
     if (with_dnnl && n_r[0] && n_r[1])
         printf("| **geometric mean** | | | | | | | | **%.2f** | **%.2f** |%s\n",
-               exp(log_r[0] / n_r[0]), exp(log_r[1] / n_r[1]), vs_mode0 ? " | |" : "");
+               exp(log_r[0] / n_r[0]), exp(log_r[1] / n_r[1]), base ? " | |" : "");
 }
 
 static int need_arg(int i, int argc, const char *opt)
@@ -446,7 +479,8 @@ int main(int argc, char **argv)
                     .verbose = 0};
     bench_case_defaults def = {ACL_FLOAT, BENCH_MASK_ALL, 0};
     const char *suite = BENCH_SUITE_DIR "/default.suite", *single = NULL, *filter = NULL;
-    int use_dnnl = 1, markdown = 0, rounds = 1, vs_mode0 = 0;
+    int use_dnnl = 1, markdown = 0, rounds = 1;
+    const base_spec *base = NULL; /* --vs-mode0 / --vs-fp32 */
     double peak_seconds = 0.1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -491,9 +525,14 @@ int main(int argc, char **argv)
             o.seed = strtoull(VAL, NULL, 0);
         else if (strcmp(a, "--no-dnnl") == 0)
             use_dnnl = 0;
-        else if (strcmp(a, "--vs-mode0") == 0)
-            vs_mode0 = 1;
-        else if (strcmp(a, "--check") == 0)
+        else if (strcmp(a, "--vs-mode0") == 0 || strcmp(a, "--vs-fp32") == 0) {
+            const base_spec *b = strcmp(a, "--vs-mode0") == 0 ? &base_mode0 : &base_fp32;
+            if (base != NULL && base != b) {
+                fprintf(stderr, "aclconv_bench: --vs-mode0 and --vs-fp32 exclude each other\n");
+                return 2;
+            }
+            base = b;
+        } else if (strcmp(a, "--check") == 0)
             o.check = 1;
         else if (strcmp(a, "--markdown") == 0)
             markdown = 1;
@@ -593,8 +632,11 @@ int main(int argc, char **argv)
         printf("rounds: %d per case, aclconv and oneDNN taking turns; the median of the rounds' "
                "medians\n",
                rounds);
-    if (vs_mode0)
+    if (base == &base_mode0)
         printf("--vs-mode0: cases with cubeMathType 1-3 also timed in mode 0, in turns with "
+               "them\n");
+    if (base == &base_fp32)
+        printf("--vs-fp32: bf16 / fp16 cases also timed in fp32 (cubeMathType 0), in turns with "
                "them\n");
     fflush(stdout);
 
@@ -605,11 +647,10 @@ int main(int argc, char **argv)
         case_result *r = &res[i];
         r->c = cases[i];
         bench_timing acl_t[MAX_ROUNDS], plain_t[MAX_ROUNDS], blocked_t[MAX_ROUNDS],
-            mode0_t[MAX_ROUNDS];
-        int plain_ok = 1, blocked_ok = 1, mode0_ok = 1;
-        bench_case c0 = r->c; /* the same case in mode 0 */
-        c0.cube = 0;
-        r->have_mode0 = vs_mode0 && r->c.cube != 0;
+            base_t[MAX_ROUNDS];
+        int plain_ok = 1, blocked_ok = 1, base_ok = 1;
+        bench_case cb; /* the case's baseline */
+        r->have_base = base != NULL && base_case(base, &r->c, &cb);
         int ran = 0; /* rounds timed in full, the first ones */
         for (int round = 0; round < rounds; ++round) {
             /* round 0 fills the results (and checks); later rounds only time */
@@ -630,17 +671,17 @@ int main(int argc, char **argv)
             }
             if (ar->ok) fprintf(stderr, " %.3f ms", ar->exec.median_ms);
             acl_t[round] = ar->exec;
-            if (r->have_mode0 && ar->ok) {
-                bench_opts mo = ro;
-                mo.check = 0;
+            if (r->have_base && ar->ok) {
+                bench_opts bo = ro;
+                bo.check = 0;
                 acl_result m;
-                acl_result *mr = round == 0 ? &r->mode0 : &m;
-                fprintf(stderr, ", mode 0...");
+                acl_result *br = round == 0 ? &r->base : &m;
+                fprintf(stderr, ", %s...", base->what);
                 fflush(stderr);
-                acl_bench_case(&c0, &mo, stream, mr);
-                if (mr->ok) fprintf(stderr, " %.3f ms", mr->exec.median_ms);
-                mode0_ok &= mr->ok;
-                mode0_t[round] = mr->exec;
+                acl_bench_case(&cb, &bo, stream, br);
+                if (br->ok) fprintf(stderr, " %.3f ms", br->exec.median_ms);
+                base_ok &= br->ok;
+                base_t[round] = br->exec;
             }
             if (with_dnnl) {
                 fprintf(stderr, ", oneDNN...");
@@ -662,9 +703,9 @@ int main(int argc, char **argv)
             merge_rounds(&r->acl.exec, acl_t, ran);
             if (with_dnnl && plain_ok) merge_rounds(&r->dnnl.plain.exec, plain_t, ran);
             if (with_dnnl && blocked_ok) merge_rounds(&r->dnnl.blocked.exec, blocked_t, ran);
-            if (r->have_mode0 && mode0_ok) merge_rounds(&r->mode0.exec, mode0_t, ran);
+            if (r->have_base && base_ok) merge_rounds(&r->base.exec, base_t, ran);
         }
-        print_case(i, count, r, &peak, &o);
+        print_case(i, count, r, &peak, &o, base);
     }
     if (peak_seconds > 0) {
         /* The machine is shared: the start-up value may have caught a busy
@@ -676,8 +717,8 @@ int main(int argc, char **argv)
                end.gflops, peak.gflops);
         if (end.gflops > peak.gflops) peak.gflops = end.gflops;
     }
-    print_summary(res, count, &peak, with_dnnl, vs_mode0, o.check);
-    if (markdown) print_markdown(res, count, &peak, with_dnnl, vs_mode0);
+    print_summary(res, count, &peak, with_dnnl, base, o.check);
+    if (markdown) print_markdown(res, count, &peak, with_dnnl, base);
     if (o.check)
         printf("check: %d of %d cases mismatch, %d failed to run\n", mismatches, count, failures);
 
