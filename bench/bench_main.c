@@ -63,10 +63,15 @@ typedef struct base_spec {
     const char *what;           /* "mode 0", "fp32" */
     const char *col_ms, *col_r; /* summary columns */
     double goal;                /* largest ratio the goal allows */
+    const char *banner;         /* the run's header line */
 } base_spec;
 
-static const base_spec base_mode0 = {"mode 0", "mode0_ms", "r_mode0", 1.10};
-static const base_spec base_fp32 = {"fp32", "fp32_ms", "r_fp32", 1.15};
+static const base_spec base_mode0 = {
+    "mode 0", "mode0_ms", "r_mode0", 1.10,
+    "--vs-mode0: cases with cubeMathType 1-3 also timed in mode 0, in turns with them"};
+static const base_spec base_fp32 = {
+    "fp32", "fp32_ms", "r_fp32", 1.15,
+    "--vs-fp32: bf16 / fp16 cases also timed in fp32 (cubeMathType 0), in turns with them"};
 
 /* The baseline of c (*out), or 0 when c has none: mode 0 for a rounded mode
  * (cubeMathType 1..3), fp32 in mode 0 for bf16 / fp16. */
@@ -632,12 +637,7 @@ int main(int argc, char **argv)
         printf("rounds: %d per case, aclconv and oneDNN taking turns; the median of the rounds' "
                "medians\n",
                rounds);
-    if (base == &base_mode0)
-        printf("--vs-mode0: cases with cubeMathType 1-3 also timed in mode 0, in turns with "
-               "them\n");
-    if (base == &base_fp32)
-        printf("--vs-fp32: bf16 / fp16 cases also timed in fp32 (cubeMathType 0), in turns with "
-               "them\n");
+    if (base) printf("%s\n", base->banner);
     fflush(stdout);
 
     case_result *res = calloc((size_t)count, sizeof *res);
