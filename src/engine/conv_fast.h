@@ -1,5 +1,6 @@
 /* The fast engine: SIMD microkernels over flattened padded rows (see
- * src/engine/conv_fast.c and docs/kernels.md). */
+ * src/engine/conv_fast.c, conv_fast_internal.h for its files, and
+ * docs/kernels.md). */
 #ifndef ACLCONV_CONV_FAST_H_
 #define ACLCONV_CONV_FAST_H_
 

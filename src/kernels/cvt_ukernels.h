@@ -118,7 +118,7 @@ int bf16_split2_ukernel__avx512(size_t n, const uint16_t *src, uint16_t *even, u
  * fp16 / bf16 pairs split and widened ("h16_f32_split2"): for i < n,
  * (i even ? even[i/2] : odd[i/2]) = src[i] widened as f16_f32_cvt (bf16 == 0)
  * or bf16_f32_cvt (bf16 != 0) do it, NaNs quieted when quiet != 0. The W phase
- * split of a stride-2 row (conv_fast.c's pack_pair) in one pass. Any n >= 0;
+ * split of a stride-2 row (conv_fast_pack.c's pack_pair) in one pass. Any n >= 0;
  * reads exactly n values, writes (n + 1) / 2 and n / 2.
  */
 typedef void (*h16_f32_split2_ukernel_fn)(size_t n, const uint16_t *src, float *even, float *odd, int bf16,
@@ -159,7 +159,7 @@ void f32_round_nt_ukernel__avx512(size_t n, const float *src, float *dst, int ki
  * fp32 pairs split and rounded ("f32_split2"): for i < n,
  * (i even ? even[i/2] : odd[i/2]) = src[i] rounded as f32_round does for kind,
  * or copied when kind is F32_ROUND_NONE. The W phase split of a stride-2 row
- * (conv_fast.c's pack_pair) in one pass, h16_f32_split2's fp32 sibling. Any
+ * (conv_fast_pack.c's pack_pair) in one pass, h16_f32_split2's fp32 sibling. Any
  * n >= 0; reads exactly n values, writes (n + 1) / 2 and n / 2.
  */
 typedef void (*f32_split2_ukernel_fn)(size_t n, const float *src, float *even, float *odd,

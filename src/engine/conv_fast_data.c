@@ -1,0 +1,992 @@
+/* The fast implementation's data pass ("fast_sv"): gradInput as a forward
+ * convolution (F; D as F over dy with the weights transposed and flipped,
+ * one sub-problem per output phase of a strided D). */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/checked.h"
+#include "common/cpu.h"
+#include "common/dtype.h"
+#include "engine/conv_fast_internal.h"
+#include "threading/pool.h"
+
+/* Output phases of the data pass (product of the strides for D); more than
+ * FAST_MAX_SUBS, without overflowing, when a stride exceeds FAST_MAX_STRIDE. */
+static int64_t data_nsub(const conv_problem *p)
+{
+    if (p->data_dir != CONV_DIR_BWD_DATA) return 1;
+    int64_t n = 1;
+    for (int i = 0; i < 3; ++i) {
+        if (p->stride[i] < 1 || p->stride[i] > FAST_MAX_STRIDE) return FAST_MAX_SUBS + 1;
+        n *= p->stride[i]; /* <= 16^3 */
+    }
+    return n;
+}
+
+/* The H and W shifts of every output phase of a D pass together (qspan):
+ * phase rho's tap k has shift (rho + pad - k*dil) / s where that divides. */
+static void data_union_shifts(const conv_problem *p, fast_geom *g)
+{
+    g->qspan = true;
+    for (int i = 1; i < 3; ++i) {
+        const int64_t s = p->stride[i];
+        g->qlo[i] = INT64_MAX;
+        g->qhi[i] = INT64_MIN;
+        for (int64_t rho = 0; rho < min64(s, p->xs[i]); ++rho)
+            for (int64_t k = 0; k < p->ks[i]; ++k) {
+                const int64_t v = rho + p->pad[i] - k * p->dil[i];
+                if (floor_div(v, s) * s != v) continue;
+                g->qlo[i] = min64(g->qlo[i], floor_div(v, s));
+                g->qhi[i] = max64(g->qhi[i], floor_div(v, s));
+            }
+    }
+}
+
+/* Whether sub-problems a and b pack the same slab for the same block. */
+static bool same_slab(const fast_geom *a, const fast_geom *b)
+{
+    if (a->hp != b->hp || a->wp != b->wp || a->cs != b->cs || a->ntap[0] != b->ntap[0] ||
+        a->drun != b->drun)
+        return false;
+    for (int i = 0; i < 3; ++i)
+        if (a->qmin[i] != b->qmin[i] || a->st[i] != b->st[i] || a->nph[i] != b->nph[i])
+            return false;
+    for (int i = 1; i < 3; ++i)
+        for (int64_t j = 0; j < a->nph[i]; ++j)
+            if (a->phase[i][j] != b->phase[i][j]) return false;
+    for (int64_t kd = 0; kd < a->ntap[0]; ++kd)
+        if (a->tsh[0][kd] != b->tsh[0][kd]) return false;
+    return true;
+}
+
+/* Longest depth run data_pick_drun tries. */
+#define FAST_MAX_DRUN 8
+
+/* The depth run of a data pass with depth taps and unit strides (one phase
+ * plane per depth): the run length (1, 2, 4 or 8 output planes) whose slab
+ * packs the fewest input rows per output row, its planes and its row halo
+ * counted (a longer run's slab holds more planes, so fewer rows fit the
+ * budget). conv3d_unet's dx: 3 taps, 64 channels of 34 x 34: a plane per
+ * tap and 16-row blocks pack 3.4 input rows per output row, runs of 4 with
+ * 8-row blocks 1.9. */
+static void data_pick_drun(fast_geom *g)
+{
+    g->drun = 0;
+    if (g->ntap[0] < 2 || g->os[0] < 2 || g->st[0] != 1 || g->st[1] != 1 || g->st[2] != 1) return;
+    int64_t lo = g->tsh[0][0], hi = g->tsh[0][0];
+    for (int64_t kd = 1; kd < g->ntap[0]; ++kd) {
+        lo = min64(lo, g->tsh[0][kd]);
+        hi = max64(hi, g->tsh[0][kd]);
+    }
+    double best = 0;
+    int64_t pick = 0;
+    for (int64_t run = 1; run <= FAST_MAX_DRUN && run <= g->os[0]; run *= 2) {
+        fast_geom t = *g;
+        t.drun = run > 1 ? run : 0;
+        t.dspan = hi - lo + 1;
+        if (geom_layout(&t, FAST_MIN_TASKS, FAST_SLAB_FLOATS) != NULL) continue;
+        const double rows =
+            (double)geom_dplanes(&t) * (double)(t.rb + t.qext[1]) / (double)(run * t.rb);
+        if (pick == 0 || rows < best) {
+            best = rows;
+            pick = run;
+        }
+    }
+    if (pick > 1) {
+        g->drun = pick;
+        g->dspan = hi - lo + 1;
+    }
+}
+
+/* The forward convolution of sub-problem sub of the data pass. F: x with the
+ * problem's taps. D: output phase rho (per dim) of gradInput, i = i'*s + rho:
+ * a stride-1 correlation of dy over the taps k with (rho + pad - k*dil) % s
+ * == 0, at shift (rho + pad - k*dil) / s. *empty: the sub-problem has no
+ * output position, or no tap (its outputs are zero). */
+static const char *data_geom(const conv_problem *p, int64_t sub, const fast_geom *lead,
+                             fast_geom *g, bool *empty)
+{
+    const bool bwd = p->data_dir == CONV_DIR_BWD_DATA;
+    memset(g, 0, sizeof *g);
+    *empty = false;
+    g->n = p->n;
+    g->g = p->g;
+    g->cin = bwd ? p->og : p->cg;
+    g->cout = bwd ? p->cg : p->og;
+    if (g->cin < 1 || g->cout < 1) return "no channels";
+    if (smul(g->cin, g->cout) < FAST_MIN_CHANNEL_PRODUCT) return "too few channels per group (depthwise)";
+    int64_t rho[3] = {0, 0, 0};
+    if (bwd) {
+        rho[2] = sub % p->stride[2];
+        rho[1] = sub / p->stride[2] % p->stride[1];
+        rho[0] = sub / p->stride[2] / p->stride[1];
+    }
+    for (int i = 0; i < 3; ++i) {
+        if (p->ks[i] > FAST_MAX_K) return "kernel larger than the fast engine supports";
+        if (p->stride[i] > FAST_MAX_STRIDE) return "stride larger than the fast engine supports";
+        g->ks[i] = p->ks[i];
+        if (!bwd) {
+            g->is[i] = p->xs[i];
+            g->os[i] = p->ys[i];
+            g->st[i] = p->stride[i];
+            g->ostep[i] = 1;
+            g->ooff[i] = 0;
+            taps_regular(g, i, p->ks[i], p->dil[i], p->pad[i]);
+            continue;
+        }
+        const int64_t s = p->stride[i];
+        g->is[i] = p->ys[i];
+        g->os[i] = p->xs[i] > rho[i] ? ceil_div(p->xs[i] - rho[i], s) : 0;
+        g->st[i] = 1;
+        g->ostep[i] = s;
+        g->ooff[i] = rho[i];
+        g->ntap[i] = 0;
+        for (int64_t k = 0; k < p->ks[i]; ++k) {
+            const int64_t v = rho[i] + p->pad[i] - k * p->dil[i];
+            if (floor_div(v, s) * s != v) continue;
+            g->tk[i][g->ntap[i]] = (int32_t)k;
+            g->tsh[i][g->ntap[i]++] = (int32_t)floor_div(v, s);
+        }
+    }
+    for (int i = 0; i < 3; ++i)
+        if (g->os[i] < 1 || g->ntap[i] < 1) {
+            *empty = true;
+            return NULL;
+        }
+    if (lead) {
+        g->force_rb = lead->rb;
+        g->force_wb = lead->wb;
+    }
+    if (bwd && data_nsub(p) > 1 && p->stride[0] == 1) data_union_shifts(p, g);
+    /* W phases interleave within output rows: each line of gradInput is
+     * written by several phases of the same task, so its output block
+     * should stay in L2 until the last phase has written it */
+    g->balance_rows = true;
+    if (bwd && p->stride[2] > 1)
+        g->max_rb = max64(1, FAST_OUT_BLOCK_FLOATS / smul(smul(g->cout, p->stride[1]), p->xs[2]));
+    if (data_nsub(p) == 1) data_pick_drun(g);
+    return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
+}
+
+/* D with strides as one sub-problem whose output rows are (channel, output
+ * phase) pairs, row m = co*nsub + sub (phase sub as in data_geom): per dim the
+ * taps are the union of the phases' shifts, ascending; a phase without a tap
+ * at a shift gets a zero weight there (data_pack_weights_phase_rows). Output
+ * position o of a row is gradInput o*s + rho, dropped when past the input. */
+static const char *data_geom_phase_rows(const conv_problem *p, fast_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    g->n = p->n;
+    g->g = p->g;
+    g->cin = p->og;
+    g->cout = p->cg * data_nsub(p);
+    for (int i = 0; i < 3; ++i) {
+        const int64_t s = p->stride[i];
+        if (p->ks[i] > FAST_MAX_K) return "kernel larger than the fast engine supports";
+        g->ks[i] = p->ks[i];
+        g->is[i] = p->ys[i];
+        g->os[i] = ceil_div(p->xs[i], s); /* phase 0 has the most positions */
+        g->st[i] = 1;
+        g->ostep[i] = s;
+        g->ooff[i] = 0;
+        /* every tap k belongs to one phase, so the union has at most ks shifts */
+        bool seen[2 * FAST_MAX_K + 1] = {false};
+        int64_t lo = INT64_MAX;
+        for (int64_t rho = 0; rho < min64(s, p->xs[i]); ++rho)
+            for (int64_t k = 0; k < p->ks[i]; ++k) {
+                const int64_t v = rho + p->pad[i] - k * p->dil[i];
+                if (floor_div(v, s) * s == v) lo = min64(lo, floor_div(v, s));
+            }
+        for (int64_t rho = 0; rho < min64(s, p->xs[i]); ++rho)
+            for (int64_t k = 0; k < p->ks[i]; ++k) {
+                const int64_t v = rho + p->pad[i] - k * p->dil[i];
+                const int64_t q = floor_div(v, s);
+                if (q * s != v) continue;
+                if (q - lo > 2 * FAST_MAX_K) return "output phases too far apart for the fast engine";
+                seen[q - lo] = true;
+            }
+        g->ntap[i] = 0;
+        for (int64_t q = 0; q <= 2 * FAST_MAX_K; ++q)
+            if (seen[q]) {
+                if (g->ntap[i] == FAST_MAX_K) return "kernel larger than the fast engine supports";
+                g->tk[i][g->ntap[i]] = -1; /* no single weight tap: per phase */
+                g->tsh[i][g->ntap[i]++] = (int32_t)(q + lo);
+            }
+        if (g->ntap[i] < 1) return "no taps";
+    }
+    g->balance_rows = true;
+    if (p->stride[2] > 1)
+        g->max_rb = max64(1, FAST_OUT_BLOCK_FLOATS / smul(smul(p->cg, p->stride[1]), p->xs[2]));
+    return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
+}
+
+/* Whether the data pass of p runs its output phases as rows: D with strides,
+ * few channels (the one-row kernel otherwise) and few zero taps added. */
+static bool data_use_phase_rows(const conv_problem *p)
+{
+    if (p->data_dir != CONV_DIR_BWD_DATA || p->cg > FAST_ONE_ROW_MAX_OUT) return false;
+    const int64_t nsub = data_nsub(p);
+    if (nsub <= 1 || nsub > FAST_MAX_SUBS || !shifts_fit(p)) return false;
+    fast_geom g;
+    if (data_geom_phase_rows(p, &g) != NULL) return false;
+    int64_t real = 1; /* taps summed over the phases: each k is in one phase per dim */
+    for (int i = 0; i < 3; ++i) {
+        int64_t used = 0;
+        for (int64_t k = 0; k < p->ks[i]; ++k) {
+            const int64_t rho = ((k * p->dil[i] - p->pad[i]) % p->stride[i] + p->stride[i]) % p->stride[i];
+            used += rho < p->xs[i];
+        }
+        real *= used;
+    }
+    return smul(nsub, g.nt) <= smul(FAST_PHASE_ROWS_MAX_WASTE, real);
+}
+
+/* The sub-problems of the data pass; the first non-empty one leads the
+ * blocking of the others, so a task computes every phase of one block. */
+const char *data_subs(const conv_problem *p, fast_geom *subs, bool *empty, int64_t *nsub)
+{
+    const bool phase_rows = data_use_phase_rows(p);
+    *nsub = phase_rows ? 1 : data_nsub(p);
+    if (*nsub > FAST_MAX_SUBS) return "too many output phases (stride) for the fast engine";
+    if (!shifts_fit(p)) return "dilation or padding too large for the fast engine";
+    const fast_geom *lead = NULL;
+    for (int64_t sub = 0; sub < *nsub; ++sub) {
+        empty[sub] = false;
+        const char *why = phase_rows ? data_geom_phase_rows(p, &subs[sub])
+                                     : data_geom(p, sub, lead, &subs[sub], &empty[sub]);
+        if (why) return why;
+        if (!lead && !empty[sub]) lead = &subs[sub];
+        if (empty[sub]) continue;
+        /* packed weights (all phases: at most the weight tensor, MR-padded)
+         * and the task grid stay far from overflow */
+        const fast_geom *g = &subs[sub];
+        if (smul(smul(smul(g->g, g->cout + CONV_UKERNEL_MAX_MR), g->cin), g->nt) > FAST_MAX_FLOATS ||
+            smul(smul(smul(g->n, g->g), smul(g->os[0], g->nrb)), g->nwb) > FAST_MAX_FLOATS)
+            return "sizes too large for the fast engine";
+    }
+    return NULL;
+}
+
+const char *data_why_not(const conv_problem *p, aclconvIsa isa)
+{
+    fast_geom subs[FAST_MAX_SUBS];
+    bool empty[FAST_MAX_SUBS];
+    int64_t nsub;
+    return data_subs(p, subs, empty, &nsub);
+}
+
+/* The channel-vector kernel wherever the ISA has one and the output channels
+ * of a group fill its vectors (at most a quarter of the lanes idle). Counted
+ * in blocks of 16: the kernels skip an idle half of their MR (AVX-512's 32
+ * rows are two 16-channel halves), so 48 channels waste nothing.
+ * ACLCONV_FAST_CV=0 keeps the spatial-vector kernel, =1 takes the channel-
+ * vector one for any channel count (tests). */
+static bool data_use_cv(const conv_problem *p, const data_state *st, const conv_ukernels *k)
+{
+    const char *e = getenv("ACLCONV_FAST_CV");
+    if ((e && e[0] == '0') || !k->convcv || st->phase_rows || st->one_row) return false;
+    if (e && e[0] == '1') return true;
+    const int64_t out = st->bwd ? p->cg : p->og;
+    const int64_t block = k->convcv_mr < 16 ? k->convcv_mr : 16;
+    return out % block == 0 || out >= 4 * block;
+}
+
+/* Whether the FLOAT16 / BF16 modes' result rounding of a task waits until
+ * every output phase of its block is stored, and then runs over whole rows
+ * (round_block): the channel-vector kernel's in-place results when the W
+ * output phases interleave in a dense row. Rounded phase by phase, each
+ * phase's results are strided: conv_round_result element by element made
+ * r50_c3_3x3s2's FLOAT16-mode dx 1.71-1.76x mode 0's CPU time, a gather into
+ * the rounding kernel still 1.2x. */
+static bool data_rounds_block(const conv_problem *p, const data_state *st)
+{
+    const conv_view *out = &p->grad_input;
+    return st->cv && !st->phase_rows && conv_result_round_kind(p->mode) != F32_ROUND_NONE &&
+           out->dtype == ACL_FLOAT && out->stride[4] == 1 && p->stride[2] > 1 && st->bwd;
+}
+
+/* Whether the data pass of st runs on BF16 pairs (docs/kernels.md, "BF16
+ * pairs"); st's kernel shape is planned. */
+static bool data_use_pairs(const conv_problem *p, const data_state *st, const conv_ukernels *k,
+                           cpu_bf16_dot_use dot)
+{
+    const conv_view *in = st->bwd ? &p->y : &p->x;
+    return dot != CPU_BF16_DOT_OFF && st->cv && p->mode == CONV_MODE_BF16 &&
+           in->dtype == ACL_BF16 && p->w.dtype == ACL_BF16 && k->bf16_convcv &&
+           k->bf16_convcv_mr == st->mr && k->bf16_convcv_nr == st->nr;
+}
+
+/* The reduction rows a kernel call of g runs over: input channels, or with
+ * st->pairs channel pairs (32-bit words holding two bf16) */
+static int64_t data_chans(const data_state *st, const fast_geom *g)
+{
+    return st->pairs ? (g->cin + 1) / 2 : g->cin;
+}
+
+/* Floats (pair words) of a packed weight panel of g: its [row][tap][m] */
+static int64_t data_panel_floats(const data_state *st, const fast_geom *g)
+{
+    return data_chans(st, g) * g->nt * st->mr;
+}
+
+/* The data pass's plan over its sub-problems (data_subs' results).
+ * allow_pairs: BF16 pairs may be planned (not for the streamed weights
+ * pass's data slabs: it has no redo for a failed guard). */
+bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs, const bool *empty,
+                    int64_t nsub, bool allow_pairs, data_state *st, uint64_t *bytes)
+{
+    const conv_ukernels *k = conv_ukernels_for(isa);
+    st->bwd = p->data_dir == CONV_DIR_BWD_DATA;
+    st->isa = isa;
+    st->phase_rows = data_use_phase_rows(p);
+    st->one_row = !st->phase_rows && (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
+    st->cv = data_use_cv(p, st, k);
+    st->round_blocks = data_rounds_block(p, st);
+    st->mr = st->cv ? k->convcv_mr : st->one_row ? 1 : k->conv_mr;
+    st->nr = st->cv ? k->convcv_nr : st->one_row ? k->conv1_nr : k->conv_nr;
+    const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
+    st->pairs = allow_pairs && data_use_pairs(p, st, k, dot);
+    st->pairs_exact = st->pairs && dot == CPU_BF16_DOT_EXACT;
+    st->slots = plan_slots();
+    /* channel-vector tiles are short (14-16 positions): sixteen of them per
+     * store, so a 16-bit gradInput row is narrowed in runs of up to 224 (the
+     * per-row work of a store was 13% of r50_c4_1x1's bf16 dx with four
+     * tiles a store, -10% CPU time with sixteen: its whole 196-position
+     * plane; +5% with one) */
+    st->store_tiles = st->cv ? 16 : 1;
+    st->tile_ld = st->store_tiles * st->nr;
+    st->tile_floats = round_up64((int64_t)st->mr * st->tile_ld, 16);
+    st->nsub = nsub;
+    for (int64_t sub = 0; sub < st->nsub; ++sub) {
+        const fast_geom *g = &subs[sub];
+        if (empty[sub]) continue;
+        st->slab_floats = max64(st->slab_floats, st->pairs ? pair_slab_words(g) : g->slab_floats);
+        st->wpk_floats += smul(smul(g->g, ceil_div(g->cout, st->mr)), data_panel_floats(st, g));
+        st->drun = max64(st->drun, geom_drun(g)); /* drun > 1: the only sub-problem */
+        st->tasks_d = max64(st->tasks_d, ceil_div(g->os[0], geom_drun(g)));
+        st->tasks_rb = max64(st->tasks_rb, g->nrb);
+        st->tasks_wb = max64(st->tasks_wb, g->nwb);
+    }
+    /* One channel block per sub-problem and few taps: each input element is
+     * read by one kernel call per tap, from memory when read in place, and
+     * rounding it there costs nothing (conv1d_wav_k10s5's gradInput in
+     * cubeMathType 1: 2.9 -> 1.25 ms, mode 0 1.5), where a rounded copy is a
+     * second pass over it. Many channel blocks or taps read a packed,
+     * rounded slab: the rounding would be repeated for each. */
+    st->kernel_rounds = !st->cv && p->mode != CONV_MODE_F32;
+    for (int64_t sub = 0; sub < st->nsub; ++sub)
+        if (!empty[sub] && (subs[sub].cout > st->mr || subs[sub].nt > FAST_KERNEL_ROUND_TAPS))
+            st->kernel_rounds = false;
+    uint64_t size = 0;
+    int64_t slabs, tiles;
+    if (!checked_mul_i64(st->slab_floats, st->slots, &slabs) ||
+        !checked_mul_i64(st->tile_floats, st->slots, &tiles))
+        return false;
+    if (!ws_take(&size, st->wpk_floats, &st->wpk_off) || !ws_take(&size, slabs, &st->slab_off) ||
+        !ws_take(&size, tiles, &st->tile_off))
+        return false;
+    *bytes = size;
+    return true;
+}
+
+bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *bytes)
+{
+    fast_geom subs[FAST_MAX_SUBS];
+    bool empty[FAST_MAX_SUBS];
+    int64_t nsub;
+    return data_subs(p, subs, empty, &nsub) == NULL &&
+           data_plan_subs(p, isa, subs, empty, nsub, true, st, bytes);
+}
+
+/* Weight of tap (jd, jh, jw) of phase-rows row `row` (channel co, phase sub)
+ * for dy channel ci of group grp: w[ci][co][k] with k*dil = rho + pad - q*s
+ * per dim, or 0 when the phase has no tap at that shift. */
+static float phase_rows_weight(const data_run *r, const fast_geom *g, int64_t grp, int64_t ci,
+                               int64_t row, const int64_t j[3])
+{
+    const conv_problem *p = r->p;
+    const int64_t nsub = g->cout / p->cg, co = row / nsub;
+    int64_t sub = row % nsub, k[3];
+    for (int i = 2; i >= 0; --i) {
+        const int64_t rho = sub % p->stride[i];
+        sub /= p->stride[i];
+        const int64_t v = rho + p->pad[i] - g->tsh[i][j[i]] * p->stride[i];
+        if (v % p->dil[i] != 0 || v / p->dil[i] < 0 || v / p->dil[i] >= p->ks[i]) return 0.0f;
+        k[i] = v / p->dil[i];
+    }
+    const conv_view *w = &p->w;
+    const int64_t idx = conv_view_index(w, grp * g->cin + ci, co, k[0], k[1], k[2]);
+    return w->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32
+               ? ((const float *)w->data)[idx]
+               : conv_round_operand(load_as_f32(w->data, w->dtype, idx), p->mode);
+}
+
+/* Whether the taps of g are every weight tap in order (tk[j] == j) and a
+ * channel's taps lie one after the other in w: panel rows are then
+ * transposes of w's [channel][tap] blocks. */
+static bool taps_dense(const fast_geom *g, const conv_view *w)
+{
+    for (int i = 0; i < 3; ++i) {
+        if (g->ntap[i] != g->ks[i]) return false;
+        for (int64_t j = 0; j < g->ntap[i]; ++j)
+            if (g->tk[i][j] != j) return false;
+    }
+    return w->stride[4] == 1 && w->stride[3] == g->ks[2] && w->stride[2] == g->ks[1] * g->ks[2];
+}
+
+/* The weights of (group, channel block) i as pairs of input channels for
+ * bf16 convcv (BF16 weights in mode BF16: bits copied; a NaN keeps its
+ * payload where the fp32 panels quiet it: NaN results either way): word
+ * (cp*nt + t)*mr + m = w of input channel 2cp | that of 2cp + 1 << 16 (+0
+ * past cin, and for rows past cout). *wmin is lowered to their smallest
+ * exponent field (bf16_minexp). */
+static void data_pack_weights_pairs(const data_run *r, size_t i)
+{
+    const data_state *st = r->st;
+    const fast_geom *g = r->g;
+    const conv_view *w = &r->p->w;
+    const int64_t grp = (int64_t)i / r->ncb_sub, mb = (int64_t)i % r->ncb_sub, mr = st->mr;
+    const int64_t co0 = mb * mr, rows = min64(mr, g->cout - co0), ncp = data_chans(st, g);
+    uint32_t *dst = (uint32_t *)(void *)(r->wpk_sub + (int64_t)i * data_panel_floats(st, g));
+    const uint16_t *src = (const uint16_t *)(const void *)w->data;
+    const int64_t sco = st->bwd ? w->stride[1] : w->stride[0]; /* row to row */
+    int emin = 255;
+    for (int64_t cp = 0; cp < ncp; ++cp)
+        for (int64_t jd = 0; jd < g->ntap[0]; ++jd)
+            for (int64_t jh = 0; jh < g->ntap[1]; ++jh)
+                for (int64_t jw = 0; jw < g->ntap[2]; ++jw) {
+                    const int64_t kd = g->tk[0][jd], kh = g->tk[1][jh], kw = g->tk[2][jw],
+                                  ci = 2 * cp;
+                    const int64_t lo =
+                        st->bwd ? conv_view_index(w, grp * g->cin + ci, co0, kd, kh, kw)
+                                : conv_view_index(w, grp * g->cout + co0, ci, kd, kh, kw);
+                    const bool has_hi = ci + 1 < g->cin;
+                    const int64_t hi = lo + (st->bwd ? w->stride[0] : w->stride[1]);
+                    if (sco == 1) { /* D of a 1x1-like layer: each row a run */
+                        emin = r->k->bf16_zip(1, (size_t)rows, src + lo, has_hi ? src + hi : NULL,
+                                              0, dst, 0, emin);
+                    } else { /* scanned with the whole panel below */
+                        for (int64_t m = 0; m < rows; ++m)
+                            dst[m] = (uint32_t)src[lo + m * sco] |
+                                     (has_hi ? (uint32_t)src[hi + m * sco] << 16 : 0u);
+                    }
+                    for (int64_t m = rows; m < mr; ++m)
+                        dst[m] = 0;
+                    dst += mr;
+                }
+    /* the gathered words in one scan (zeros do not count): a scan per tap
+     * and channel pair, each with its horizontal minimum, was a third of
+     * this function's time in vgg's bf16 dx */
+    if (sco != 1) {
+        const int64_t words = ncp * g->nt * mr;
+        emin = r->k->bf16_minexp((size_t)(2 * words), (const uint16_t *)(const void *)(dst - words),
+                                 NULL, emin);
+    }
+    int cur = atomic_load_explicit(r->wmin, memory_order_relaxed);
+    while (emin < cur && !atomic_compare_exchange_weak_explicit(
+                             r->wmin, &cur, emin, memory_order_relaxed, memory_order_relaxed)) {
+    }
+}
+
+/* The fp32 [ci][tap][m] panel of (group, channel block) i, rounded to the mode. */
+static void data_pack_weights_f32(const data_run *r, size_t i)
+{
+    const data_state *st = r->st;
+    const fast_geom *g = r->g;
+    const conv_view *w = &r->p->w;
+    const int64_t grp = (int64_t)i / r->ncb_sub, mb = (int64_t)i % r->ncb_sub, mr = st->mr;
+    float *dst = r->wpk_sub + (int64_t)i * data_panel_floats(st, g);
+    const bool f32 = w->dtype == ACL_FLOAT, rounds = r->p->mode != CONV_MODE_F32;
+    const int kind = conv_round_kind(r->p->mode);
+    const int64_t sco = st->bwd ? w->stride[1] : w->stride[0]; /* panel row to row */
+    /* (one tap with adjacent rows: a copy per channel below; as 32 x 1
+     * transposes it took 5% of r50_c4_1x1's dx pass) */
+    if (!st->phase_rows && f32 && taps_dense(g, w) && sco >= 0 && !(g->nt == 1 && sco == 1)) {
+        /* per input channel a [row][tap] block of w, transposed by the
+         * ISA's kernel (the element-by-element gather: 3.5% of
+         * deconv2d_k4s2's dx); the rows past cout are zero */
+        const int64_t co0 = mb * mr, rows = min64(mr, g->cout - co0);
+        for (int64_t ci = 0; ci < g->cin; ++ci) {
+            const int64_t idx = st->bwd ? conv_view_index(w, grp * g->cin + ci, co0, 0, 0, 0)
+                                        : conv_view_index(w, grp * g->cout + co0, ci, 0, 0, 0);
+            float *d = dst + ci * g->nt * mr;
+            r->k->transpose((size_t)rows, (size_t)g->nt, (const float *)w->data + idx, (size_t)sco,
+                            d, (size_t)mr);
+            if (rows < mr)
+                for (int64_t t = 0; t < g->nt; ++t)
+                    memset(d + t * mr + rows, 0, (size_t)(mr - rows) * sizeof(float));
+        }
+        if (rounds) r->k->f32_round((size_t)(g->cin * g->nt * mr), dst, dst, kind);
+        return;
+    }
+    for (int64_t ci = 0; ci < g->cin; ++ci)
+        for (int64_t jd = 0; jd < g->ntap[0]; ++jd)
+            for (int64_t jh = 0; jh < g->ntap[1]; ++jh)
+                for (int64_t jw = 0; jw < g->ntap[2]; ++jw) {
+                    const int64_t kd = g->tk[0][jd], kh = g->tk[1][jh], kw = g->tk[2][jw];
+                    const int64_t rows = min64(mr, g->cout - mb * mr); /* the rest are zeros */
+                    if (st->phase_rows) {
+                        const int64_t j[3] = {jd, jh, jw};
+                        for (int64_t m = 0; m < rows; ++m) dst[m] = phase_rows_weight(r, g, grp, ci, mb * mr + m, j);
+                    } else {
+                        /* row m of the panel is output channel co0 + m: one stride apart */
+                        const int64_t co0 = mb * mr;
+                        const int64_t idx = st->bwd ? conv_view_index(w, grp * g->cin + ci, co0, kd, kh, kw)
+                                                    : conv_view_index(w, grp * g->cout + co0, ci, kd, kh, kw);
+                        if (f32 && sco == 1) /* D of a 1x1 layer: the channels are adjacent */
+                            memcpy(dst, (const float *)w->data + idx, (size_t)rows * sizeof(float));
+                        else if (f32)
+                            for (int64_t m = 0; m < rows; ++m) dst[m] = ((const float *)w->data)[idx + m * sco];
+                        else
+                            for (int64_t m = 0; m < rows; ++m)
+                                dst[m] = load_as_f32(w->data, w->dtype, idx + m * sco);
+                        /* conv_round_operand's bits, a panel row at a time (element by
+                         * element, with the scalar FLOAT16 conversions, it took 9% of
+                         * r50_c4_1x1's FLOAT16-mode dx) */
+                        if (rounds) r->k->f32_round((size_t)rows, dst, dst, kind);
+                    }
+                    for (int64_t m = rows; m < mr; ++m) dst[m] = 0.0f;
+                    dst += mr;
+                }
+}
+
+/* Packs the weights of (group, channel block) i: [ci][tap][m] panels (of
+ * input channel pairs for st->pairs). */
+static void data_pack_weights(void *ctx, size_t i)
+{
+    const data_run *r = ctx;
+    if (r->st->pairs)
+        data_pack_weights_pairs(r, i);
+    else
+        data_pack_weights_f32(r, i);
+}
+
+/* Where row m0 + m of a tile goes: channel, output phase offsets, and how many
+ * of the block's output rows and columns exist for it. */
+typedef struct store_row {
+    int64_t c, off[3], rows, cols;
+    bool skip; /* the row's output plane od does not exist */
+} store_row;
+
+/* Always inlined: called out of line, with the struct returned through
+ * memory, it took 18% of r50_c4_1x1's bf16 dx pass (once per tile row; the
+ * copy's loads most likely wait on store forwarding). */
+static inline __attribute__((always_inline)) store_row
+data_row_target(const data_run *r, const fast_geom *g, int64_t co0, int64_t m, int64_t od, int64_t oh0,
+                int64_t ow0, int64_t rows, int64_t cols)
+{
+    store_row t = {co0 + m, {g->ooff[0], g->ooff[1], g->ooff[2]}, rows, cols, false};
+    if (!r->st->phase_rows) return t;
+    /* phase rows: row co0 + m of the group-major rows is (channel, phase) */
+    const conv_problem *p = r->p;
+    const int64_t nsub = g->cout / p->cg, grp = (co0 + m) / g->cout, row = (co0 + m) % g->cout;
+    int64_t sub = row % nsub, cnt[3];
+    t.c = grp * p->cg + row / nsub;
+    for (int i = 2; i >= 0; --i) {
+        t.off[i] = sub % p->stride[i];
+        sub /= p->stride[i];
+        cnt[i] = p->xs[i] > t.off[i] ? ceil_div(p->xs[i] - t.off[i], p->stride[i]) : 0;
+    }
+    t.skip = od >= cnt[0];
+    t.rows = min64(rows, max64(0, cnt[1] - oh0));
+    t.cols = min64(cols, max64(0, cnt[2] - ow0));
+    return t;
+}
+
+/* Stores valid results s[i] at out->data[base + i*step] with the mode's
+ * result rounding and the output dtype; s == NULL: prefetches those lines. */
+static void store_run(const data_run *r, const float *s, int64_t base, int64_t valid, int64_t step)
+{
+    const conv_view *out = r->out;
+    if (s) {
+        conv_store_results(out, r->p->mode, r->k, false, base, step, valid, s);
+        return;
+    }
+    const size_t es = out->dtype == ACL_FLOAT ? 4 : 2;
+    prefetch_tile((const char *)out->data + base * (int64_t)es, 1, 0, (valid - 1) * step + 1, es);
+}
+
+/* Writes the valid columns of an mr x [j0, j0+nr) tile of the padded grid;
+ * tile row m is row co0 + m of the output rows (channels, or channel-phase
+ * pairs). tile == NULL: only prefetches the lines the store will write. */
+static void data_store_tile(const data_run *r, const fast_geom *g, const float *tile, int64_t ldt, int64_t mr,
+                            int64_t nr, int64_t n, int64_t co0, int64_t od, int64_t oh0,
+                            int64_t ow0, int64_t rows, int64_t cols, int64_t j0)
+{
+    const conv_view *out = r->out;
+    const int64_t step = out->stride[4] * g->ostep[2];
+    if (!r->st->phase_rows && j0 % g->wp + nr <= g->wp) {
+        /* tile rows within one grid row, row m channel co0 + m: one run each,
+         * a channel stride apart (the per-row work below was 10% of
+         * r50_c3_3x3s2's 16-bit dx: rows of 28 positions) */
+        const int64_t row = j0 / g->wp, col = j0 % g->wp;
+        if (row >= rows || col >= cols) return;
+        const int64_t valid = min64(nr, cols - col);
+        const int64_t base = conv_view_index(out, n, co0, od * g->ostep[0] + g->ooff[0],
+                                             (oh0 + row) * g->ostep[1] + g->ooff[1],
+                                             (ow0 + col) * g->ostep[2] + g->ooff[2]);
+        for (int64_t m = 0; m < mr; ++m)
+            store_run(r, tile ? tile + m * ldt : NULL, base + m * out->stride[1], valid, step);
+        return;
+    }
+    /* no junk columns and output rows that follow each other: a tile row is
+     * one run of the output, however many grid rows it spans */
+    const bool linear = g->wp == cols && out->stride[3] * g->ostep[1] == g->wp * step;
+    for (int64_t m = 0; m < mr; ++m) {
+        const float *src = tile ? tile + m * ldt : NULL;
+        const store_row t = data_row_target(r, g, co0, m, od, oh0, ow0, rows, cols);
+        if (t.skip) continue;
+        int64_t j = j0, row = j0 / g->wp, col = j0 % g->wp;
+        while (j < j0 + nr && row < t.rows) {
+            int64_t seg = min64(j0 + nr - j, g->wp - col);
+            int64_t valid = col < t.cols ? min64(seg, t.cols - col) : 0;
+            if (linear && t.cols == g->wp) /* the rest of the tile row, within the block's rows */
+                seg = valid = min64(j0 + nr, t.rows * g->wp) - j;
+            if (valid > 0) {
+                const int64_t base = conv_view_index(
+                    out, n, t.c, od * g->ostep[0] + t.off[0],
+                    (oh0 + row) * g->ostep[1] + t.off[1], (ow0 + col) * g->ostep[2] + t.off[2]);
+                store_run(r, src ? src + (j - j0) : NULL, base, valid, step);
+            }
+            j += seg;
+            row += (col + seg) / g->wp;
+            col = (col + seg) % g->wp;
+        }
+    }
+}
+
+/* Where kernel tile t of the ntiles over [0, span) starts (t = ntiles: span).
+ * Channel-vector tiles have even widths (with 16-position tiles 196 = 12 x
+ * 15 + 16, not 12 x 16 + 4): a narrow tile has too few accumulators to hide
+ * the FMA latency. The spatial-vector kernel keeps whole vectors. */
+static inline int64_t tile_start(const data_state *st, int64_t t, int64_t span, int64_t ntiles)
+{
+    return st->cv ? t * span / ntiles : min64(t * st->nr, span);
+}
+
+/* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
+ * j*ystep] (ystep > 1: the channel-vector kernel only); y is float, or
+ * with ybf16 (the pair kernel only) a BF16 gradInput written in place. */
+static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g,
+                               const float *w, const float *x, int64_t cs, int xround,
+                               const ptrdiff_t *toff, void *y, int64_t ldy, int64_t ystep,
+                               bool ybf16)
+{
+    if (r->st->pairs) /* panels and slab of pairs: 32-bit words at the floats' offsets */
+        r->pairconv((size_t)mr, (size_t)nr, (size_t)data_chans(r->st, g), (size_t)g->nt,
+                    (const uint32_t *)(const void *)w, (const uint32_t *)(const void *)x,
+                    (size_t)cs, toff, y, (size_t)ldy, (size_t)ystep, 0, ybf16);
+    else if (r->st->cv)
+        r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
+                  (size_t)ldy, (size_t)ystep, 0);
+    else
+        r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
+                (size_t)ldy, 0, xround);
+}
+
+/* The mode's result rounding of rows results written in place: row m has n
+ * elements at y[m*ldy + j*step]. */
+static void round_in_place(const data_run *r, float *y, int64_t rows, int64_t ldy, int64_t n,
+                           int64_t step)
+{
+    const int kind = conv_result_round_kind(r->p->mode);
+    for (int64_t m = 0; m < rows; ++m) {
+        float *row = y + m * ldy;
+        if (step == 1)
+            r->k->f32_round((size_t)n, row, row, kind);
+        else
+            for (int64_t j = 0; j < n; ++j)
+                row[j * step] = conv_round_result(row[j * step], r->p->mode);
+    }
+}
+
+/* The input slab of sub-problem g's block (n, grp, od, oh0, ow0): read in
+ * place or packed into slot's buffer; *cs: floats per channel; *xround: the
+ * rounding the kernel still does as it reads it (F32_ROUND_NONE, or the
+ * mode's for fp32 input read in place, st->kernel_rounds). */
+const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, int64_t grp, int64_t od,
+                       int64_t oh0, int64_t ow0, int slot, int64_t *cs, int *xround)
+{
+    float *slab = r->slabs + (int64_t)slot * r->st->slab_floats;
+    const float *xs = slab;
+    *cs = g->cs;
+    *xround = F32_ROUND_NONE;
+    if (r->st->pairs) {
+        const int xmin = pack_slab_pairs(g, r->in, r->k, n, grp * g->cin, od, oh0, ow0,
+                                         (uint32_t *)(void *)slab);
+        const int wmin = atomic_load_explicit(r->wmin, memory_order_relaxed);
+        if (r->guard && (xmin < 1 || wmin < 1 || xmin + wmin < BF16_DOT_MIN_EXPONENTS)) {
+            atomic_store_explicit(r->tiny, 1, memory_order_relaxed);
+            return NULL;
+        }
+        return xs;
+    }
+    const bool kr = r->st->kernel_rounds && r->in_mode != CONV_MODE_F32;
+    *xround = F32_ROUND_NONE;
+    /* (the kernel rounds: the view's values serve as they are) */
+    if (slab_in_place(g, r->in, kr ? CONV_MODE_F32 : r->in_mode, n, grp * g->cin, od, oh0, ow0,
+                      true, &xs, cs)) {
+        if (kr) *xround = conv_round_kind(r->in_mode);
+    } else {
+        pack_slab(g, r->in, r->in_mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
+    }
+    return xs;
+}
+
+/* The kernel calls and stores of sub-problem g's block (n, grp, od, rbi,
+ * cbi) over its slab xs (the kernel rounds it for xround, data_slab).
+ * touch: the block's first output phase (its stores miss: prefetched
+ * first). */
+void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t od, int64_t rbi,
+                int64_t cbi, int slot, bool touch, const float *xs, int64_t cs, int xround)
+{
+    const data_state *st = r->st;
+    const fast_geom *g = &r->subs[sub];
+    float *tile = r->tiles + (int64_t)slot * st->tile_floats;
+    const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
+    const int64_t ow0 = cbi * g->wb, cols = min64(g->wb, g->os[2] - ow0);
+    const int64_t jn = (rows - 1) * g->wp + cols;
+    const int64_t panel = data_panel_floats(st, g), ncb = r->ncb[sub], cbb = r->cbb[sub];
+    /* fp32 results: the kernel stores in place when its tiles have no
+     * junk columns. Tiles are runs of the padded
+     * grid [j0, j0 + nr): the spatial-vector kernel runs over the whole
+     * grid; the channel-vector kernel takes one output row at a time (no
+     * junk columns, any output phase's row and column steps), or the
+     * whole grid when it has no junk and the output rows follow each
+     * other (or go through the tile anyway) */
+    const conv_view *out = r->out;
+    const int64_t ystep = out->stride[4] * g->ostep[2];
+    /* the FLOAT16 / BF16 modes round fp32 results: in place, after the
+     * kernel calls of a tile group, while its lines are in L1 */
+    const bool rounds = conv_result_round_kind(r->p->mode) != F32_ROUND_NONE;
+    /* BF16 pairs into a BF16 gradInput in mode BF16: the kernel narrows as
+     * it stores (the mode's rounding and the cast are one rounding), so the
+     * results skip the tile buffer and data_store_tile (8% of r50_c4_1x1's
+     * bf16 dx, 20% of r50_c3_3x3s2's with its stride-2 phases) */
+    const bool bf16_out = st->pairs && out->dtype == ACL_BF16 && r->p->mode == CONV_MODE_BF16;
+    const bool f32_out = !st->phase_rows && out->dtype == ACL_FLOAT;
+    const bool direct = f32_out || bf16_out;
+    const int64_t es = bf16_out ? 2 : 4; /* bytes of an output element */
+    /* (cols == wp: a column block narrower than the plane would write its
+     * junk lanes into the next block's columns) */
+    const bool flat_in_place = direct && ystep == 1 && g->ostep[1] == 1 && g->wp == cols &&
+                               g->wp == g->os[2] && out->stride[3] == g->wp;
+    const bool per_row = st->cv && (g->wp != cols || (direct && !flat_in_place));
+    const bool in_place = per_row ? direct && ystep >= 1 : flat_in_place;
+    const int64_t trows = per_row ? rows : 1, span = per_row ? cols : jn;
+    const int64_t ntiles = ceil_div(span, st->nr);
+    char *out0 = in_place ? out->data + es * conv_view_index(out, n, grp * g->cout,
+                                                             od * g->ostep[0] + g->ooff[0],
+                                                             oh0 * g->ostep[1] + g->ooff[1],
+                                                             ow0 * g->ostep[2] + g->ooff[2])
+                          : NULL;
+    const int64_t ldrow = out->stride[3] * g->ostep[1];
+    const float *wpk = r->wpk + r->wpk_at[sub];
+    const ptrdiff_t *toff = r->toff + r->toff_at[sub];
+    for (int64_t cb0 = 0; cb0 < ncb; cb0 += cbb) {
+        const int64_t cb1 = min64(ncb, cb0 + cbb);
+        for (int64_t row = 0; row < trows; ++row)
+            for (int64_t t0 = 0; t0 < ntiles; t0 += st->store_tiles) {
+                /* kernel tiles [t0, t1) go to the tile buffer side by
+                 * side and are stored with one data_store_tile */
+                const int64_t t1 = min64(ntiles, t0 + st->store_tiles);
+                const int64_t g0 = tile_start(st, t0, span, ntiles),
+                              gn = tile_start(st, t1, span, ntiles) - g0;
+                for (int64_t mb = cb0; mb < cb1; ++mb) {
+                    const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
+                    const float *w = wpk + (grp * ncb + mb) * panel;
+                    const int64_t co0 = grp * g->cout + mb * st->mr;
+                    if (!in_place && touch)
+                        data_store_tile(r, g, NULL, 0, mr, gn, n, co0, od, oh0, ow0, rows, cols,
+                                        row * g->wp + g0);
+                    char *dst0 =
+                        in_place ? out0 + es * (mb * st->mr * out->stride[1] + row * ldrow) : NULL;
+                    for (int64_t t = t0; t < t1; ++t) {
+                        const int64_t c0 = tile_start(st, t, span, ntiles);
+                        const int64_t nr = tile_start(st, t + 1, span, ntiles) - c0,
+                                      j0 = row * g->wp + c0;
+                        if (in_place) {
+                            char *dst = dst0 + es * c0 * ystep;
+                            /* (the channel-vector kernel asks for its unit-step
+                             * results itself, spread over its loop) */
+                            if (!st->cv || (ystep != 1 && !(st->pairs && ystep == 2)))
+                                prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1,
+                                              (size_t)es);
+                            data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff, dst,
+                                        out->stride[1], ystep, bf16_out);
+                        } else {
+                            data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff,
+                                        tile + (c0 - g0), st->tile_ld, 1, false);
+                        }
+                    }
+                    if (in_place && rounds && !bf16_out && !st->round_blocks)
+                        round_in_place(r, (float *)(void *)dst0 + g0 * ystep, mr, out->stride[1],
+                                       gn, ystep);
+                    if (!in_place)
+                        data_store_tile(r, g, tile, st->tile_ld, mr, gn, n, co0, od, oh0, ow0, rows,
+                                        cols, row * g->wp + g0);
+                }
+            }
+    }
+}
+
+/* The result rounding of task block (n, grp, od, rbi, cbi) (st->round_blocks):
+ * the gradInput region its output phases cover, row by row. Every element is
+ * final (this task wrote every phase of the region; phases without taps were
+ * zeroed before the tasks). */
+void round_block(const data_run *r, int64_t n, int64_t grp, int64_t od, int64_t rbi, int64_t cbi)
+{
+    const conv_problem *p = r->p;
+    const conv_view *out = r->out;
+    const fast_geom *g = NULL; /* the blocking every sub-problem shares */
+    for (int64_t sub = 0; sub < r->nsub && !g; ++sub)
+        if (!r->empty[sub]) g = &r->subs[sub];
+    if (!g) return;
+    const int64_t *s = p->stride, *xs = p->xs;
+    const int64_t d0 = od * s[0], d1 = min64(xs[0], d0 + s[0]);
+    const int64_t h0 = rbi * g->rb * s[1], h1 = min64(xs[1], h0 + g->rb * s[1]);
+    const int64_t w0 = cbi * g->wb * s[2], w1 = min64(xs[2], w0 + g->wb * s[2]);
+    const int kind = conv_result_round_kind(p->mode);
+    for (int64_t c = grp * p->cg; c < (grp + 1) * p->cg; ++c)
+        for (int64_t d = d0; d < d1; ++d)
+            for (int64_t h = h0; h < h1; ++h) {
+                float *row = (float *)out->data + conv_view_index(out, n, c, d, h, w0);
+                r->k->f32_round((size_t)(w1 - w0), row, row, kind);
+            }
+}
+
+static void data_task(void *ctx, size_t index, int slot)
+{
+    const data_run *r = ctx;
+    const data_state *st = r->st;
+    int64_t i = (int64_t)index;
+    const int64_t cbi = i % st->tasks_wb;
+    i /= st->tasks_wb;
+    const int64_t rbi = i % st->tasks_rb;
+    i /= st->tasks_rb;
+    const int64_t di = i % st->tasks_d;
+    i /= st->tasks_d;
+    const int64_t grp = i % r->p->g, n = i / r->p->g;
+    /* the output planes of the task: one, or a depth run */
+    const int64_t od0 = di * st->drun;
+    /* the first output phase's stores miss (prefetched); the others' hit the
+     * lines it brought (FAST_OUT_BLOCK_FLOATS) */
+    bool first = true;
+    const fast_geom *packed = NULL; /* the sub-problem whose slab xs holds */
+    const float *xs = NULL;
+    int64_t cs = 0;
+    int xround = F32_ROUND_NONE;
+    for (int64_t sub = 0; sub < r->nsub; ++sub) {
+        if (r->empty[sub]) continue;
+        const fast_geom *g = &r->subs[sub];
+        if (od0 >= g->os[0] || rbi >= g->nrb || cbi >= g->nwb) continue;
+        if (!packed || !same_slab(packed, g)) {
+            if (st->pairs && atomic_load_explicit(r->tiny, memory_order_relaxed))
+                return; /* redone */
+            xs = data_slab(r, g, n, grp, od0, rbi * g->rb, cbi * g->wb, slot, &cs, &xround);
+            if (!xs) return; /* a failed guard (pairs) */
+            packed = g;
+        }
+        /* output plane od reads the run's slab planes from od - od0 on */
+        const int64_t plane = g->nph[1] * g->nph[2] * g->hp * g->wp,
+                      od1 = min64(g->os[0], od0 + st->drun);
+        for (int64_t od = od0; od < od1; ++od)
+            data_block(r, sub, n, grp, od, rbi, cbi, slot, first || od > od0,
+                       xs + (od - od0) * plane, cs, xround);
+        first = false;
+    }
+    if (st->round_blocks) /* strided W: several sub-problems, so no depth run */
+        round_block(r, n, grp, od0, rbi, cbi);
+}
+
+/* Zeros gradInput[n, c] at the positions of an output phase without taps. */
+static void data_zero_task(void *ctx, size_t i)
+{
+    const data_run *r = ctx;
+    const fast_geom *g = r->g;
+    const conv_view *out = r->out;
+    const int64_t channels = out->dim[1], n = (int64_t)i / channels, c = (int64_t)i % channels;
+    for (int64_t d = 0; d < g->os[0]; ++d)
+        for (int64_t h = 0; h < g->os[1]; ++h)
+            for (int64_t w = 0; w < g->os[2]; ++w)
+                store_from_f32(out->data, out->dtype,
+                               conv_view_index(out, n, c, d * g->ostep[0] + g->ooff[0],
+                                               h * g->ostep[1] + g->ooff[1],
+                                               w * g->ostep[2] + g->ooff[2]),
+                               0.0f);
+}
+
+/* Sets r up for the data pass planned in st. compute: gradInput is computed
+ * (weights packed, phases without taps zeroed); else only the slabs are used
+ * (data_slab: the streamed weights pass alone). */
+void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, void *workspace,
+                      bool compute)
+{
+    r->p = p;
+    r->st = st;
+    const conv_ukernels *k = conv_ukernels_for(st->isa);
+    r->conv = st->one_row ? k->conv1 : k->conv;
+    r->convcv = k->convcv;
+    r->k = k;
+    r->pairconv = NULL;
+    r->guard = false;
+    if (st->pairs) {
+        r->pairconv = st->pairs_exact ? NULL : conv_bf16_dot_convcv(st->isa);
+        r->guard = r->pairconv != NULL;
+        if (!r->pairconv) r->pairconv = k->bf16_convcv; /* exact */
+    }
+    r->in = st->bwd ? &p->y : &p->x;
+    r->in_mode = p->mode;
+    r->out = &p->grad_input;
+    char *ws = workspace;
+    r->wpk = (float *)(ws + st->wpk_off);
+    r->slabs = (float *)(ws + st->slab_off);
+    r->tiles = (float *)(ws + st->tile_off);
+    data_subs(p, r->subs, r->empty, &r->nsub); /* accepted at plan time */
+    int64_t wat = 0, tat = 0;
+    for (int64_t sub = 0; sub < r->nsub; ++sub) {
+        const fast_geom *g = &r->subs[sub];
+        r->g = g;
+        if (r->empty[sub]) {
+            bool no_positions = false;
+            for (int i = 0; i < 3; ++i) no_positions |= g->os[i] < 1;
+            if (!no_positions && compute)
+                pool_parallel_for((size_t)(r->out->dim[0] * r->out->dim[1]), data_zero_task, r);
+            continue;
+        }
+        r->ncb[sub] = ceil_div(g->cout, st->mr);
+        r->cbb[sub] = max64(1, FAST_WBLOCK_FLOATS / data_panel_floats(st, g));
+        r->wpk_at[sub] = wat;
+        r->toff_at[sub] = tat;
+        tap_offsets(g, r->toff + tat);
+        r->wpk_sub = r->wpk + wat;
+        r->ncb_sub = r->ncb[sub];
+        if (compute) pool_parallel_for((size_t)(g->g * r->ncb[sub]), data_pack_weights, r);
+        wat += g->g * r->ncb[sub] * data_panel_floats(st, g);
+        tat += g->nt;
+    }
+}
+
+static int64_t data_tasks(const conv_problem *p, const data_state *st)
+{
+    return p->n * p->g * st->tasks_d * st->tasks_rb * st->tasks_wb;
+}
+
+void data_run_pass(const conv_problem *p, const data_state *st, void *workspace)
+{
+    data_run r; /* on the caller's stack: about FAST_MAX_SUBS geometries */
+    atomic_int wmin = 255, tiny = 0;
+    r.wmin = &wmin;
+    r.tiny = &tiny;
+    data_run_prepare(&r, p, st, workspace, true);
+    pool_parallel_for_slots((size_t)data_tasks(p, st), st->slots, data_task, &r);
+    if (atomic_load(&tiny)) {
+        /* as the weights pass (wt_run_pass): every task again with the
+         * exact kernel; the packed weights stay */
+        r.pairconv = r.k->bf16_convcv;
+        r.guard = false;
+        atomic_store(&tiny, 0);
+        pool_parallel_for_slots((size_t)data_tasks(p, st), st->slots, data_task, &r);
+    }
+}

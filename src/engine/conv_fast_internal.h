@@ -1,0 +1,336 @@
+/* Internals of the fast implementation ("fast", src/engine/conv_fast*.c):
+ * its tunables, the geometry both passes share, the plan states, and the
+ * functions one file of it calls in another. Not part of any public header.
+ *
+ *   conv_fast.c       the implementation entry (conv_impl_fast)
+ *   conv_fast_geom.c  geometry of a pass: taps, phases, blocks, slab layout;
+ *                     workspace offsets
+ *   conv_fast_pack.c  packing the input slab (padded, phase-split, widened
+ *                     and rounded for the mode) or reading it in place
+ *   conv_fast_data.c  the data pass (gradInput, and the forward form of a
+ *                     transposed call's gradInput)
+ *   conv_fast_wt.c    the weights pass, streamed or not
+ *
+ * The functions declared here are documented where they are defined. */
+#ifndef ACLCONV_CONV_FAST_INTERNAL_H_
+#define ACLCONV_CONV_FAST_INTERNAL_H_
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/conv_fast.h"
+#include "engine/conv_views.h"
+#include "kernels/conv_ukernels.h"
+#include "kernels/ukernel_prefetch.h"
+
+/* ---- tunables (problem-independent constants) ---------------------------- */
+/* Largest row span pack_slab prefetches ahead (a dense row of a big plane). */
+#define FAST_PREFETCH_MAX_BYTES (64 * 1024)
+/* The reduction-vector weights path asks for dy rows read in place from
+ * memory this many kernel row blocks ahead. */
+#define FAST_RV_AHEAD 2
+/* The data pass rounds in-place input in its kernel (kernel_rounds) when a
+ * kernel call reads each element at most this many times. */
+#define FAST_KERNEL_ROUND_TAPS 4
+/* pack_slab asks for the rows of the channel this many channels ahead, at
+ * most (and at most FAST_PACK_AHEAD_BYTES ahead): one channel ahead was too
+ * late for short rows coming from memory (conv1d_wav_k10s5's rounded and
+ * 16-bit dx: -10 to -35% with eight; the dense layers unchanged). */
+#define FAST_PACK_AHEAD_CHANNELS 8
+#define FAST_PACK_AHEAD_BYTES (16 * 1024)
+
+/* Floats of the packed input slab one task aims for (about half of L2). */
+#define FAST_SLAB_FLOATS (128 * 1024)
+/* The weights pass streams its slab rows: larger units, longer reductions. */
+#define FAST_WT_SLAB_FLOATS (512 * 1024)
+/* Floats of packed weights swept per pass over the slab. */
+#define FAST_WBLOCK_FLOATS (64 * 1024)
+/* Narrowest column block of long rows. */
+#define FAST_MIN_COLS 64
+/* Floats of gradInput one data task writes at most when several W output
+ * phases interleave in its rows (a quarter of L2): r50_c3_3x3s2's dx pass
+ * ~-15% CPU time (the phases' writes to a line hit L2 instead of memory). */
+#define FAST_OUT_BLOCK_FLOATS (64 * 1024)
+/* Fewest tasks the data pass aims for, so two threads stay busy. */
+#define FAST_MIN_TASKS 8
+/* Floats of one transposed dy block (positions x OG), kept in L1/L2. */
+#define FAST_WT_DYT_FLOATS (128 * 1024)
+/* Output channels per dy^T block of the GEMM path: the block then holds
+ * 2048 positions whatever OG, so each kernel call reduces over that many and
+ * the partial sums are swept once per 2048 positions, not per 128Ki/OG. */
+#define FAST_WT_OBLOCK 64
+/* The weights pass uses the reduction-vector kernel below these sizes. */
+#define FAST_RV_MAX_OG 32
+#define FAST_RV_MAX_KROWS 24
+/* Longest dot product block of the reduction-vector path. */
+#define FAST_RV_MAX_POSITIONS 8192
+/* The data pass uses the single-row kernel up to this many output channels
+ * per group (8x48 would waste more than half its rows). */
+#define FAST_ONE_ROW_MAX_OUT 4
+/* D with strides and that few output channels: the output phases become rows
+ * of one sub-problem over the union of their taps (MR-row kernel, each dy
+ * vector loaded once for every phase) when the taps with the zeros this adds
+ * stay below this factor of the real ones (the MR = 1 kernel loads a vector
+ * per multiply-add: conv1d_wav_k10s5's dx -17% at factor 1, r50_stem7x7's dx
+ * -20% at 64/49; 1 thread). */
+#define FAST_PHASE_ROWS_MAX_WASTE 3
+/* Chunks of the n-reduction of the weights pass (fixed; partial buffers). */
+#define FAST_WT_CHUNKS 4
+/* The streamed weights pass (wt_streams): its chunks are runs of whole
+ * images, at most this many, and it needs this many images at least (fewer
+ * would leave threads idle). */
+#define FAST_STREAM_CHUNKS 16
+#define FAST_STREAM_MIN_IMAGES 4
+/* The F form streams when x's elements each take at most this many
+ * multiply-adds per pass (output channels x taps reading the element). */
+#define FAST_STREAM_MAX_WORK 128
+/* Largest image of dy the streamed D pass copies whole (stream_image_floats):
+ * a quarter of L3 per thread, where the copy stays while its blocks read it. */
+#define FAST_STREAM_IMG_FLOATS (2 * 1024 * 1024)
+/* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
+#define FAST_MAX_FLOATS ((int64_t)1 << 34)
+
+/* ---- geometry shared by both passes -------------------------------------- */
+
+/* A forward convolution as the data pass or the weight pass sees it: output
+ * position o reads input o*st - pad + k*dil. Strided H and W are made stride
+ * 1 by a phase split of the input: tap k reads phase ph(k) at o + q(k) with
+ * k*dil - pad = q(k)*st + ph(k). Depth keeps one slab plane per tap kd, or
+ * in a data pass's depth run one per depth the run reads. */
+typedef struct fast_geom {
+    int64_t n, g, cin, cout;       /* per group: input / output channels */
+    int64_t is[3], os[3], ks[3], st[3];
+    int64_t ntap[3];                  /* taps per dim (a subset of ks for D phases) */
+    int32_t tk[3][FAST_MAX_K];        /* weight tap index of each tap */
+    int32_t tsh[3][FAST_MAX_K];       /* tap j reads input o*st + tsh[j] */
+    int64_t ostep[3], ooff[3];        /* output o is written at o*ostep + ooff */
+    int64_t nt;                    /* taps */
+    int64_t nph[3];                /* used phases per dim (nph[0] = 1) */
+    int32_t phase[3][FAST_MAX_STRIDE]; /* the used phases, ascending */
+    int64_t qmin[3], qext[3];      /* min q(k) and max - min, per dim */
+    int64_t wp;                    /* padded row width */
+    int64_t rb, nrb;               /* output rows per task, row blocks */
+    int64_t wb, nwb;               /* output columns per task, column blocks */
+    int64_t force_rb, force_wb;    /* > 0: blocking imposed (phases of one D pass) */
+    int64_t max_rb;                /* > 0: at most this many output rows per block */
+    bool balance_rows;             /* row blocks of equal size (data pass) */
+    int64_t hp;                    /* slab rows per phase plane */
+    /* data pass, depth taps at stride 1: a task computes drun consecutive
+     * output planes from one slab holding the depths they read (dspan + drun
+     * - 1 planes: each input plane packed once per run, not once per tap).
+     * 0: one output plane per slab, a slab plane per tap kd. */
+    int64_t drun, dspan;
+    /* qspan: the shift range of every output phase of a D pass, qlo..qhi per
+     * dim, imposed on each (the phases then pack the same slab: one copy per
+     * task, not one per phase) */
+    bool qspan;
+    int64_t qlo[3], qhi[3];
+    int64_t cs;                    /* slab floats per channel */
+    int64_t slab_floats;           /* cin*cs + slack */
+} fast_geom;
+
+static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static inline int64_t round_up64(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+/* a * b for a, b >= 0, saturating at INT64_MAX: sizes from views that need no
+ * memory (stride-0 inputs) may be huge; every product of plan sizes goes
+ * through this and is then compared with a budget. */
+static inline int64_t smul(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+static inline int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* Brings the lines of rows x cols elements (row pitch ld) into the cache ahead
+ * of a kernel's stores or loads of them. A kernel ends with a burst of tile
+ * stores; when they miss, the store queue fills and the core waits on
+ * memory (r50_c4_1x1's in-place dx: ~10% of its time). Addresses stay inside
+ * the rows. (Plain prefetches: a write hint is prefetcht0 anyway without
+ * PRFCHW in the target, and every request here goes through
+ * ukernel_prefetch_addr, which gcc cannot drop.) */
+static inline void prefetch_tile(const void *p, int64_t rows, int64_t ld, int64_t cols, size_t elem)
+{
+    const char *row = p;
+    const int64_t last = (cols - 1) * (int64_t)elem;
+    for (int64_t r = 0; r < rows; ++r, row += ld * (int64_t)elem) {
+        for (int64_t b = 0; b < last; b += 64)
+            ukernel_prefetch_addr(row + b, 0);
+        ukernel_prefetch_addr(row + last, 0);
+    }
+}
+
+/* Output planes per task (a depth run, or one). */
+static inline int64_t geom_drun(const fast_geom *g)
+{
+    return g->drun > 1 ? g->drun : 1;
+}
+
+/* Depth planes per channel in the slab. */
+static inline int64_t geom_dplanes(const fast_geom *g)
+{
+    return g->drun > 1 ? g->dspan + g->drun - 1 : g->ntap[0];
+}
+
+/* Smallest depth shift of the taps. */
+static inline int64_t geom_dmin(const fast_geom *g)
+{
+    int64_t m = g->tsh[0][0];
+    for (int64_t kd = 1; kd < g->ntap[0]; ++kd)
+        m = min64(m, g->tsh[0][kd]);
+    return m;
+}
+
+static inline int dtype_bytes(aclDataType dt) { return dt == ACL_FLOAT ? 4 : 2; }
+
+/* ---- geometry, workspace (conv_fast_geom.c) ------------------------------ */
+
+const char *geom_layout(fast_geom *g, int64_t min_tasks, int64_t budget);
+void tap_offsets(const fast_geom *g, ptrdiff_t *toff);
+bool shifts_fit(const conv_problem *p);
+void taps_regular(fast_geom *g, int i, int64_t k, int64_t dil, int64_t pad);
+bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset);
+int plan_slots(void);
+
+/* ---- packing (conv_fast_pack.c) ------------------------------------------- */
+
+void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const conv_ukernels *k,
+               int64_t n, int64_t c0, int64_t od, int64_t oh0, int64_t ow0, float *dst);
+int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_ukernels *k, int64_t n,
+                   int64_t c0, int64_t od, int64_t oh0, int64_t ow0, uint16_t *dst);
+int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_ukernels *k, int64_t n,
+                    int64_t c0, int64_t od, int64_t oh0, int64_t ow0, uint32_t *dst);
+int64_t pair_slab_words(const fast_geom *g);
+bool geom_reads_in_place(const fast_geom *g);
+bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n, int64_t c0,
+                   int64_t od, int64_t oh0, int64_t ow0, bool overread, const float **x,
+                   int64_t *cs);
+
+/* ---- data pass (conv_fast_data.c) ----------------------------------------- */
+
+typedef struct data_state {
+    bool bwd; /* D: input dy, weights transposed, one sub-problem per output phase */
+    bool one_row; /* few output channels per group: the MR = 1 kernel */
+    bool phase_rows; /* D: output phases as kernel rows (see data_geom_phase_rows) */
+    bool cv;         /* the channel-vector kernel (convcv): tiles are runs of one output row */
+    bool round_blocks; /* result rounding per task over whole rows (data_rounds_block) */
+    /* fp32 input the mode rounds, read in place where it can be: the 'conv'
+     * kernel rounds it as it loads (data_slab) */
+    bool kernel_rounds;
+    /* BF16 pairs (cv, BF16 input and weights in mode BF16): the slab and
+     * the weight panels hold input channel pairs (docs/kernels.md, "BF16
+     * pairs"); pairs_exact: the fused multiply-add kernel (ACLCONV_BF16_DOT) */
+    bool pairs, pairs_exact;
+    aclconvIsa isa;
+    int mr, nr;
+    /* results not stored in place: kernel tiles side by side in the tile
+     * buffer (rows of tile_ld floats), stored together */
+    int64_t store_tiles, tile_ld;
+    int64_t nsub; /* output phases (D with stride), else 1 */
+    int slots;
+    int64_t slab_floats, tile_floats; /* maxima over sub-problems */
+    int64_t wpk_floats;               /* all sub-problems */
+    int64_t tasks_d, tasks_rb, tasks_wb; /* task grid per (n, group): planes, row / column blocks */
+    int64_t drun; /* output planes per task: a depth run (one sub-problem only), else 1 */
+    uint64_t wpk_off, slab_off, tile_off;
+} data_state;
+
+_Static_assert(sizeof(data_state) <= CONV_IMPL_STATE_BYTES, "state too large");
+
+typedef struct data_run {
+    const conv_problem *p;
+    const data_state *st;
+    f32_conv_ukernel_fn conv;
+    f32_convcv_ukernel_fn convcv;
+    const conv_ukernels *k;
+    const conv_view *in, *out;
+    /* the rounding in's values still need: the mode's, or none when in is
+     * a copy the mode's rounding already went into (the streamed pass's
+     * image copies) */
+    conv_mode in_mode;
+    float *wpk, *slabs, *tiles;
+    int64_t nsub;
+    fast_geom subs[FAST_MAX_SUBS];
+    bool empty[FAST_MAX_SUBS];
+    int64_t ncb[FAST_MAX_SUBS], cbb[FAST_MAX_SUBS]; /* channel blocks of mr; blocks per sweep */
+    int64_t wpk_at[FAST_MAX_SUBS], toff_at[FAST_MAX_SUBS]; /* where each sub's weights / taps start */
+    const fast_geom *g; /* data_pack_weights / data_zero_task: the sub being prepared */
+    float *wpk_sub;
+    int64_t ncb_sub;
+    ptrdiff_t toff[FAST_MAX_TAPS];
+    /* st->pairs: the kernel of this run; the weights' smallest exponent
+     * field (atomic minimum over the packing tasks); *tiny set once a
+     * block fails the vdpbf16ps kernel's guard (data_run_pass redoes) */
+    bf16_convcv_ukernel_fn pairconv;
+    bool guard; /* pairconv is the vdpbf16ps kernel: blocks are checked */
+    atomic_int *wmin, *tiny;
+} data_run;
+
+const char *data_why_not(const conv_problem *p, aclconvIsa isa);
+bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *bytes);
+void data_run_pass(const conv_problem *p, const data_state *st, void *workspace);
+const char *data_subs(const conv_problem *p, fast_geom *subs, bool *empty, int64_t *nsub);
+bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs, const bool *empty,
+                    int64_t nsub, bool allow_pairs, data_state *st, uint64_t *bytes);
+const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, int64_t grp, int64_t od,
+                       int64_t oh0, int64_t ow0, int slot, int64_t *cs, int *xround);
+void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t od, int64_t rbi,
+                int64_t cbi, int slot, bool touch, const float *xs, int64_t cs, int xround);
+void round_block(const data_run *r, int64_t n, int64_t grp, int64_t od, int64_t rbi, int64_t cbi);
+void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, void *workspace,
+                      bool compute);
+
+/* ---- weights pass (conv_fast_wt.c) ---------------------------------------- */
+
+typedef struct wt_state {
+    fast_geom g; /* cin = CG (x channels), cout = OG (dy channels) */
+    aclconvIsa isa;
+    int mr, nr;
+    int64_t ldb;     /* partial-sum row: OG rounded up to 16 */
+    int64_t ldo;     /* dyT row: min(ldb, FAST_WT_OBLOCK) output channels of one block */
+    bool rv;              /* reduction-vector kernel (small OG or few (c, tap) rows) */
+    /* BF16 pairs (GEMM path, BF16 operands in mode BF16): slab and dy^T as
+     * bf16, two positions a kernel step (docs/kernels.md, "BF16 pairs");
+     * pairs_exact: always the fused multiply-add kernel (ACLCONV_BF16_DOT) */
+    bool pairs, pairs_exact;
+    int64_t brows, bcols; /* reduction block: rows x columns of positions */
+    int64_t nunits, nchunks;
+    /* > 0: 1x1-like problem read in place, a unit is this many whole images
+     * (planes of fpos positions) and one kernel call reduces over all of them;
+     * fcopy: x is not fp32 read as it is: each row tile's rows are widened
+     * and rounded into the slot's slab before its calls */
+    int64_t fnb, fpos;
+    bool fcopy;
+    int64_t slab_pitch; /* floats of each slot's slab */
+    int slots;
+    int64_t part_floats, dyt_floats;
+    uint64_t part_off, slab_off, dyt_off;
+    /* gradBias block sums while the reduction-vector path streams dy: when a
+     * unit is a whole image (conv_bias.h) */
+    bool bias;
+    int64_t lane_floats;         /* per slot: OG x CONV_BIAS_LANES */
+    uint64_t lanes_off, sums_off; /* lanes per slot; N x C block sums */
+    /* streamed (wt_streams): the pass walks the task grid of the data pass
+     * planned in ds, a chunk being whole images, and takes dy (D) or x (F)
+     * from its slabs; g is then x's geometry with slabs covering a data
+     * slab's positions (D) or with the data blocks (F). with_data
+     * (fast_fuse_data): the run computes gradInput from the same slabs. */
+    bool streamed, with_data;
+    data_state ds;
+    /* > 0 (streamed D): dy's images are copied whole, widened and rounded
+     * for the mode, into a slot buffer of this many floats, and the blocks
+     * read that copy as an fp32 view (stream_image_copy) */
+    int64_t img_floats;
+    uint64_t img_off;
+} wt_state;
+
+_Static_assert(sizeof(wt_state) <= CONV_IMPL_STATE_BYTES, "state too large");
+
+const char *wt_why_not(const conv_problem *p, aclconvIsa isa);
+bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes);
+void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspace);
+
+#endif /* ACLCONV_CONV_FAST_INTERNAL_H_ */
