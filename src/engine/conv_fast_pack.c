@@ -25,6 +25,35 @@ static void pair_cols(const fast_geom *g, int64_t ow0, int64_t *lo, int64_t *hi0
     *hi1 = W < 2 ? *lo : min64(wp, max64(*lo, (W - 2) / 2 - q0 + 1));
 }
 
+/* The input row of slab row r of H phase iph in the pair packers (pack_pair,
+ * pack_pair_bf16, pack_pair_pairs) at depth d, or -1 when the row is all
+ * padding (outside the input, or no column of it inside: hi0 <= lo). */
+static int64_t pair_row(const fast_geom *g, int64_t d, int64_t oh0, int64_t r, int64_t iph,
+                        int64_t lo, int64_t hi0)
+{
+    const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + g->phase[1][iph];
+    const bool inside = d >= 0 && d < g->is[0] && h >= 0 && h < g->is[1] && lo < hi0;
+    return inside ? h : -1;
+}
+
+/* The padding of a pair of W phase rows r0, r1 (wp elements of es bytes):
+ * all of both when h < 0 (pair_row), else columns [0, lo) of both, [hi0, wp)
+ * of r0 and [hi1, wp) of r1. */
+static void pair_pad(void *r0, void *r1, size_t es, int64_t wp, int64_t h, int64_t lo, int64_t hi0,
+                     int64_t hi1)
+{
+    char *a = r0, *b = r1;
+    if (h < 0) {
+        memset(a, 0, (size_t)wp * es);
+        memset(b, 0, (size_t)wp * es);
+        return;
+    }
+    memset(a, 0, (size_t)lo * es);
+    memset(b, 0, (size_t)lo * es);
+    memset(a + hi0 * (int64_t)es, 0, (size_t)(wp - hi0) * es);
+    memset(b + hi1 * (int64_t)es, 0, (size_t)(wp - hi1) * es);
+}
+
 /* Groups of `group` channels (1, or the pairs of the BF16 pair slabs) ahead
  * whose rows of span bytes each the packers ask for: page-sized planes do
  * not start cold (prefetchers stop at page boundaries) and short rows far
@@ -53,30 +82,20 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
     const int64_t es = dtype_bytes(v->dtype);
     int64_t lo, hi0, hi1;
     pair_cols(g, ow0, &lo, &hi0, &hi1);
-    const bool dok = d >= 0 && d < g->is[0];
     for (int64_t r = 0; r < g->hp; ++r)
         for (int64_t iph = 0; iph < g->nph[1]; ++iph) {
-            const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + g->phase[1][iph];
+            const int64_t h = pair_row(g, d, oh0, r, iph, lo, hi0);
             float *r0 = dst + iph * 2 * plane + r * wp, *r1 = r0 + plane;
-            if (!dok || h < 0 || h >= g->is[1] || hi0 <= lo) {
-                memset(r0, 0, (size_t)wp * sizeof(float));
-                memset(r1, 0, (size_t)wp * sizeof(float));
-                continue;
-            }
+            pair_pad(r0, r1, sizeof(float), wp, h, lo, hi0, hi1);
+            if (h < 0) continue;
             const int64_t at = conv_view_index(v, n, c, d, h, (lo + q0) * 2);
             if (next) {
                 const char *nx = v->data + (at + v->stride[1]) * es;
                 ukernel_prefetch_run(nx, (hi0 - lo) * 2 * es, 0);
             }
-            if (lo > 0) {
-                memset(r0, 0, (size_t)lo * sizeof(float));
-                memset(r1, 0, (size_t)lo * sizeof(float));
-            }
             /* split (and rounded or widened) in one pass; the tail: one even value */
             conv_split_row(v, n, c, d, h, (lo + q0) * 2, 2 * (hi1 - lo) + (hi0 > hi1), mode, k, r0 + lo,
                            r1 + lo);
-            if (hi0 < wp) memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(float));
-            if (hi1 < wp) memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(float));
         }
 }
 
@@ -183,19 +202,13 @@ static int pack_pair_bf16(const fast_geom *g, const conv_view *v, const conv_uke
     const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], plane = g->hp * wp;
     int64_t lo, hi0, hi1;
     pair_cols(g, ow0, &lo, &hi0, &hi1);
-    const bool dok = d >= 0 && d < g->is[0];
     const uint16_t *src = (const uint16_t *)(const void *)v->data;
     for (int64_t r = 0; r < g->hp; ++r)
         for (int64_t iph = 0; iph < g->nph[1]; ++iph) {
-            const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + g->phase[1][iph];
+            const int64_t h = pair_row(g, d, oh0, r, iph, lo, hi0);
             uint16_t *r0 = dst + iph * 2 * plane + r * wp, *r1 = r0 + plane;
-            if (!dok || h < 0 || h >= g->is[1] || hi0 <= lo) {
-                memset(r0, 0, (size_t)wp * sizeof(uint16_t));
-                memset(r1, 0, (size_t)wp * sizeof(uint16_t));
-                continue;
-            }
-            memset(r0, 0, (size_t)lo * sizeof(uint16_t));
-            memset(r1, 0, (size_t)lo * sizeof(uint16_t));
+            pair_pad(r0, r1, sizeof(uint16_t), wp, h, lo, hi0, hi1);
+            if (h < 0) continue;
             const uint16_t *row = src + conv_view_index(v, n, c, d, h, (lo + q0) * 2);
             const int64_t total = 2 * (hi1 - lo) + (hi0 > hi1);
             /* the same row of a channel ahead (pack_slab's rule): the
@@ -205,8 +218,6 @@ static int pack_pair_bf16(const fast_geom *g, const conv_view *v, const conv_uke
             if (c + ahead < cend && span <= FAST_PREFETCH_MAX_BYTES)
                 ukernel_prefetch_run((const char *)(row + ahead * v->stride[1]), span, 0);
             emin = k->bf16_split2((size_t)total, row, r0 + lo, r1 + lo, emin);
-            memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(uint16_t));
-            memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(uint16_t));
         }
     return emin;
 }
@@ -292,20 +303,14 @@ static int pack_pair_pairs(const fast_geom *g, const conv_view *v, const conv_uk
     const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], plane = g->hp * wp;
     int64_t lo, hi0, hi1;
     pair_cols(g, ow0, &lo, &hi0, &hi1);
-    const bool dok = d >= 0 && d < g->is[0];
     const uint16_t *src = (const uint16_t *)(const void *)v->data;
     uint16_t e0[CHUNK], o0[CHUNK], e1[CHUNK], o1[CHUNK];
     for (int64_t r = 0; r < g->hp; ++r)
         for (int64_t iph = 0; iph < g->nph[1]; ++iph) {
-            const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + g->phase[1][iph];
+            const int64_t h = pair_row(g, d, oh0, r, iph, lo, hi0);
             uint32_t *r0 = dst + iph * 2 * plane + r * wp, *r1 = r0 + plane;
-            if (!dok || h < 0 || h >= g->is[1] || hi0 <= lo) {
-                memset(r0, 0, (size_t)wp * sizeof(uint32_t));
-                memset(r1, 0, (size_t)wp * sizeof(uint32_t));
-                continue;
-            }
-            memset(r0, 0, (size_t)lo * sizeof(uint32_t));
-            memset(r1, 0, (size_t)lo * sizeof(uint32_t));
+            pair_pad(r0, r1, sizeof(uint32_t), wp, h, lo, hi0, hi1);
+            if (h < 0) continue;
             const uint16_t *s0 = src + conv_view_index(v, n, c, d, h, (lo + q0) * 2);
             const uint16_t *s1 = s0 + v->stride[1];
             const int64_t total = 2 * (hi1 - lo) + (hi0 > hi1); /* source values */
@@ -327,8 +332,6 @@ static int pack_pair_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                 emin =
                     k->bf16_zip(1, (size_t)no, o0, has_hi ? o1 : NULL, 0, r1 + lo + j / 2, 0, emin);
             }
-            memset(r0 + hi0, 0, (size_t)(wp - hi0) * sizeof(uint32_t));
-            memset(r1 + hi1, 0, (size_t)(wp - hi1) * sizeof(uint32_t));
         }
     return emin;
 }
