@@ -25,6 +25,14 @@ static void pair_cols(const fast_geom *g, int64_t ow0, int64_t *lo, int64_t *hi0
     *hi1 = W < 2 ? *lo : min64(wp, max64(*lo, (W - 2) / 2 - q0 + 1));
 }
 
+/* Offset of plane (kd, H phase iph, W phase ipw) of channel (or pair) c in
+ * a slab of g's layout [c][kd][phase h][phase w][hp][wp] (pack_slab); the
+ * pair packers write both W phases of (c, kd) from plane (c, kd, 0, 0). */
+static int64_t slab_plane(const fast_geom *g, int64_t c, int64_t kd, int64_t iph, int64_t ipw)
+{
+    return c * g->cs + ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
+}
+
 /* The input row of slab row r of H phase iph in the pair packers (pack_pair,
  * pack_pair_bf16, pack_pair_pairs) at depth d, or -1 when the row is all
  * padding (outside the input, or no column of it inside: hi0 <= lo). */
@@ -124,14 +132,13 @@ void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const con
             const int64_t d = g->drun > 1 ? d0 + dmin + kd : d0 + g->tsh[0][kd];
             if (pair) {
                 pack_pair(g, v, mode, k, n, c0 + c, d, oh0, ow0, c + 1 < g->cin,
-                          dst + c * g->cs + kd * g->nph[1] * 2 * g->hp * g->wp);
+                          dst + slab_plane(g, c, kd, 0, 0));
                 continue;
             }
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
                 for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
                     const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
-                    float *plane = dst + c * g->cs +
-                                   ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
+                    float *plane = dst + slab_plane(g, c, kd, iph, ipw);
                     const int64_t q0 = ow0 + g->qmin[2];
                     int64_t lo, hi;
                     plane_cols(g, ow0, pw, &lo, &hi);
@@ -243,14 +250,13 @@ int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_ukernels *
             const int64_t d = g->drun > 1 ? d0 + dmin + kd : d0 + g->tsh[0][kd];
             if (pair) {
                 emin = pack_pair_bf16(g, v, k, n, c0 + c, c0 + g->cin, d, oh0, ow0,
-                                      dst + c * g->cs + kd * g->nph[1] * 2 * g->hp * g->wp, emin);
+                                      dst + slab_plane(g, c, kd, 0, 0), emin);
                 continue;
             }
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
                 for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
                     const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
-                    uint16_t *plane = dst + c * g->cs +
-                                      ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
+                    uint16_t *plane = dst + slab_plane(g, c, kd, iph, ipw);
                     const int64_t q0 = ow0 + g->qmin[2];
                     int64_t lo, hi;
                     plane_cols(g, ow0, pw, &lo, &hi);
@@ -368,14 +374,13 @@ int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_ukernels 
             const int64_t d = g->drun > 1 ? d0 + dmin + kd : d0 + g->tsh[0][kd];
             if (pair) {
                 emin = pack_pair_pairs(g, v, k, n, c0, g->cin, c0 + 2 * cp, has_hi, d, oh0, ow0,
-                                       dst + cp * g->cs + kd * g->nph[1] * 2 * g->hp * g->wp, emin);
+                                       dst + slab_plane(g, cp, kd, 0, 0), emin);
                 continue;
             }
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
                 for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
                     const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
-                    uint32_t *plane = dst + cp * g->cs +
-                                      ((kd * g->nph[1] + iph) * g->nph[2] + ipw) * g->hp * g->wp;
+                    uint32_t *plane = dst + slab_plane(g, cp, kd, iph, ipw);
                     const int64_t q0 = ow0 + g->qmin[2];
                     int64_t lo, hi;
                     plane_cols(g, ow0, pw, &lo, &hi);
