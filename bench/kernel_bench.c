@@ -167,6 +167,38 @@ static double run_bf16_convcv_1x1_pass(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* r50_c2_3x3's bf16 gradInput pass in the engine's order (data_block): an
+ * image's slab of 32 dy pairs x 58 x 58 (430 KB: L2), both weight panels
+ * of 32 channels (72 KB together: L2), per output row its 4 tiles of 14,
+ * each through both panels, results narrowed into the image's bf16 planes
+ * (64 x 56 x 56, 400 KB; 8 images in turn, so their stores miss). */
+enum { C2_PAIRS = 32, C2_WP = 58, C2_OW = 56, C2_NP = 2, C2_IMG = 8 };
+static float *g_x2, *g_w2;
+static uint16_t *g_y2;
+
+static double run_bf16_convcv_3x3_pass(const conv_ukernels *k, int calls)
+{
+    ptrdiff_t toff[NT];
+    for (int t = 0; t < NT; ++t)
+        toff[t] = (ptrdiff_t)(t / 3 * C2_WP + t % 3);
+    double flops = 0;
+    const bf16_convcv_ukernel_fn fn = conv_bf16_dot_convcv(k->isa);
+    const size_t mr = (size_t)k->bf16_convcv_mr, panel = (size_t)C2_PAIRS * NT * mr;
+    const size_t plane = (size_t)C2_OW * C2_OW, cs = (size_t)C2_WP * C2_WP;
+    for (int c = 0; c < calls; ++c) {
+        uint16_t *y = g_y2 + (size_t)(c % C2_IMG) * C2_NP * mr * plane;
+        for (size_t row = 0; row < C2_OW; ++row)
+            for (size_t j0 = 0; j0 < C2_OW; j0 += 14)
+                for (size_t mb = 0; mb < C2_NP; ++mb) {
+                    fn(mr, 14, C2_PAIRS, NT, (const uint32_t *)g_w2 + mb * panel,
+                       (const uint32_t *)g_x2 + row * C2_WP + j0, cs, toff,
+                       y + mb * mr * plane + row * C2_OW + j0, plane, 1, 0, 1);
+                    flops += 2.0 * (double)mr * 14 * C2_PAIRS * 2 * NT;
+                }
+    }
+    return flops;
+}
+
 /* The weights pass's GEMM form: 2048 positions of dy^T (64 channels, 512 KB:
  * L2) against 6 slab rows per call. */
 enum { WLEN = 2048, WROWS = 96 };
@@ -410,6 +442,9 @@ int main(int argc, char **argv)
     /* bf16 pairs of small normal values (the fp32 fill's bits are) */
     g_wp1 = filled((size_t)NP1 * CH1 / 2 * 32);
     g_yp1 = calloc((size_t)NIMG * NP1 * 32 * CS1, sizeof(uint16_t));
+    g_x2 = filled((size_t)C2_PAIRS * C2_WP * C2_WP);
+    g_w2 = filled((size_t)C2_NP * C2_PAIRS * NT * 32);
+    g_y2 = calloc((size_t)C2_IMG * C2_NP * 32 * C2_OW * C2_OW, sizeof(uint16_t));
     g_dx = filled(DWH * DWW);
     g_dy = filled(2 * DWH * DWW);
     g_dacc = filled(9 * DW_ACC_LANES);
@@ -437,6 +472,8 @@ int main(int argc, char **argv)
          "the 1x1 one, bf16 pairs, vdpbf16ps", 1},
         {"bf16cv", conv_bf16_dot_convcv(k->isa) ? run_bf16_convcv_1x1_pass : NULL,
          k->bf16_convcv_mr, 14, "the 1x1 pass: 32 panels, bf16 y", 1},
+        {"bf16cv", conv_bf16_dot_convcv(k->isa) ? run_bf16_convcv_3x3_pass : NULL,
+         k->bf16_convcv_mr, 14, "r50_c2's 3x3 pass: 2 panels, bf16 y", 1},
         {"convwt", run_convwt, k->convwt_mr, k->convwt_nr, "2048 positions, dy^T in L2", 0},
         {"bf16wt", k->bf16_convwt ? run_bf16_convwt_fma : NULL, k->bf16_convwt_mr,
          k->bf16_convwt_nr, "the same, bf16 pairs, fma", 0},
