@@ -67,6 +67,19 @@ pair_pad(void *r0, void *r1, size_t es, int64_t wp, int64_t h, int64_t lo, int64
     if (hi1 < wp) memset(b + hi1 * (int64_t)es, 0, (size_t)(wp - hi1) * es);
 }
 
+/* Asks for span bytes at a ahead of the packing, part of a burst of burst
+ * bytes between packing calls: into L1 when short, else into L2. A burst
+ * past the core's L1 miss buffers stalls the packing as loads would
+ * (ukernel_prefetch_level's rule): the whole-row bursts of a 3x3 layer's
+ * slab (105 lines a channel or pair in r50_c2_3x3) were most of
+ * pack_slab_pairs' own time; into L2, on Zen 4: r50_c2_3x3's bf16 data
+ * pass -2% on one thread, r50_stem7x7 fp32 -2.3%, conv1d_wav_k10s5 fp32
+ * -7% in two of three turns, no case slower beyond noise. */
+static inline void pack_prefetch(const void *a, int64_t span, int64_t burst)
+{
+    ukernel_prefetch_run(a, span, burst > UKERNEL_L1_LINES_PER_CALL * UKERNEL_CACHE_LINE);
+}
+
 /* Groups of `group` channels (1, or the pairs of the BF16 pair slabs) ahead
  * whose rows of span bytes each the packers ask for: page-sized planes do
  * not start cold (prefetchers stop at page boundaries) and short rows far
@@ -104,7 +117,7 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
             const int64_t at = conv_view_index(v, n, c, d, h, (lo + q0) * 2);
             if (next) {
                 const char *nx = v->data + (at + v->stride[1]) * es;
-                ukernel_prefetch_run(nx, (hi0 - lo) * 2 * es, 0);
+                pack_prefetch(nx, (hi0 - lo) * 2 * es, (hi0 - lo) * 2 * es);
             }
             /* split (and rounded or widened) in one pass; the tail: one even value */
             conv_split_row(v, n, c, d, h, (lo + q0) * 2, 2 * (hi1 - lo) + (hi0 > hi1), mode, k, r0 + lo,
@@ -183,8 +196,8 @@ void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const con
                         const int64_t ahead = pack_ahead(span, 1);
                         if (ipw == 0 && c + ahead < g->cin && span <= FAST_PREFETCH_MAX_BYTES)
                             for (int64_t i = 0; i < (padrows ? nrows : 1); ++i)
-                                ukernel_prefetch_run(at + (ahead * v->stride[1] + i * lds) * es,
-                                                     span, 0);
+                                pack_prefetch(at + (ahead * v->stride[1] + i * lds) * es, span,
+                                              (padrows ? nrows : 1) * span);
                         if (padrows) {
                             k->f32_padrows((size_t)nrows, (size_t)g->wp, (size_t)lo, (size_t)hi,
                                            (const float *)(const void *)at, (size_t)lds, row,
@@ -228,7 +241,7 @@ static int pack_pair_bf16(const fast_geom *g, const conv_view *v, const conv_uke
             const int64_t span = total * (int64_t)sizeof(uint16_t);
             const int64_t ahead = pack_ahead(span, 1);
             if (c + ahead < cend && span <= FAST_PREFETCH_MAX_BYTES)
-                ukernel_prefetch_run((const char *)(row + ahead * v->stride[1]), span, 0);
+                pack_prefetch(row + ahead * v->stride[1], span, span);
             emin = k->bf16_split2((size_t)total, row, r0 + lo, r1 + lo, emin);
         }
     return emin;
@@ -279,9 +292,8 @@ int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_ukernels *
                             const int64_t ahead = pack_ahead(span, 1);
                             if (ipw == 0 && c + ahead < g->cin && span <= FAST_PREFETCH_MAX_BYTES)
                                 for (int64_t i = 0; i < nrows; ++i)
-                                    ukernel_prefetch_run(
-                                        (const char *)(s + ahead * v->stride[1] + i * lds), span,
-                                        0);
+                                    pack_prefetch(s + ahead * v->stride[1] + i * lds, span,
+                                                  nrows * span);
                             emin = k->bf16_padrows((size_t)nrows, (size_t)g->wp, (size_t)lo,
                                                    (size_t)hi, s, (size_t)lds, row, (size_t)g->wp,
                                                    emin);
@@ -330,9 +342,8 @@ static int pack_pair_pairs(const fast_geom *g, const conv_view *v, const conv_uk
             const int64_t ahead = pack_ahead(span, 2); /* pairs */
             if (c - c0 + 2 * ahead < cin && span <= FAST_PREFETCH_MAX_BYTES) {
                 const uint16_t *nx = s0 + 2 * ahead * v->stride[1];
-                ukernel_prefetch_run((const char *)nx, span, 0);
-                if (c - c0 + 2 * ahead + 1 < cin)
-                    ukernel_prefetch_run((const char *)(nx + v->stride[1]), span, 0);
+                pack_prefetch(nx, span, 2 * span);
+                if (c - c0 + 2 * ahead + 1 < cin) pack_prefetch(nx + v->stride[1], span, 2 * span);
             }
             for (int64_t j = 0; j < total; j += 2 * CHUNK) {
                 const int64_t cnt = min64(2 * CHUNK, total - j), ne = (cnt + 1) / 2, no = cnt / 2;
@@ -425,9 +436,9 @@ int pack_slab_pairs(const fast_geom *g, const conv_view *v, const conv_ukernels 
                         const int64_t ahead = pack_ahead(span, 2); /* pairs */
                         if (ipw == 0 && 2 * (cp + ahead) < g->cin && span <= FAST_PREFETCH_MAX_BYTES) {
                             const uint16_t *nx = s0 + 2 * ahead * v->stride[1];
-                            ukernel_prefetch_run((const char *)nx, span, 0);
+                            pack_prefetch(nx, span, 2 * span);
                             if (2 * (cp + ahead) + 1 < g->cin)
-                                ukernel_prefetch_run((const char *)(nx + v->stride[1]), span, 0);
+                                pack_prefetch(nx + v->stride[1], span, 2 * span);
                         }
                         if (step == 1) {
                             emin = k->bf16_zip((size_t)zrows, (size_t)len, s0, s1, (size_t)ss,
