@@ -93,6 +93,19 @@ static bool detect_bf16_dot(void)
     __cpuid_count(7, 1, a, b, c, d);
     return (a & CPUID71_EAX_AVX512_BF16) != 0;
 }
+
+/* AMD family 0x1A and later (Zen 5): the vendor string and the extended
+ * family of leaf 1 */
+static bool detect_wide_alus(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
+    /* "AuthenticAMD" in ebx, edx, ecx */
+    if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u) return false;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+    const unsigned family = (a >> 8) & 0xfu;
+    return (family == 0xfu ? family + ((a >> 20) & 0xffu) : family) >= 0x1au;
+}
 #else
 static aclconvIsa detect(void)
 {
@@ -103,6 +116,11 @@ static bool detect_bf16_dot(void)
 {
     return false;
 }
+
+static bool detect_wide_alus(void)
+{
+    return false;
+}
 #endif
 
 static pthread_once_t g_detect_once = PTHREAD_ONCE_INIT;
@@ -110,12 +128,13 @@ static aclconvIsa g_detected;
 /* The cap set by aclconvSetMaxIsa; no cap until it is called. */
 static atomic_int g_api_cap = ACLCONV_ISA_AVX512;
 
-static bool g_bf16_dot;
+static bool g_bf16_dot, g_wide_alus;
 
 static void detect_once(void)
 {
     g_detected = detect();
     g_bf16_dot = detect_bf16_dot();
+    g_wide_alus = detect_wide_alus();
 }
 
 aclconvIsa cpu_detected_isa(void)
@@ -128,6 +147,12 @@ int cpu_has_bf16_dot(aclconvIsa isa)
 {
     pthread_once(&g_detect_once, detect_once);
     return isa == ACLCONV_ISA_AVX512 && g_bf16_dot;
+}
+
+int cpu_wide_vector_alus(void)
+{
+    pthread_once(&g_detect_once, detect_once);
+    return g_wide_alus;
 }
 
 cpu_bf16_dot_use cpu_bf16_dot(aclconvIsa isa)

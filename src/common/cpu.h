@@ -25,6 +25,13 @@ cpu_bf16_dot_use cpu_bf16_dot(aclconvIsa isa);
  * whatever ACLCONV_BF16_DOT says). */
 int cpu_has_bf16_dot(aclconvIsa isa);
 
+/* Whether the CPU runs 512-bit vector operations on four full-width pipes
+ * (AMD family 0x1A, Zen 5), so that integer work among the FMAs of a kernel
+ * costs little; elsewhere (Zen 4's two 256-bit halves, Intel's two 512-bit
+ * ALU ports) it takes the FMAs' issue slots. A tuning hint, never a change of
+ * results. Detected once. */
+int cpu_wide_vector_alus(void);
+
 /* The name of isa: "scalar", "avx2" or "avx512". */
 const char *cpu_isa_name(aclconvIsa isa);
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common/checked.h"
+#include "common/cpu.h"
 #include "common/dtype.h"
 #include "engine/conv_bias.h"
 #include "engine/conv_views.h"
@@ -421,13 +422,30 @@ static void wt_taps(const conv_problem *p, const dw_state *st, dw_taps *tp)
             }
 }
 
+/* Whether HF32 rounds fp32 x and dy as the row-window kernels load them
+ * (each row 1.5 to 2.5 times across the two kernels, six vector operations
+ * each time) rather than once into the rounded copies they then read: only
+ * where the CPU has wide vector ALUs (cpu_wide_vector_alus). dw_3x3
+ * cubeMathType 1, both gradients, 2 threads: on Zen 5 (session 26) the
+ * window 5.57 ms against the copies' 5.83; on Zen 4 (session 31) the copies
+ * 5.68 against 6.24 (data pass alone 2.87 / 3.24, weights 3.37 / 3.57; mode
+ * 0 4.47); on session 18's host (Intel) the window +10% on one thread.
+ * ACLCONV_DW_HF32=window|copy decides instead (tests). */
+static bool hf32_in_window(void)
+{
+    const char *e = getenv("ACLCONV_DW_HF32");
+    if (e != NULL && strcmp(e, "window") == 0) return true;
+    if (e != NULL && strcmp(e, "copy") == 0) return false;
+    return cpu_wide_vector_alus() != 0;
+}
+
 /* How the in-place kernels read the source v of the pass (f32_dwrow_src):
  * converted as they load it where the AVX-512 kernels' row-window form
  * (dw_row_window) applies to the taps of a single depth tap over dense
  * rows: a 16-bit dtype the mode widens exactly (conv_load_row: bf16 in
  * every mode but FLOAT16, fp16 in every mode but BF16), or fp32 in mode
- * FLOAT16 (rounded by two conversions a vector) or HF32 (five integer
- * operations). The widened copy of each plane this replaces was 10-14% of
+ * FLOAT16 (rounded by two conversions a vector) or HF32 (six vector
+ * operations; hf32_in_window). The widened copy of each plane this replaces was 10-14% of
  * dw_3x3's bf16 passes. HF32's rounding in the window cost +10% on one
  * thread on session 18's host; on session 26's (Zen 5, two threads) the
  * rounded copies it replaces were the slower: dw_3x3 cubeMathType 3 data
@@ -442,8 +460,8 @@ static int src_kind_for(const conv_problem *p, conv_pass pass, const dw_state *s
                      : v->dtype == ACL_FLOAT && p->mode == CONV_MODE_HF32   ? DW_SRC_F32_HF32
                                                                             : DW_SRC_F32;
     if (kind == DW_SRC_F32 || (kind == DW_SRC_F32_F16 && st->copies_round) ||
-        st->isa != ACLCONV_ISA_AVX512 || p->ks[0] != 1 || v->stride[4] != 1 || v->stride[3] < 0 ||
-        v->stride[2] < 0)
+        (kind == DW_SRC_F32_HF32 && !hf32_in_window()) || st->isa != ACLCONV_ISA_AVX512 ||
+        p->ks[0] != 1 || v->stride[4] != 1 || v->stride[3] < 0 || v->stride[2] < 0)
         return DW_SRC_F32;
     dw_taps tp;
     if (pass == CONV_PASS_DATA)
@@ -1495,10 +1513,12 @@ static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt
      * alone; in a run of both, both kernels would round dy: dy rounded once,
      * into the data pass's slot, for both kernels, x still in the weights
      * kernels' window (rounded copies of both: dw_3x3 cube 2 about 10% over
-     * mode 0). HF32 rounds both in both windows: its fused run with the
-     * copy of dy measured 6.05 ms against 5.64 (session 26; FLOAT16's the
-     * same within the noise, 6.59 against 6.37, and 8% the other way on
-     * session 18's host) */
+     * mode 0). HF32 rounds both in both windows where it rounds in them
+     * (hf32_in_window): its fused run with the copy of dy measured 6.05 ms
+     * against 5.64 (session 26; FLOAT16's the same within the noise, 6.59
+     * against 6.37, and 8% the other way on session 18's host); elsewhere
+     * x and dy are rounded once each, dy into the data pass's slot shared
+     * with the weights kernels (dy_shared) */
     if (ds->src_kind == DW_SRC_F32_F16 || pr.wt.src_kind == DW_SRC_F32_F16) {
         uint64_t bytes;
         memset(&pr, 0, sizeof pr);
