@@ -29,7 +29,10 @@
  *   gradInput from there, must give the
  *   bits of the packed path (ACLCONV_DW_INPLACE=0), also with real data and
  *   with infinities and NaNs (signalling ones too), and of itself on copies
- *   with W step 2 (rows widened one by one). Dense 16-bit gradInput planes
+ *   with W step 2 (rows widened one by one). HF32 takes each of dw's two
+ *   plans in one case of two (ACLCONV_DW_HF32: rounded in the kernels'
+ *   window, or once into copies; counted: AVX-512 must reach both). Dense
+ *   16-bit gradInput planes
  *   are stored by the narrowing kernel (counted: the kinds must reach them),
  *   in groups of planes of whole lines where channels are adjacent
  *   (counted: AVX2 and AVX-512 must reach them), dense fp32 planes of whole lines streamed out

@@ -27,9 +27,10 @@ int cpu_has_bf16_dot(aclconvIsa isa);
 
 /* Whether the CPU runs 512-bit vector operations on four full-width pipes
  * (AMD family 0x1A, Zen 5), so that integer work among the FMAs of a kernel
- * costs little; elsewhere (Zen 4's two 256-bit halves, Intel's two 512-bit
- * ALU ports) it takes the FMAs' issue slots. A tuning hint, never a change of
- * results. Detected once. */
+ * costs little; elsewhere (Zen 4's pairs of 256-bit halves; Intel's server
+ * cores, two 512-bit vector ports, not measured by this name) it takes the
+ * FMAs' issue slots. A tuning hint, never a change of results. Detected
+ * once. */
 int cpu_wide_vector_alus(void);
 
 /* The name of isa: "scalar", "avx2" or "avx512". */

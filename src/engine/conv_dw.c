@@ -429,7 +429,7 @@ static void wt_taps(const conv_problem *p, const dw_state *st, dw_taps *tp)
  * cubeMathType 1, both gradients, 2 threads: on Zen 5 (session 26) the
  * window 5.57 ms against the copies' 5.83; on Zen 4 (session 31) the copies
  * 5.68 against 6.24 (data pass alone 2.87 / 3.24, weights 3.37 / 3.57; mode
- * 0 4.47); on session 18's host (Intel) the window +10% on one thread.
+ * 0 4.47); on session 18's host the window +10% on one thread.
  * ACLCONV_DW_HF32=window|copy decides instead (tests). */
 static bool hf32_in_window(void)
 {
@@ -445,8 +445,8 @@ static bool hf32_in_window(void)
  * rows: a 16-bit dtype the mode widens exactly (conv_load_row: bf16 in
  * every mode but FLOAT16, fp16 in every mode but BF16), or fp32 in mode
  * FLOAT16 (rounded by two conversions a vector) or HF32 (six vector
- * operations; hf32_in_window). The widened copy of each plane this replaces was 10-14% of
- * dw_3x3's bf16 passes. HF32's rounding in the window cost +10% on one
+ * operations, where hf32_in_window). The widened copy of each plane this
+ * replaces was 10-14% of dw_3x3's bf16 passes. HF32's rounding in the window cost +10% on one
  * thread on session 18's host; on session 26's (Zen 5, two threads) the
  * rounded copies it replaces were the slower: dw_3x3 cubeMathType 3 data
  * pass 3.03 -> 2.48 ms, weights 3.72 -> 2.90, both 5.83 -> 5.57 (mode 0:
