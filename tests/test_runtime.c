@@ -897,7 +897,8 @@ static int pool_stream_task(void *arg)
 
 static void test_pool(void)
 {
-    /* ACLCONV_NUM_THREADS=3 was set by main before any pool use */
+    /* ACLCONV_NUM_THREADS=3 and ACLCONV_SPIN_US=150 were set by main before
+     * any pool use */
     CHECK(aclconvGetNumThreads() == 3, "ACLCONV_NUM_THREADS=3 gave %d threads",
           aclconvGetNumThreads());
     CHECK(pool_num_threads() == 3, "pool_num_threads %d", pool_num_threads());
@@ -905,36 +906,43 @@ static void test_pool(void)
     pthread_mutex_init(&g_pc2.mu, NULL);
 
     static const size_t ns[] = {0, 1, 2, 3, 4, 7, 100, POOL_N};
-    for (int threads = 1; threads <= 3; threads += 2) {
-        CHECK_ST(aclconvSetNumThreads(threads), ACL_SUCCESS);
-        CHECK(aclconvGetNumThreads() == threads, "set %d, get %d", threads, aclconvGetNumThreads());
-        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; ++k) {
-            pool_ctx_reset(&g_pc1, 0);
-            pool_parallel_for(ns[k], pool_count, &g_pc1);
-            char what[64];
-            snprintf(what, sizeof what, "%d threads, n=%zu", threads, ns[k]);
-            pool_check_once(what, &g_pc1, ns[k]);
+    /* waits that sleep at once, then waits that poll first (the default) */
+    const int spin_default = pool_set_spin_us(0);
+    CHECK(spin_default == 150, "ACLCONV_SPIN_US=150 gave %d us", spin_default);
+    for (int spin = 0; spin < 2; ++spin) {
+        if (spin) pool_set_spin_us(spin_default);
+        for (int threads = 1; threads <= 3; threads += 2) {
+            CHECK_ST(aclconvSetNumThreads(threads), ACL_SUCCESS);
+            CHECK(aclconvGetNumThreads() == threads, "set %d, get %d", threads,
+                  aclconvGetNumThreads());
+            for (size_t k = 0; k < sizeof ns / sizeof ns[0]; ++k) {
+                pool_ctx_reset(&g_pc1, 0);
+                pool_parallel_for(ns[k], pool_count, &g_pc1);
+                char what[64];
+                snprintf(what, sizeof what, "%d threads, n=%zu", threads, ns[k]);
+                pool_check_once(what, &g_pc1, ns[k]);
+            }
+            /* slow indexes: with 3 threads, the workers must take part */
+            pool_ctx_reset(&g_pc1, 200);
+            pool_parallel_for(60, pool_count, &g_pc1);
+            pool_check_once("slow", &g_pc1, 60);
+            int used = atomic_load(&g_pc1.nthreads);
+            if (threads == 1) {
+                CHECK(used == 1 && pthread_equal(g_pc1.threads[0], pthread_self()),
+                      "1 thread: %d threads ran indexes", used);
+            } else {
+                CHECK(used >= 2 && used <= 3, "3 threads: %d threads ran indexes", used);
+            }
         }
-        /* slow indexes: with 3 threads, the workers must take part */
-        pool_ctx_reset(&g_pc1, 200);
-        pool_parallel_for(60, pool_count, &g_pc1);
-        pool_check_once("slow", &g_pc1, 60);
-        int used = atomic_load(&g_pc1.nthreads);
-        if (threads == 1) {
-            CHECK(used == 1 && pthread_equal(g_pc1.threads[0], pthread_self()),
-                  "1 thread: %d threads ran indexes", used);
-        } else {
-            CHECK(used >= 2 && used <= 3, "3 threads: %d threads ran indexes", used);
-        }
-    }
 
-    /* two threads call at once (one is served inline): all still exact */
-    CHECK_ST(aclconvSetNumThreads(3), ACL_SUCCESS);
-    pthread_t a, b;
-    pthread_create(&a, NULL, pool_caller_thread, &g_pc1);
-    pthread_create(&b, NULL, pool_caller_thread, &g_pc2);
-    pthread_join(a, NULL);
-    pthread_join(b, NULL);
+        /* two threads call at once (one is served inline): all still exact */
+        CHECK_ST(aclconvSetNumThreads(3), ACL_SUCCESS);
+        pthread_t a, b;
+        pthread_create(&a, NULL, pool_caller_thread, &g_pc1);
+        pthread_create(&b, NULL, pool_caller_thread, &g_pc2);
+        pthread_join(a, NULL);
+        pthread_join(b, NULL);
+    }
 
     /* nested calls from inside a task run inline instead of deadlocking */
     pool_ctx_reset(&g_pc1, 0);
@@ -1026,6 +1034,7 @@ int main(void)
 {
     /* before anything reads it */
     setenv("ACLCONV_NUM_THREADS", "3", 1);
+    setenv("ACLCONV_SPIN_US", "150", 1);
 
     test_before_init();
     test_init();

@@ -29,4 +29,11 @@ void pool_parallel_for_slots(size_t n, int max_slots, pool_slot_task_fn fn, void
 /* Threads used by pool_parallel_for, including the caller (>= 1). */
 int pool_num_threads(void);
 
+/*
+ * How long the pool's waits poll before they sleep, in microseconds (from
+ * ACLCONV_SPIN_US, default 200; 0: sleep at once). Returns the previous
+ * value; for tests, which run the pool both ways.
+ */
+int pool_set_spin_us(int us);
+
 #endif /* ACLCONV_POOL_H_ */
