@@ -87,35 +87,33 @@ static struct {
 
 /* ---- configuration -------------------------------------------------------- */
 
+/* The environment variable name as a whole number >= lo, or -1 (absent, not
+ * a whole number, below lo or out of long's range). */
+static long env_whole(const char *name, long lo)
+{
+    const char *env = getenv(name);
+    if (env == NULL) return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(env, &end, 10);
+    return end != env && *end == '\0' && errno == 0 && v >= lo ? v : -1;
+}
+
 /* ACLCONV_NUM_THREADS if it is a whole number >= 1, else the online cores. */
 static int default_num_threads(void)
 {
-    const char *env = getenv("ACLCONV_NUM_THREADS");
-    if (env != NULL) {
-        char *end;
-        errno = 0;
-        long v = strtol(env, &end, 10);
-        if (end != env && *end == '\0' && errno == 0 && v >= 1)
-            return v > POOL_MAX_THREADS ? POOL_MAX_THREADS : (int)v;
-    }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cores < 1) return 1;
-    return cores > POOL_MAX_THREADS ? POOL_MAX_THREADS : (int)cores;
+    long v = env_whole("ACLCONV_NUM_THREADS", 1);
+    if (v < 1) v = sysconf(_SC_NPROCESSORS_ONLN);
+    if (v < 1) return 1;
+    return v > POOL_MAX_THREADS ? POOL_MAX_THREADS : (int)v;
 }
 
 /* ACLCONV_SPIN_US if it is a whole number in 0..POOL_SPIN_US_MAX (0: sleep
  * at once, for machines with more busy threads than cores), else the default. */
 static int default_spin_us(void)
 {
-    const char *env = getenv("ACLCONV_SPIN_US");
-    if (env != NULL) {
-        char *end;
-        errno = 0;
-        long v = strtol(env, &end, 10);
-        if (end != env && *end == '\0' && errno == 0 && v >= 0 && v <= POOL_SPIN_US_MAX)
-            return (int)v;
-    }
-    return POOL_SPIN_US_DEFAULT;
+    const long v = env_whole("ACLCONV_SPIN_US", 0);
+    return v >= 0 && v <= POOL_SPIN_US_MAX ? (int)v : POOL_SPIN_US_DEFAULT;
 }
 
 static void config_init(void)
