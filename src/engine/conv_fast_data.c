@@ -900,21 +900,53 @@ static void data_task(void *ctx, size_t index, int slot)
         round_block(r, n, grp, od0, rbi, cbi);
 }
 
-/* Zeros gradInput[n, c] at the positions of an output phase without taps. */
+/* Zeros element w = w0, w0 + step, ... < end of a gradInput row (es-byte
+ * elements, view stride ws): all-zero bits are +0 in every dtype. */
+static void zero_run(char *row, int64_t es, int64_t ws, int64_t w0, int64_t step, int64_t end)
+{
+    if (step == 1 && ws == 1) {
+        if (end > w0) memset(row + w0 * es, 0, (size_t)((end - w0) * es));
+        return;
+    }
+    if (es == 4)
+        for (int64_t w = w0; w < end; w += step)
+            ((uint32_t *)(void *)row)[w * ws] = 0;
+    else
+        for (int64_t w = w0; w < end; w += step)
+            ((uint16_t *)(void *)row)[w * ws] = 0;
+}
+
+/* Zeros gradInput[n, c] at the positions of the output phases without taps
+ * (several sub-problems: sub is phase rho, sub = (rho0*s1 + rho1)*s2 +
+ * rho2; one: it covers every position): a row
+ * whose W phases all have none in one run, else each such phase's
+ * elements. Row by row through the view: element by element with
+ * store_from_f32 it was 40% of a 1x1 stride-2 layer's gradInput (three of
+ * four phases empty, r50 56 -> 28, 256 -> 512 channels). */
 static void data_zero_task(void *ctx, size_t i)
 {
     const data_run *r = ctx;
-    const fast_geom *g = r->g;
     const conv_view *out = r->out;
+    const int64_t one[3] = {1, 1, 1}, *s = r->nsub > 1 ? r->p->stride : one, *xs = r->p->xs;
     const int64_t channels = out->dim[1], n = (int64_t)i / channels, c = (int64_t)i % channels;
-    for (int64_t d = 0; d < g->os[0]; ++d)
-        for (int64_t h = 0; h < g->os[1]; ++h)
-            for (int64_t w = 0; w < g->os[2]; ++w)
-                store_from_f32(out->data, out->dtype,
-                               conv_view_index(out, n, c, d * g->ostep[0] + g->ooff[0],
-                                               h * g->ostep[1] + g->ooff[1],
-                                               w * g->ostep[2] + g->ooff[2]),
-                               0.0f);
+    const int64_t es = out->dtype == ACL_FLOAT ? 4 : 2;
+    for (int64_t d = 0; d < xs[0]; ++d)
+        for (int64_t h = 0; h < xs[1]; ++h) {
+            const int64_t first = ((d % s[0]) * s[1] + h % s[1]) * s[2]; /* W phase 0's sub */
+            bool all = true, any = false;
+            for (int64_t rho = 0; rho < s[2]; ++rho) {
+                all &= r->empty[first + rho];
+                any |= r->empty[first + rho];
+            }
+            if (!any) continue;
+            char *row = out->data + conv_view_index(out, n, c, d, h, 0) * es;
+            if (all) {
+                zero_run(row, es, out->stride[4], 0, 1, xs[2]);
+                continue;
+            }
+            for (int64_t rho = 0; rho < s[2]; ++rho)
+                if (r->empty[first + rho]) zero_run(row, es, out->stride[4], rho, s[2], xs[2]);
+        }
 }
 
 /* Sets r up for the data pass planned in st. compute: gradInput is computed
@@ -945,14 +977,12 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
     r->tiles = (float *)(ws + st->tile_off);
     data_subs(p, r->subs, r->empty, &r->nsub); /* accepted at plan time */
     int64_t wat = 0, tat = 0;
+    bool zeros = false; /* a phase without taps (D: sub-problems are phases) */
     for (int64_t sub = 0; sub < r->nsub; ++sub) {
         const fast_geom *g = &r->subs[sub];
         r->g = g;
         if (r->empty[sub]) {
-            bool no_positions = false;
-            for (int i = 0; i < 3; ++i) no_positions |= g->os[i] < 1;
-            if (!no_positions && compute)
-                pool_parallel_for((size_t)(r->out->dim[0] * r->out->dim[1]), data_zero_task, r);
+            zeros = true;
             continue;
         }
         r->ncb[sub] = ceil_div(g->cout, st->mr);
@@ -966,6 +996,8 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
         wat += g->g * r->ncb[sub] * data_panel_floats(st, g);
         tat += g->nt;
     }
+    if (zeros && compute)
+        pool_parallel_for((size_t)(r->out->dim[0] * r->out->dim[1]), data_zero_task, r);
 }
 
 static int64_t data_tasks(const conv_problem *p, const data_state *st)
