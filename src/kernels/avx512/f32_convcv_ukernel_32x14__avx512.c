@@ -40,8 +40,8 @@ channel_step(const int nr, const float *w, const float *xt, __m512 *lo, __m512 *
 }
 
 /* The channel loop of a one-tap call (1x1 layers) with both channel halves:
- * one loop whose requests (a result line while c < 2 * mr at unit steps,
- * the strip PF_CHANNELS ahead while there is one) fall back on the
+ * one loop whose requests (a result line while c < 2 * mr at steps 1 and
+ * 2, the strip PF_CHANNELS ahead while there is one) fall back on the
  * channel's own strip, a hit, instead of the general loop's checks (~30
  * instructions next to 28 FMAs with the tap loop). Three loops, one per
  * kind of request, made gcc store the 28 accumulators to the stack and load
@@ -51,9 +51,12 @@ one_tap_channels(const int nr, size_t mr, size_t nc, const float *w, const float
                  const float *y, size_t ldy, size_t ystep, __m512 *lo, __m512 *hi)
 {
     const size_t ahead = nc > PF_CHANNELS ? nc - PF_CHANNELS : 0;
-    const size_t lines = ystep == 1 ? 2 * mr : 0;
+    /* (at step 2 too, as bf16_convcv's: a 1x1 stride-2 gradInput, 256 ->
+     * 512 channels at 56 -> 28, -1.5% in six alternated runs; the general
+     * loop's stride-2 3x3 phases lost) */
+    const size_t lines = ystep <= 2 ? 2 * mr : 0;
     for (size_t c = 0; c < nc; ++c, x += cs, w += MR) {
-        const float *line = c < lines ? y + (c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) : x;
+        const float *line = c < lines ? y + (c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) * ystep : x;
         const float *strip = c < ahead ? x + PF_CHANNELS * cs : x;
         _mm_prefetch((const char *)line, _MM_HINT_T0);
         _mm_prefetch((const char *)strip, _MM_HINT_T0);
