@@ -900,22 +900,6 @@ static void data_task(void *ctx, size_t index, int slot)
         round_block(r, n, grp, od0, rbi, cbi);
 }
 
-/* Zeros element w = w0, w0 + step, ... < end of a gradInput row (es-byte
- * elements, view stride ws): all-zero bits are +0 in every dtype. */
-static void zero_run(char *row, int64_t es, int64_t ws, int64_t w0, int64_t step, int64_t end)
-{
-    if (step == 1 && ws == 1) {
-        if (end > w0) memset(row + w0 * es, 0, (size_t)((end - w0) * es));
-        return;
-    }
-    if (es == 4)
-        for (int64_t w = w0; w < end; w += step)
-            ((uint32_t *)(void *)row)[w * ws] = 0;
-    else
-        for (int64_t w = w0; w < end; w += step)
-            ((uint16_t *)(void *)row)[w * ws] = 0;
-}
-
 /* Zeros gradInput[n, c] at the positions of the output phases without taps
  * (several sub-problems: sub is phase rho, sub = (rho0*s1 + rho1)*s2 +
  * rho2; one: it covers every position): a row
@@ -929,7 +913,6 @@ static void data_zero_task(void *ctx, size_t i)
     const conv_view *out = r->out;
     const int64_t one[3] = {1, 1, 1}, *s = r->nsub > 1 ? r->p->stride : one, *xs = r->p->xs;
     const int64_t channels = out->dim[1], n = (int64_t)i / channels, c = (int64_t)i % channels;
-    const int64_t es = out->dtype == ACL_FLOAT ? 4 : 2;
     for (int64_t d = 0; d < xs[0]; ++d)
         for (int64_t h = 0; h < xs[1]; ++h) {
             const int64_t first = ((d % s[0]) * s[1] + h % s[1]) * s[2]; /* W phase 0's sub */
@@ -939,13 +922,12 @@ static void data_zero_task(void *ctx, size_t i)
                 any |= r->empty[first + rho];
             }
             if (!any) continue;
-            char *row = out->data + conv_view_index(out, n, c, d, h, 0) * es;
             if (all) {
-                zero_run(row, es, out->stride[4], 0, 1, xs[2]);
+                conv_view_zero_row(out, n, c, d, h, 0, 1, xs[2]);
                 continue;
             }
             for (int64_t rho = 0; rho < s[2]; ++rho)
-                if (r->empty[first + rho]) zero_run(row, es, out->stride[4], rho, s[2], xs[2]);
+                if (r->empty[first + rho]) conv_view_zero_row(out, n, c, d, h, rho, s[2], xs[2]);
         }
 }
 

@@ -169,13 +169,29 @@ void conv_pack_block(const conv_view *v, int64_t n, int64_t c, conv_mode mode, f
                     load_as_f32(v->data, v->dtype, conv_view_index(v, n, c, d, h, w)), mode);
 }
 
+void conv_view_zero_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
+                        int64_t step, int64_t end)
+{
+    const int64_t es = v->dtype == ACL_FLOAT ? 4 : 2, ws = v->stride[4] * step;
+    char *at = v->data + conv_view_index(v, n, c, d, h, w0) * es;
+    if (ws == 1) {
+        if (end > w0) memset(at, 0, (size_t)((end - w0) * es));
+        return;
+    }
+    const int64_t count = end > w0 ? (end - w0 + step - 1) / step : 0;
+    if (es == 4)
+        for (int64_t i = 0; i < count; ++i)
+            ((uint32_t *)(void *)at)[i * ws] = 0;
+    else
+        for (int64_t i = 0; i < count; ++i)
+            ((uint16_t *)(void *)at)[i * ws] = 0;
+}
+
 void conv_view_zero(const conv_view *v)
 {
     for (int64_t n = 0; n < v->dim[0]; ++n)
         for (int64_t c = 0; c < v->dim[1]; ++c)
             for (int64_t d = 0; d < v->dim[2]; ++d)
                 for (int64_t h = 0; h < v->dim[3]; ++h)
-                    for (int64_t w = 0; w < v->dim[4]; ++w)
-                        store_from_f32(v->data, v->dtype, conv_view_index(v, n, c, d, h, w),
-                                       0.0f);
+                    conv_view_zero_row(v, n, c, d, h, 0, 1, v->dim[4]);
 }

@@ -92,6 +92,12 @@ void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernel
  * every value with conv_round_operand(mode). */
 void conv_pack_block(const conv_view *v, int64_t n, int64_t c, conv_mode mode, float *dst);
 
+/* Writes zeros (in v's dtype: all-zero bits are +0 in every dtype) to
+ * elements w = w0, w0 + step, ... < end of row (n, c, d, h) of v: one
+ * memset when the run is dense. */
+void conv_view_zero_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
+                        int64_t step, int64_t end);
+
 /* Writes zeros (in v's dtype) to every element of v. */
 void conv_view_zero(const conv_view *v);
 
