@@ -511,24 +511,27 @@ static int check_bf16_zip(const conv_ukernels *k, test_rng *r)
 }
 
 /* bf16_pairt: the transpose of 32-bit pair words and the exponent scan of
- * exactly the words named (the rest of src holds exponent 1 values). */
+ * exactly the values named (the rest of src holds exponent 1 values); row
+ * strides of either parity (odd: pairs off a 4-byte boundary). */
 static int check_bf16_pairt(const conv_ukernels *k, test_rng *r)
 {
     int bad = 0;
     for (size_t m = 0; m <= 35; ++m)
         for (size_t n = 0; n <= 35; n += (n < 18 ? 1 : 7)) {
-            const size_t lds = n + (size_t)rng_range(r, n ? 0 : 1, 5),
+            const size_t lds = 2 * n + (size_t)rng_range(r, n ? 0 : 1, 9),
                          ldd = m + (size_t)rng_range(r, m ? 0 : 1, 5);
-            const size_t sn = (m + 1) * lds + 1, dn = (n + 1) * ldd + 1;
-            uint32_t *src = malloc(sn * sizeof(uint32_t)), *dst = malloc(dn * sizeof(uint32_t));
+            const size_t sn = (m + 1) * lds + 2, dn = (n + 1) * ldd + 1;
+            uint16_t *src = malloc(sn * sizeof(uint16_t));
+            uint32_t *dst = malloc(dn * sizeof(uint32_t));
             for (size_t i = 0; i < sn; ++i)
-                src[i] = 0x00800080u; /* exponent 1 outside the block */
+                src[i] = 0x0080; /* exponent 1 outside the block */
             int want = 255;
             for (size_t c = 0; c < m; ++c)
                 for (size_t j = 0; j < n; ++j) {
                     const uint16_t a = rng_chance(r, 1, 6) ? 0 : bf16_random(r, 2, 255);
                     const uint16_t b = rng_chance(r, 1, 6) ? 0x8000 : bf16_random(r, 2, 255);
-                    src[c * lds + j] = (uint32_t)a | (uint32_t)b << 16;
+                    src[c * lds + 2 * j] = a;
+                    src[c * lds + 2 * j + 1] = b;
                     const int ea = (a & 0x7fff) ? (a >> 7) & 0xff : 255,
                               eb = (b & 0x7fff) ? (b >> 7) & 0xff : 255;
                     want = ea < want ? ea : want;
@@ -536,15 +539,20 @@ static int check_bf16_pairt(const conv_ukernels *k, test_rng *r)
                 }
             for (size_t i = 0; i < dn; ++i)
                 dst[i] = 0xdeadbeefu;
-            const int got = k->bf16_pairt(m, n, src, lds, dst, ldd, 255);
+            /* from src + 1 at times: every row then starts off a 4-byte boundary too */
+            const size_t off = rng_chance(r, 1, 2);
+            if (off) memmove(src + 1, src, (sn - 1) * sizeof(uint16_t));
+            const int got = k->bf16_pairt(m, n, src + off, lds, dst, ldd, 255);
             int ok = got == want;
             for (size_t i = 0; i < dn; ++i) {
                 const size_t j = i / ldd, c = i % ldd;
-                ok &= dst[i] == (j < n && c < m ? src[c * lds + j] : 0xdeadbeefu);
+                const uint16_t *e = src + off + c * lds + 2 * j;
+                ok &= dst[i] == (j < n && c < m ? (uint32_t)e[0] | (uint32_t)e[1] << 16 : 0xdeadbeefu);
             }
             if (!ok && bad++ < 3)
-                printf("FAIL bf16_pairt %s m=%zu n=%zu: exponent %d (want %d) or words wrong\n",
-                       cpu_isa_name(k->isa), m, n, got, want);
+                printf("FAIL bf16_pairt %s m=%zu n=%zu lds=%zu off=%zu: exponent %d (want %d) or "
+                       "words wrong\n",
+                       cpu_isa_name(k->isa), m, n, lds, off, got, want);
             free(src);
             free(dst);
         }

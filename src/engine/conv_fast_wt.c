@@ -430,9 +430,9 @@ static int pack_dyt_pairs(const wt_run *r, int64_t n, int64_t o0, int64_t oc, in
     const conv_view *v = &r->p->y;
     const int64_t ldb = r->st->ldo, lenp = (ncol + 1) / 2, full = ncol / 2;
     const uint16_t *src = (const uint16_t *)(const void *)v->data;
-    /* unit W stride and an even channel stride: rows of pairs are rows of
-     * 32-bit words, transposed (and scanned) by the ISA's kernel */
-    const bool words = v->stride[4] == 1 && v->stride[1] % 2 == 0;
+    /* unit W stride: rows of pairs are rows of 32-bit words (at any 2-byte
+     * offset), transposed and scanned by the ISA's kernel */
+    const bool words = v->stride[4] == 1;
     int emin = 255;
     /* whole rows of even length one after another: each channel's pairs
      * are one run of words, the block one call (a call per row of 28 was
@@ -440,36 +440,38 @@ static int pack_dyt_pairs(const wt_run *r, int64_t n, int64_t o0, int64_t oc, in
      * run is a stream the prefetchers follow) */
     const bool run = words && full > 0 && ncol % 2 == 0 && nrow > 1 && v->stride[3] == ncol;
     if (run)
-        emin = r->k->bf16_pairt(
-            (size_t)oc, (size_t)(nrow * full),
-            (const uint32_t *)(const void *)(src + conv_view_index(v, n, o0, od, h0, c0)),
-            (size_t)(v->stride[1] / 2), dyt, (size_t)ldb, emin);
+        emin = r->k->bf16_pairt((size_t)oc, (size_t)(nrow * full),
+                                src + conv_view_index(v, n, o0, od, h0, c0), (size_t)v->stride[1],
+                                dyt, (size_t)ldb, emin);
     for (int64_t rr = 0; rr < nrow; ++rr) {
         uint32_t *drow = dyt + rr * lenp * ldb;
         const int64_t at = conv_view_index(v, n, o0, od, h0 + rr, c0);
         if (words && full > 0) {
             if (!run)
-                emin = r->k->bf16_pairt((size_t)oc, (size_t)full,
-                                        (const uint32_t *)(const void *)(src + at),
-                                        (size_t)(v->stride[1] / 2), drow, (size_t)ldb, emin);
+                emin = r->k->bf16_pairt((size_t)oc, (size_t)full, src + at, (size_t)v->stride[1],
+                                        drow, (size_t)ldb, emin);
         } else {
             for (int64_t q = 0; q < full; ++q)
                 for (int64_t o = 0; o < oc; ++o) {
                     const uint16_t *e = src + at + o * v->stride[1] + 2 * q * v->stride[4];
                     drow[q * ldb + o] = (uint32_t)e[v->stride[4]] << 16 | e[0];
-                    emin = r->k->bf16_minexp(
-                        2, (const uint16_t *)(const void *)(drow + q * ldb + o), NULL, emin);
                 }
         }
         if (ncol & 1)
-            for (int64_t o = 0; o < oc; ++o) {
-                const uint16_t e = src[at + o * v->stride[1] + (ncol - 1) * v->stride[4]];
-                drow[full * ldb + o] = e;
-                emin = r->k->bf16_minexp(1, &e, NULL, emin);
-            }
+            for (int64_t o = 0; o < oc; ++o)
+                drow[full * ldb + o] = src[at + o * v->stride[1] + (ncol - 1) * v->stride[4]];
         if (ldb > oc)
             for (int64_t q = 0; q < lenp; ++q)
                 memset(drow + q * ldb + oc, 0, (size_t)(ldb - oc) * sizeof(uint32_t));
+        /* the pairs written here, not by the kernel, scanned in one call
+         * each (a call per value: an odd row of 49 (7 x 7) was half of a
+         * 1x1 layer's bf16 weights pass, 512 -> 2048 channels) */
+        if (!(words && full > 0))
+            emin = r->k->bf16_minexp((size_t)(2 * lenp * ldb), (const uint16_t *)(const void *)drow,
+                                     NULL, emin);
+        else if (ncol & 1)
+            emin = r->k->bf16_minexp((size_t)(2 * oc),
+                                     (const uint16_t *)(const void *)(drow + full * ldb), NULL, emin);
     }
     memset(dyt + nrow * lenp * ldb, 0, CONV_UKERNEL_SLACK * sizeof(float));
     return emin;

@@ -140,17 +140,19 @@ typedef void (*f32_transpose_ukernel_fn)(size_t m, size_t n, const float *src, s
                                          size_t ldd);
 
 /*
- * Transpose of BF16 pair words ("bf16_pairt"): transpose's contract for
- * 32-bit words, returning the smaller of emin and the smallest exponent
- * field of the bf16 halves read (bf16_minexp: zeros do not count). The
- * weights pass's paired dy^T.
+ * Transpose of BF16 pairs ("bf16_pairt"): dst[j*ldd + i] = the 32-bit word
+ * src[i*lds + 2j] | src[i*lds + 2j + 1] << 16 for i < m, j < n, returning
+ * the smaller of emin and the smallest exponent field of the bf16 values
+ * read (bf16_minexp: zeros do not count). lds counts bf16 elements and may
+ * be odd (a row's pairs then start off a 4-byte boundary). Reads and
+ * writes exactly the elements named. The weights pass's paired dy^T.
  */
-typedef int (*bf16_pairt_ukernel_fn)(size_t m, size_t n, const uint32_t *src, size_t lds,
+typedef int (*bf16_pairt_ukernel_fn)(size_t m, size_t n, const uint16_t *src, size_t lds,
                                      uint32_t *dst, size_t ldd, int emin);
 
-int bf16_pairt_ukernel_1x1__scalar(size_t m, size_t n, const uint32_t *src, size_t lds,
+int bf16_pairt_ukernel_1x1__scalar(size_t m, size_t n, const uint16_t *src, size_t lds,
                                    uint32_t *dst, size_t ldd, int emin);
-int bf16_pairt_ukernel_16x16__avx512(size_t m, size_t n, const uint32_t *src, size_t lds,
+int bf16_pairt_ukernel_16x16__avx512(size_t m, size_t n, const uint16_t *src, size_t lds,
                                      uint32_t *dst, size_t ldd, int emin);
 
 /* The largest MR of any kernel (row pointer arrays are sized with it). */

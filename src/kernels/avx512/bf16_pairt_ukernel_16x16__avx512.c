@@ -1,4 +1,4 @@
-/* AVX-512 transpose of BF16 pair words with the guard's exponent scan: the
+/* AVX-512 transpose of BF16 pairs with the guard's exponent scan: the
  * 16 x 16 blocks of f32_transpose_ukernel_16x16__avx512, each loaded row
  * scanned while in a register (contract: kernels/conv_ukernels.h). */
 #include <immintrin.h>
@@ -9,7 +9,7 @@
 
 #define VL 16
 
-int bf16_pairt_ukernel_16x16__avx512(size_t m, size_t n, const uint32_t *src, size_t lds,
+int bf16_pairt_ukernel_16x16__avx512(size_t m, size_t n, const uint16_t *src, size_t lds,
                                      uint32_t *dst, size_t ldd, int emin)
 {
     __m512i mins = _mm512_set1_epi16(255);
@@ -21,8 +21,9 @@ int bf16_pairt_ukernel_16x16__avx512(size_t m, size_t n, const uint32_t *src, si
             const __mmask16 cols = (__mmask16)((1u << nj) - 1u);
             __m512 r[16];
             for (int i = 0; i < VL; ++i) {
+                /* (a row of pairs at any 2-byte offset: odd lds) */
                 r[i] = (size_t)i < mi ? _mm512_castsi512_ps(_mm512_maskz_loadu_epi32(
-                                            cols, src + (i0 + (size_t)i) * lds + j0))
+                                            cols, src + (i0 + (size_t)i) * lds + 2 * j0))
                                       : _mm512_setzero_ps();
                 mins = bf16_minexp_step(_mm512_castps_si512(r[i]), mins); /* zeros do not count */
             }
