@@ -73,7 +73,7 @@ static double run_convcv(const conv_ukernels *k, int calls)
     for (int c = 0; c < calls; ++c)
         for (int j0 = 0; j0 + nr <= SPAN; j0 += nr) {
             k->convcv((size_t)k->convcv_mr, (size_t)nr, CH, NT, g_w, g_x + j0, CS, g_toff, g_y + j0,
-                      SPAN, 1, 0);
+                      SPAN, 1, 0, CONVCV_Y_F32);
             flops += 2.0 * k->convcv_mr * nr * CH * NT;
         }
     return flops;
@@ -121,7 +121,7 @@ static double run_convcv_1x1(const conv_ukernels *k, int calls)
     for (int c = 0; c < calls; ++c)
         for (int j0 = 0; j0 + nr <= CS1; j0 += nr) {
             k->convcv((size_t)k->convcv_mr, (size_t)nr, CH1, 1, g_w, g_x1 + j0, CS1, toff0,
-                      g_y1 + j0, CS1, 1, 0);
+                      g_y1 + j0, CS1, 1, 0, CONVCV_Y_F32);
             flops += 2.0 * k->convcv_mr * nr * CH1;
         }
     return flops;

@@ -63,7 +63,8 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                         want[m * ldy + j * ystep] = s;
                     }
                 if (cvfn)
-                    cvfn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);
+                    cvfn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate,
+                         CONVCV_Y_F32);
                 else
                     fn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, accumulate,
                        F32_ROUND_NONE);
@@ -181,7 +182,7 @@ static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
                         want + b * (size_t)MS * ldy + j0, ldy, accumulate, F32_ROUND_NONE);
             }
         }
-        k->convcv(mr, nr, nc, nt, w, x, cs, toff, y, ldy, 1, accumulate);
+        k->convcv(mr, nr, nc, nt, w, x, cs, toff, y, ldy, 1, accumulate, CONVCV_Y_F32);
         if (memcmp(y, want, (size_t)MR * ldy * sizeof(float)) != 0 && bad++ < 3)
             printf(
                 "FAIL convcv %dx%d %s mr=%zu nr=%zu acc=%d nc=%zu nt=%zu: bits differ from conv\n",
@@ -191,6 +192,67 @@ static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
         free(ws);
         free(y);
         free(want);
+    }
+    return bad;
+}
+
+/* convcv into a 16-bit y (bf16 or fp16): each element f32_narrow's bits of
+ * the float result, at steps 1 to 3, the elements between and around left
+ * alone; sums spread over fp16's whole range and past it (subnormal,
+ * overflowing), infinities and NaNs among them. */
+static int check_convcv_y16(const conv_ukernels *k, test_rng *r)
+{
+    const int MR = k->convcv_mr, NR = k->convcv_nr;
+    enum { G16 = 0xbeef };
+    int bad = 0;
+    for (int trial = 0; trial < 120; ++trial) {
+        const int y16 = trial % 2 ? CONVCV_Y_F16 : CONVCV_Y_BF16;
+        const bool full = trial % 4 < 2; /* the full-tile instances: 14 positions, both halves */
+        const size_t ystep = (size_t)1 + (size_t)(trial / 4) % 3;
+        const size_t mr = (size_t)rng_range(r, full ? MR / 2 + 1 : 1, MR),
+                     nr = full ? (size_t)NR : (size_t)rng_range(r, 1, NR);
+        const size_t nc = (size_t)rng_range(r, 1, 40), nt = (size_t)rng_range(r, 1, 3);
+        const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40);
+        const size_t ldy = (nr - 1) * ystep + (size_t)rng_range(r, 1, 5),
+                     yn = ((size_t)MR + 1) * ldy;
+        ptrdiff_t toff[3];
+        for (size_t t = 0; t < nt; ++t)
+            toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+        const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK;
+        float *x = malloc(xn * sizeof(float)), *w = malloc(nc * nt * (size_t)MR * sizeof(float));
+        float *yf = malloc((size_t)MR * ldy * sizeof(float));
+        uint16_t *y = malloc(yn * sizeof(uint16_t));
+        const float scale = ldexpf(1.0f, rng_range(r, -30, 14)); /* fp16: subnormal .. overflow */
+        for (size_t i = 0; i < xn; ++i)
+            x[i] = ((float)rng_unit(r) * 2.0f - 1.0f) * scale;
+        for (size_t i = 0; i < nc * nt * (size_t)MR; ++i)
+            w[i] = (float)rng_unit(r) * 2.0f - 1.0f;
+        if (trial % 5 == 0) { /* infinities, and NaNs where they meet */
+            x[rng_range(r, 0, (int)xn - 1)] = INFINITY;
+            x[rng_range(r, 0, (int)xn - 1)] = -INFINITY;
+        }
+        for (size_t i = 0; i < yn; ++i)
+            y[i] = G16;
+        k->convcv(mr, nr, nc, nt, w, x, cs, toff, yf, ldy, 1, 0, CONVCV_Y_F32);
+        k->convcv(mr, nr, nc, nt, w, x, cs, toff, y, ldy, ystep, 0, y16);
+        int ok = 1;
+        for (size_t i = 0; i < yn; ++i) {
+            const size_t m = i / ldy, q = i % ldy, j = q / ystep;
+            const bool named = m < mr && q % ystep == 0 && j < nr;
+            const float v = named ? yf[m * ldy + j] : 0.0f;
+            const uint16_t want = !named                 ? G16
+                                  : y16 == CONVCV_Y_BF16 ? f32_to_bf16(v)
+                                                         : f32_to_f16(v);
+            ok &= y[i] == want;
+        }
+        if (!ok && bad++ < 3)
+            printf("FAIL convcv y16=%d %dx%d %s step %zu mr=%zu nr=%zu nc=%zu nt=%zu: narrowed "
+                   "results differ\n",
+                   y16, MR, NR, cpu_isa_name(k->isa), ystep, mr, nr, nc, nt);
+        free(x);
+        free(w);
+        free(yf);
+        free(y);
     }
     return bad;
 }
@@ -1485,7 +1547,7 @@ int main(void)
         printf("%s: conv 1x%d %s, convrv 1x%d %s\n", cpu_isa_name(k->isa), k->conv1_nr,
                bad_conv1 ? "FAIL" : "ok", k->convrv1_nr, bad_rv1 ? "FAIL" : "ok");
         if (k->convcv) {
-            int bad_ccv = check_convcv_bits(k, &r);
+            int bad_ccv = check_convcv_bits(k, &r) + check_convcv_y16(k, &r);
             for (size_t step = 1; step <= 3;
                  ++step) /* 2: stride-2 output phases; 3: the generic store */
                 bad_ccv += check_conv(k, k->convcv_mr, k->convcv_nr, NULL, k->convcv, step, &r);

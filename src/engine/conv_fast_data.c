@@ -667,19 +667,19 @@ static inline int64_t tile_start(const data_state *st, int64_t t, int64_t span, 
 
 /* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
  * j*ystep] (ystep > 1: the channel-vector kernel only); y is float, or
- * with ybf16 (the pair kernel only) a BF16 gradInput written in place. */
+ * with y16 (the channel-vector kernels only: CONVCV_Y_BF16 for the pair
+ * kernel) a 16-bit gradInput written in place. */
 static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g,
                                const float *w, const float *x, int64_t cs, int xround,
-                               const ptrdiff_t *toff, void *y, int64_t ldy, int64_t ystep,
-                               bool ybf16)
+                               const ptrdiff_t *toff, void *y, int64_t ldy, int64_t ystep, int y16)
 {
     if (r->st->pairs) /* panels and slab of pairs: 32-bit words at the floats' offsets */
         r->pairconv((size_t)mr, (size_t)nr, (size_t)data_chans(r->st, g), (size_t)g->nt,
                     (const uint32_t *)(const void *)w, (const uint32_t *)(const void *)x,
-                    (size_t)cs, toff, y, (size_t)ldy, (size_t)ystep, 0, ybf16);
+                    (size_t)cs, toff, y, (size_t)ldy, (size_t)ystep, 0, y16 == CONVCV_Y_BF16);
     else if (r->st->cv)
         r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
-                  (size_t)ldy, (size_t)ystep, 0);
+                  (size_t)ldy, (size_t)ystep, 0, y16);
     else
         r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
                 (size_t)ldy, 0, xround);
@@ -760,14 +760,21 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
     /* the FLOAT16 / BF16 modes round fp32 results: in place, after the
      * kernel calls of a tile group, while its lines are in L1 */
     const bool rounds = conv_result_round_kind(r->p->mode) != F32_ROUND_NONE;
-    /* BF16 pairs into a BF16 gradInput in mode BF16: the kernel narrows as
-     * it stores (the mode's rounding and the cast are one rounding), so the
-     * results skip the tile buffer and data_store_tile (8% of r50_c4_1x1's
-     * bf16 dx, 20% of r50_c3_3x3s2's with its stride-2 phases) */
-    const bool bf16_out = st->pairs && out->dtype == ACL_BF16 && r->p->mode == CONV_MODE_BF16;
+    /* BF16 pairs into a BF16 gradInput in mode BF16, or the fp32
+     * channel-vector kernel (where it narrows in registers) into a gradInput
+     * of the mode's 16-bit dtype: the kernel narrows as it stores (the
+     * mode's rounding and the cast are one rounding), so the results skip
+     * the tile buffer and data_store_tile (pairs: 8% of r50_c4_1x1's bf16
+     * dx, 20% of r50_c3_3x3s2's with its stride-2 phases; fp16, a 1x1 layer
+     * 96 -> 24 channels on 56 x 56: -30%) */
+    const bool bf16_mode = out->dtype == ACL_BF16 && r->p->mode == CONV_MODE_BF16;
+    const bool mode16 = bf16_mode || (out->dtype == ACL_FLOAT16 && r->p->mode == CONV_MODE_F16);
+    int y16 = CONVCV_Y_F32;
+    if (st->pairs ? bf16_mode : st->cv && !st->phase_rows && r->k->convcv_y16 && mode16)
+        y16 = out->dtype == ACL_BF16 ? CONVCV_Y_BF16 : CONVCV_Y_F16;
     const bool f32_out = !st->phase_rows && out->dtype == ACL_FLOAT;
-    const bool direct = f32_out || bf16_out;
-    const int64_t es = bf16_out ? 2 : 4; /* bytes of an output element */
+    const bool direct = f32_out || y16 != CONVCV_Y_F32;
+    const int64_t es = y16 != CONVCV_Y_F32 ? 2 : 4; /* bytes of an output element */
     /* (cols == wp: a column block narrower than the plane would write its
      * junk lanes into the next block's columns) */
     const bool flat_in_place = direct && ystep == 1 && g->ostep[1] == 1 && g->wp == cols &&
@@ -814,13 +821,13 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
                                 prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1,
                                               (size_t)es);
                             data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff, dst,
-                                        out->stride[1], ystep, bf16_out);
+                                        out->stride[1], ystep, y16);
                         } else {
                             data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff,
-                                        tile + (c0 - g0), st->tile_ld, 1, false);
+                                        tile + (c0 - g0), st->tile_ld, 1, CONVCV_Y_F32);
                         }
                     }
-                    if (in_place && rounds && !bf16_out && !st->round_blocks)
+                    if (in_place && rounds && y16 == CONVCV_Y_F32 && !st->round_blocks)
                         round_in_place(r, (float *)(void *)dst0 + g0 * ystep, mr, out->stride[1],
                                        gn, ystep);
                     if (!in_place)

@@ -78,7 +78,7 @@ static const conv_ukernels table_avx512 = {
     .f32_round_nt = f32_round_nt_ukernel__avx512,
     .f32_narrow_step2 = f32_narrow_step2_ukernel__avx512,
     .lanes16 = f32_lanes16_ukernel__avx512,
-    .convcv_mr = 32, .convcv_nr = 14, .convcv = f32_convcv_ukernel_32x14__avx512,
+    .convcv_mr = 32, .convcv_nr = 14, .convcv = f32_convcv_ukernel_32x14__avx512, .convcv_y16 = true,
     .bf16_convwt_mr = 6, .bf16_convwt_nr = 64, .bf16_convwt = bf16_convwt_ukernel_6x64__avx512,
     .bf16_convcv_mr = 32, .bf16_convcv_nr = 14, .bf16_convcv = bf16_convcv_ukernel_32x14__avx512,
     .bf16_minexp = bf16_minexp_ukernel__avx512,

@@ -46,10 +46,15 @@ typedef void (*f32_conv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, 
  * elements between belong to other output phases). With ystep == 1 the
  * kernel asks for the lines of its results itself during its loop (a
  * caller's burst of requests before the call made the core wait on them).
+ * y is float (y16 == CONVCV_Y_F32), or uint16_t with each sum narrowed as
+ * f32_narrow does to bf16 (CONVCV_Y_BF16) or fp16 (CONVCV_Y_F16); accumulate
+ * must then be 0. A 16-bit gradInput whose mode rounds to its own dtype is
+ * so written in place (the ISA's convcv_y16 says it is fast there).
  */
+enum { CONVCV_Y_F32 = 0, CONVCV_Y_BF16 = 1, CONVCV_Y_F16 = 2 };
 typedef void (*f32_convcv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                      const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                      size_t ldy, size_t ystep, int accumulate);
+                                      const float *x, size_t cs, const ptrdiff_t *toff, void *y,
+                                      size_t ldy, size_t ystep, int accumulate, int y16);
 
 /*
  * Weight-gradient kernel ("convwt"): MR reduction rows x NR output lanes.
@@ -192,9 +197,11 @@ typedef struct conv_ukernels {
     f32_round_ukernel_fn f32_round_nt;
     /* gradBias rows */
     f32_lanes16_ukernel_fn lanes16;
-    /* channel-vector variant of conv (NULL: the ISA has none) */
+    /* channel-vector variant of conv (NULL: the ISA has none); convcv_y16:
+     * its 16-bit stores narrow in registers (else through a buffer) */
     int convcv_mr, convcv_nr;
     f32_convcv_ukernel_fn convcv;
+    bool convcv_y16;
     /* BF16 pairs with fused multiply-adds (NULL: the ISA has none); its
      * vdpbf16ps twin comes from conv_bf16_dot_convwt */
     int bf16_convwt_mr, bf16_convwt_nr;
@@ -227,11 +234,11 @@ void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, c
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                    size_t ldy, int accumulate, int xround);
 void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                   const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                   size_t ldy, size_t ystep, int accumulate);
+                                   const float *x, size_t cs, const ptrdiff_t *toff, void *y,
+                                   size_t ldy, size_t ystep, int accumulate, int y16);
 void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                      const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                      size_t ldy, size_t ystep, int accumulate);
+                                      const float *x, size_t cs, const ptrdiff_t *toff, void *y,
+                                      size_t ldy, size_t ystep, int accumulate, int y16);
 
 void f32_convwt_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,

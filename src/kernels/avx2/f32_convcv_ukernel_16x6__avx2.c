@@ -8,6 +8,7 @@
  * spatial-vector 'conv' kernel. */
 #include <immintrin.h>
 
+#include "common/dtype.h"
 #include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/avx2/transpose8__avx2.h"
 #include "kernels/conv_ukernels.h"
@@ -113,9 +114,23 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, con
         break
 
 void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                   const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                   size_t ldy, size_t ystep, int accumulate)
+                                   const float *x, size_t cs, const ptrdiff_t *toff, void *yv,
+                                   size_t ldy, size_t ystep, int accumulate, int y16)
 {
+    if (y16 != CONVCV_Y_F32) {
+        /* 16-bit results through a tile, narrowed one by one (this ISA's
+         * table leaves convcv_y16 unset: the engine's tile path narrows
+         * whole runs) */
+        float t[MR * NR];
+        f32_convcv_ukernel_16x6__avx2(mr, nr, nc, nt, w, x, cs, toff, t, NR, 1, 0, CONVCV_Y_F32);
+        uint16_t *y = yv;
+        for (size_t m = 0; m < mr; ++m)
+            for (size_t j = 0; j < nr; ++j)
+                y[m * ldy + j * ystep] =
+                    y16 == CONVCV_Y_BF16 ? f32_to_bf16(t[m * NR + j]) : f32_to_f16(t[m * NR + j]);
+        return;
+    }
+    float *y = yv;
     /* the positions of the tile and the channel halves as constants: the
      * loop is unrolled for exactly those */
     switch (nr) {

@@ -88,6 +88,13 @@ static inline __attribute__((always_inline)) __m256i narrow_bf16(__m512 x)
     return narrow16(x, 1);
 }
 
+/* f32_narrow's fp16 rounding: vcvtps2ph, ties to even (NaNs quieted with
+ * the top payload bits, as f32_to_f16) */
+static inline __attribute__((always_inline)) __m256i narrow_f16(__m512 x)
+{
+    return narrow16(x, 0);
+}
+
 /* store_half for a BF16 y: each value narrowed to bf16 by narrow (a
  * constant: narrow_bf16, or an instruction with the same results on the
  * caller's values), y[m*ldy + j*ystep] 16-bit */

@@ -48,7 +48,7 @@ channel_step(const int nr, const float *w, const float *xt, __m512 *lo, __m512 *
  * them back between them (bf16_convcv's vdpbf16ps kernel does the same). */
 static inline __attribute__((always_inline)) void
 one_tap_channels(const int nr, size_t mr, size_t nc, const float *w, const float *x, size_t cs,
-                 const float *y, size_t ldy, size_t ystep, __m512 *lo, __m512 *hi)
+                 const void *y, size_t ldy, size_t ystep, size_t es, __m512 *lo, __m512 *hi)
 {
     const size_t ahead = nc > PF_CHANNELS ? nc - PF_CHANNELS : 0;
     /* (at step 2 too, as bf16_convcv's: a 1x1 stride-2 gradInput, 256 ->
@@ -56,7 +56,9 @@ one_tap_channels(const int nr, size_t mr, size_t nc, const float *w, const float
      * loop's stride-2 3x3 phases lost) */
     const size_t lines = ystep <= 2 ? 2 * mr : 0;
     for (size_t c = 0; c < nc; ++c, x += cs, w += MR) {
-        const float *line = c < lines ? y + (c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) * ystep : x;
+        const char *line =
+            c < lines ? (const char *)y + ((c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) * ystep) * es
+                      : (const char *)x;
         const float *strip = c < ahead ? x + PF_CHANNELS * cs : x;
         _mm_prefetch((const char *)line, _MM_HINT_T0);
         _mm_prefetch((const char *)strip, _MM_HINT_T0);
@@ -69,10 +71,11 @@ one_tap_channels(const int nr, size_t mr, size_t nc, const float *w, const float
  * zero padding: skipped, not computed) */
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t nc, size_t nt,
-            const float *w, const float *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy,
-            size_t ystep, int accumulate, const int step)
+            const float *w, const float *x, size_t cs, const ptrdiff_t *toff, void *y, size_t ldy,
+            size_t ystep, int accumulate, const int step, int y16)
 {
     __m512 lo[VL], hi[VL];
+    const size_t es = y16 ? 2 : 4; /* bytes of a result */
     /* step (a constant) 1 or 2: from zero into results at that step. gcc
      * keeps the sums in registers from the first channel to the stores
      * only in such instances: tile_start's and tile_finish's other cases
@@ -84,10 +87,10 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
         for (int j = 0; j < VL; ++j)
             lo[j] = hi[j] = _mm512_setzero_ps();
     } else { /* (from y: transposed like the result) */
-        tile_start(lo, hi, nr, halves, mr, y, ldy, ystep, accumulate);
+        tile_start(lo, hi, nr, halves, mr, (const float *)y, ldy, ystep, accumulate);
     }
     if (one_tap) /* (halves == 2) */
-        one_tap_channels(nr, mr, nc, w, x + toff[0], cs, y, ldy, ystep, lo, hi);
+        one_tap_channels(nr, mr, nc, w, x + toff[0], cs, y, ldy, ystep, es, lo, hi);
     for (size_t c = 0; c < (one_tap ? 0 : nc); ++c) {
         const float *xc = x + c * cs;
         /* the lines of the results, one request per channel for the first
@@ -96,7 +99,8 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
          * call until now: r50_c4_1x1's dx -2 to -6% CPU this way. Unit steps
          * only (the stride-2 phases of r50_c3_3x3s2 were +1-3% slower) */
         if (ystep == 1 && c < 2 * mr)
-            _mm_prefetch((const char *)(y + (c >> 1) * ldy + (c & 1) * (nr - 1)), _MM_HINT_T0);
+            _mm_prefetch((const char *)y + ((c >> 1) * ldy + (c & 1) * (size_t)(nr - 1)) * es,
+                         _MM_HINT_T0);
         if (c + PF_CHANNELS < nc) {
             /* the first tap's strip: nr floats, one or two lines. The
              * intrinsic, not ukernel_prefetch_addr: with its asm statement
@@ -120,15 +124,20 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
             w += MR;
         }
     }
-    tile_finish(lo, hi, nr, halves, mr, y, ldy, ystep, 0, NULL);
+    if (y16 == CONVCV_Y_BF16)
+        tile_finish(lo, hi, nr, halves, mr, y, ldy, ystep, 1, narrow_bf16);
+    else if (y16 == CONVCV_Y_F16)
+        tile_finish(lo, hi, nr, halves, mr, y, ldy, ystep, 1, narrow_f16);
+    else
+        tile_finish(lo, hi, nr, halves, mr, y, ldy, ystep, 0, NULL);
 }
 
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, 0);        \
+            convcv_body(n, 2, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, 0, y16);   \
         else                                                                                       \
-            convcv_body(n, 1, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, 0);        \
+            convcv_body(n, 1, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, 0, y16);   \
         break;
 
 /* Full tiles (14 positions, both halves): of one tap (the bulk of 1x1
@@ -136,11 +145,12 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
  * several, from zero into results at step 1 or 2 (every data pass call);
  * one tap with another step or accumulating. */
 #define FULL_TILE(name, one_tap, step)                                                             \
-    static __attribute__((noinline)) void name(size_t mr, size_t nc, size_t nt, const float *w,    \
-                                               const float *x, size_t cs, const ptrdiff_t *toff,   \
-                                               float *y, size_t ldy, size_t ystep, int accumulate) \
+    static __attribute__((noinline)) void name(                                                    \
+        size_t mr, size_t nc, size_t nt, const float *w, const float *x, size_t cs,                \
+        const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep, int accumulate, int y16)         \
     {                                                                                              \
-        convcv_body(NR, 2, one_tap, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, step);  \
+        convcv_body(NR, 2, one_tap, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, step,   \
+                    y16);                                                                          \
     }
 FULL_TILE(one_tap_step1, 1, 1)
 FULL_TILE(one_tap_step2, 1, 2)
@@ -149,17 +159,17 @@ FULL_TILE(full_step2, 0, 2)
 FULL_TILE(one_tap_any, 1, 0)
 
 void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                      const float *x, size_t cs, const ptrdiff_t *toff, float *y,
-                                      size_t ldy, size_t ystep, int accumulate)
+                                      const float *x, size_t cs, const ptrdiff_t *toff, void *y,
+                                      size_t ldy, size_t ystep, int accumulate, int y16)
 {
     if (nr == NR && mr > VL && !accumulate && ystep <= 2) {
         (nt == 1      ? ystep == 1 ? one_tap_step1 : one_tap_step2
          : ystep == 1 ? full_step1
-                      : full_step2)(mr, nc, nt, w, x, cs, toff, y, ldy, ystep, 0);
+                      : full_step2)(mr, nc, nt, w, x, cs, toff, y, ldy, ystep, 0, y16);
         return;
     }
     if (nr == NR && mr > VL && nt == 1) {
-        one_tap_any(mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);
+        one_tap_any(mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, y16);
         return;
     }
     /* the positions of the tile as a constant: the broadcasts and
