@@ -621,6 +621,44 @@ static int check_bf16_pairt(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* h16_transpose: every element the ISA's widening kernel's bits for the
+ * same quiet, transposed; halves of every class (NaNs both kinds, infinities,
+ * subnormals, zeros) from random bits; guards around dst untouched. */
+static int check_h16_transpose(const conv_ukernels *k, test_rng *r)
+{
+    int bad = 0;
+    for (int trial = 0; trial < 160; ++trial) {
+        const int bf16 = trial & 1, quiet = (trial >> 1) & 1;
+        const size_t m = (size_t)rng_range(r, 0, 35), n = (size_t)rng_range(r, 0, 35);
+        const size_t lds = n + (size_t)rng_range(r, n ? 0 : 1, 7),
+                     ldd = m + (size_t)rng_range(r, m ? 0 : 1, 5);
+        const size_t sn = (m + 1) * lds + 1, dn = (n + 1) * ldd + 1;
+        uint16_t *src = malloc(sn * sizeof(uint16_t));
+        float *dst = malloc(dn * sizeof(float)), *row = malloc((n + 1) * sizeof(float));
+        for (size_t i = 0; i < sn; ++i)
+            src[i] = (uint16_t)rng_range(r, 0, 0xffff);
+        const float guard = -12345.0f;
+        for (size_t i = 0; i < dn; ++i)
+            dst[i] = guard;
+        k->h16_transpose(m, n, src, lds, dst, ldd, bf16, quiet);
+        int ok = 1;
+        for (size_t i = 0; i < m; ++i) {
+            (bf16 ? k->bf16_f32_cvt : k->f16_f32_cvt)(n, src + i * lds, row, quiet);
+            for (size_t j = 0; j < n; ++j)
+                ok &= memcmp(&dst[j * ldd + i], &row[j], sizeof(float)) == 0;
+        }
+        for (size_t i = 0; i < dn; ++i)
+            if (i / ldd >= n || i % ldd >= m) ok &= dst[i] == guard;
+        if (!ok && bad++ < 3)
+            printf("FAIL h16_transpose %s bf16=%d quiet=%d m=%zu n=%zu lds=%zu ldd=%zu\n",
+                   cpu_isa_name(k->isa), bf16, quiet, m, n, lds, ldd);
+        free(src);
+        free(dst);
+        free(row);
+    }
+    return bad;
+}
+
 /* bf16_split2: even / odd positions and the exponent scan, every length
  * 0..150 at 2 offsets, 16-bit guards after both outputs. */
 static int check_bf16_split2(const conv_ukernels *k, test_rng *r)
@@ -1577,8 +1615,15 @@ int main(void)
         g_fail += bad_me;
         const int bad_tr = check_transpose(k, &r);
         printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");
+        g_fail += bad_tr;
+        if (k->h16_transpose) {
+            const int bad_ht = check_h16_transpose(k, &r);
+            printf("%s: h16_transpose %s\n", cpu_isa_name(k->isa), bad_ht ? "FAIL" : "ok");
+            g_fail += bad_ht;
+        }
         const int bad_cv = check_f16_cvt(k);
         printf("%s: f16_f32_cvt %s\n", cpu_isa_name(k->isa), bad_cv ? "FAIL" : "ok");
+        g_fail += bad_cv;
         const int bad_bf = check_bf16_cvt(k);
         printf("%s: bf16_f32_cvt %s\n", cpu_isa_name(k->isa), bad_bf ? "FAIL" : "ok");
         g_fail += bad_bf;

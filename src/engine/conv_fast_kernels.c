@@ -65,6 +65,7 @@ static const conv_ukernels table_avx512 = {
     .conv1_nr = 128, .conv1 = f32_conv_ukernel_1x128__avx512,
     .convrv1_nr = 8, .convrv1 = f32_convrv_ukernel_1x8__avx512,
     .transpose = f32_transpose_ukernel_16x16__avx512,
+    .h16_transpose = h16_transpose_ukernel_16x16__avx512,
     .f16_f32_cvt = f16_f32_cvt_ukernel__avx512,
     .bf16_f32_cvt = bf16_f32_cvt_ukernel__avx512,
     .h16_f32_split2 = h16_f32_split2_ukernel__avx512,

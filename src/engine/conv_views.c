@@ -28,6 +28,16 @@ float conv_round_result(float v, conv_mode mode)
     }
 }
 
+bool conv_h16_widens(const conv_view *v, conv_mode mode, int *quiet)
+{
+    /* a mode that rounds to the other 16-bit format changes the values;
+     * every other one keeps them (fp16's 11 significant bits fit HF32's) */
+    const bool bf16 = v->dtype == ACL_BF16 && mode != CONV_MODE_F16;
+    const bool f16 = v->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16;
+    *quiet = (bf16 && mode == CONV_MODE_BF16) || (f16 && mode == CONV_MODE_F16);
+    return bf16 || f16;
+}
+
 void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
                    int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst)
 {
@@ -52,17 +62,13 @@ void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t 
         return;
     }
     const uint16_t *s = (const uint16_t *)v->data + base;
-    const bool bf16 = v->dtype == ACL_BF16 && mode != CONV_MODE_F16;
-    const bool f16 = v->dtype == ACL_FLOAT16 && mode != CONV_MODE_BF16;
-    if (bf16 || f16) {
+    int quiet;
+    if (conv_h16_widens(v, mode, &quiet)) {
+        const bool bf16 = v->dtype == ACL_BF16;
         /* unit stride: the ISA's kernels (bf16 NaNs quieted as BF16 mode's
          * rounding does; the other modes leave NaNs as they are) */
-        if (bf16 && sw == 1) {
-            k->bf16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_BF16);
-            return;
-        }
-        if (f16 && sw == 1) {
-            k->f16_f32_cvt((size_t)count, s, dst, mode == CONV_MODE_F16);
+        if (sw == 1) {
+            (bf16 ? k->bf16_f32_cvt : k->f16_f32_cvt)((size_t)count, s, dst, quiet);
             return;
         }
         /* widen (a loop without calls: it vectorizes), then round the NaNs */
@@ -73,7 +79,7 @@ void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t 
             for (int64_t i = 0; i < count; ++i)
                 dst[i] = f16_to_f32_inl(s[i * sw]);
         /* the FLOAT16 / BF16 roundings quiet NaNs; FLOAT / HF32 keep them */
-        if (mode == CONV_MODE_F16 || mode == CONV_MODE_BF16) f32_quiet_nans(dst, count);
+        if (quiet) f32_quiet_nans(dst, count);
         return;
     }
     for (int64_t i = 0; i < count; ++i)

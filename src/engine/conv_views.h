@@ -55,6 +55,11 @@ float conv_round_operand(float v, conv_mode mode);
 /* Rounds an accumulated data gradient to the compute dtype of mode. */
 float conv_round_result(float v, conv_mode mode);
 
+/* Whether mode keeps the values of v, a 16-bit view: then conv_load_row
+ * only widens them, as the ISA's bf16_f32_cvt / f16_f32_cvt with *quiet
+ * (the FLOAT16 / BF16 roundings quiet NaNs). */
+bool conv_h16_widens(const conv_view *v, conv_mode mode, int *quiet);
+
 /* dst[i] = v[n, c, d, h, w0 + i*step] rounded for mode, i < count: the bits
  * of conv_round_operand(load_as_f32(...), mode), the conversion chosen once
  * per row and run by k's row kernels where the row has unit or step-2

@@ -145,6 +145,19 @@ typedef void (*f32_transpose_ukernel_fn)(size_t m, size_t n, const float *src, s
                                          size_t ldd);
 
 /*
+ * Widening transpose of 16-bit rows ("h16_transpose"): dst[j*ldd + i] = the
+ * fp32 value bf16_f32_cvt (bf16 != 0) or f16_f32_cvt (bf16 == 0) gives for
+ * src[i*lds + j] with the same quiet, for i < m, j < n: transpose's
+ * contract for a 16-bit source. Reads and writes exactly the elements named.
+ * NULL where the ISA has none (its widening copy, then transpose).
+ */
+typedef void (*h16_transpose_ukernel_fn)(size_t m, size_t n, const uint16_t *src, size_t lds,
+                                         float *dst, size_t ldd, int bf16, int quiet);
+
+void h16_transpose_ukernel_16x16__avx512(size_t m, size_t n, const uint16_t *src, size_t lds,
+                                         float *dst, size_t ldd, int bf16, int quiet);
+
+/*
  * Transpose of BF16 pairs ("bf16_pairt"): dst[j*ldd + i] = the 32-bit word
  * src[i*lds + 2j] | src[i*lds + 2j + 1] << 16 for i < m, j < n, returning
  * the smaller of emin and the smallest exponent field of the bf16 values
@@ -179,6 +192,7 @@ typedef struct conv_ukernels {
     int convrv1_nr;
     f32_convrv_ukernel_fn convrv1;
     f32_transpose_ukernel_fn transpose;
+    h16_transpose_ukernel_fn h16_transpose; /* NULL: widen, then transpose */
     /* fp16 / bf16 rows widened to fp32 (packing) */
     f16_f32_cvt_ukernel_fn f16_f32_cvt;
     bf16_f32_cvt_ukernel_fn bf16_f32_cvt;
