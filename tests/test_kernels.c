@@ -608,8 +608,12 @@ static int check_bf16_pairt(const conv_ukernels *k, test_rng *r)
             int ok = got == want;
             for (size_t i = 0; i < dn; ++i) {
                 const size_t j = i / ldd, c = i % ldd;
-                const uint16_t *e = src + off + c * lds + 2 * j;
-                ok &= dst[i] == (j < n && c < m ? (uint32_t)e[0] | (uint32_t)e[1] << 16 : 0xdeadbeefu);
+                uint32_t word = 0xdeadbeefu;
+                if (j < n && c < m) {
+                    const uint16_t *e = src + off + c * lds + 2 * j;
+                    word = (uint32_t)e[0] | (uint32_t)e[1] << 16;
+                }
+                ok &= dst[i] == word;
             }
             if (!ok && bad++ < 3)
                 printf("FAIL bf16_pairt %s m=%zu n=%zu lds=%zu off=%zu: exponent %d (want %d) or "
