@@ -5,18 +5,15 @@
 #include "kernels/avx512/h16_widen__avx512.h"
 #include "kernels/cvt_ukernels.h"
 
-static inline __m512 widen(__m256i h, int quiet)
-{
-    return bf16x16_quiet(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16), quiet);
-}
-
 void bf16_f32_cvt_ukernel__avx512(size_t n, const uint16_t *src, float *dst, int quiet)
 {
     size_t i = 0;
     for (; i + 16 <= n; i += 16)
-        _mm512_storeu_ps(dst + i, widen(_mm256_loadu_si256((const __m256i *)(src + i)), quiet));
+        _mm512_storeu_ps(dst + i,
+                         bf16x16_widen(_mm256_loadu_si256((const __m256i *)(src + i)), quiet));
     if (i < n) {
         const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
-        _mm512_mask_storeu_ps(dst + i, m, widen(_mm256_maskz_loadu_epi16(m, src + i), quiet));
+        _mm512_mask_storeu_ps(dst + i, m,
+                              bf16x16_widen(_mm256_maskz_loadu_epi16(m, src + i), quiet));
     }
 }

@@ -31,4 +31,11 @@ static inline __m512 bf16x16_quiet(__m512i u, int quiet)
     return _mm512_castsi512_ps(_mm512_mask_or_epi32(u, nan, u, _mm512_set1_epi32(0x400000)));
 }
 
+/* 16 bf16 halves -> fp32 (shifted up 16, exact), NaN lanes quieted on
+ * request: bf16_to_f32's bits, as bf16_f32_cvt gives them. */
+static inline __m512 bf16x16_widen(__m256i h, int quiet)
+{
+    return bf16x16_quiet(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16), quiet);
+}
+
 #endif /* ACLCONV_H16_WIDEN_AVX512_H_ */
