@@ -1394,6 +1394,20 @@ static int check_store_results(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* The AVX-512 reduction-vector kernels' tree over 16 lane sums: (l, l+8),
+ * (l, l+4), (l, l+2), (l, l+1). */
+static float lanes16_tree(const float lane[16])
+{
+    float s8[8], s4[4], s2[2];
+    for (int l = 0; l < 8; ++l)
+        s8[l] = lane[l + 8] + lane[l];
+    for (int l = 0; l < 4; ++l)
+        s4[l] = s8[l + 4] + s8[l];
+    for (int l = 0; l < 2; ++l)
+        s2[l] = s4[l] + s4[l + 2];
+    return s2[0] + s2[1];
+}
+
 /* One convrv result in the order conv_ukernels.h documents, for an ISA with
  * vl lanes: lane l sums the terms j = l (mod vl), rows ascending then j
  * ascending, with a fused multiply-add per vector step (the SIMD kernels:
@@ -1425,14 +1439,7 @@ static float convrv_expect(int vl, size_t nrows, size_t len, const float *a, siz
             t[l] = s[l] + s[l + 2];
         return t[0] + t[1];
     }
-    float s8[8], s4[4], s2[2]; /* vl 16: (l, l+8), (l, l+4), (l, l+2), (l, l+1) */
-    for (int l = 0; l < 8; ++l)
-        s8[l] = lane[l + 8] + lane[l];
-    for (int l = 0; l < 4; ++l)
-        s4[l] = s8[l + 4] + s8[l];
-    for (int l = 0; l < 2; ++l)
-        s2[l] = s4[l] + s4[l + 2];
-    return s2[0] + s2[1];
+    return lanes16_tree(lane);
 }
 
 /* convrv's sum order, bit for bit, on values whose sums round (check_convrv
@@ -1478,6 +1485,81 @@ static int check_convrv_order(const conv_ukernels *k, int MR, int NR, f32_convrv
                                     (double)got, (double)want);
                         }
                 }
+    return bad;
+}
+
+/* bf16 convrv against its contract (tiny: as check_bf16_convwt): pair q of a
+ * row in lane q mod 16, its high position's product first, positions past
+ * len +0, the 16-lane tree, then c. Lengths around the 32 positions of a
+ * step, rows ending exactly at their allocation (a read past len faults
+ * under ASan). */
+static int check_bf16_convrv(const conv_ukernels *k, bf16_convrv_ukernel_fn fn, const char *name,
+                             int tiny, test_rng *r)
+{
+    const int MR = k->bf16_convrv_mr, NR = k->bf16_convrv_nr;
+    const int elo = tiny ? 0 : 71, ehi = tiny ? 140 : 130;
+    enum { LDN = CONV_UKERNEL_MAX_MR + 3 };
+    int bad = 0;
+    for (int mr = 1; mr <= MR; ++mr)
+        for (int nr = 1; nr <= NR; ++nr)
+            for (int accumulate = 0; accumulate < 2; ++accumulate) {
+                const size_t nrows = (size_t)rng_range(r, 1, 3);
+                const size_t len =
+                    (size_t)(rng_range(r, 0, 3) == 0 ? rng_range(r, 1, 100) : rng_range(r, 28, 36));
+                const size_t ars = len + (size_t)rng_range(r, 0, 5),
+                             brs = len + (size_t)rng_range(r, 0, 5);
+                /* row m of a, n of b: (nrows - 1) strides then len elements */
+                const size_t an = (nrows - 1) * ars + len, bn = (nrows - 1) * brs + len;
+                uint16_t *ar[CONV_UKERNEL_MAX_MR], *br[CONV_UKERNEL_MAX_MR];
+                for (int m = 0; m < MR; ++m) {
+                    ar[m] = malloc(an * sizeof(uint16_t));
+                    for (size_t i = 0; i < an; ++i)
+                        ar[m][i] = bf16_random(r, elo, ehi);
+                }
+                for (int n = 0; n < NR; ++n) {
+                    br[n] = malloc(bn * sizeof(uint16_t));
+                    for (size_t i = 0; i < bn; ++i)
+                        br[n][i] = bf16_random(r, elo, ehi);
+                }
+                float c[CONV_UKERNEL_MAX_MR * LDN], want[CONV_UKERNEL_MAX_MR * LDN];
+                for (int i = 0; i < CONV_UKERNEL_MAX_MR * LDN; ++i)
+                    c[i] = want[i] = GUARD;
+                for (int m = 0; m < mr; ++m)
+                    for (int n = 0; n < nr; ++n) {
+                        const float c0 = bf16_val(bf16_random(r, 120, 134));
+                        c[m + n * LDN] = accumulate ? c0 : GUARD;
+                        float lane[16] = {0.0f};
+                        const size_t steps = (len + 31) / 32;
+                        for (size_t rr = 0; rr < nrows; ++rr)
+                            for (size_t q = 0; q < 16 * steps; ++q) {
+                                const uint16_t *a = ar[m] + rr * ars, *b = br[n] + rr * brs;
+                                const size_t j = 2 * q;
+                                const float ahi = j + 1 < len ? bf16_val(a[j + 1]) : 0.0f,
+                                            bhi = j + 1 < len ? bf16_val(b[j + 1]) : 0.0f,
+                                            alo = j < len ? bf16_val(a[j]) : 0.0f,
+                                            blo = j < len ? bf16_val(b[j]) : 0.0f;
+                                lane[q % 16] = fmaf(ahi, bhi, lane[q % 16]);
+                                lane[q % 16] = fmaf(alo, blo, lane[q % 16]);
+                            }
+                        const float sum = lanes16_tree(lane);
+                        want[m + n * LDN] = accumulate ? c0 + sum : sum;
+                    }
+                fn((size_t)mr, (size_t)nr, nrows, len, (const uint16_t *const *)ar, ars,
+                   (const uint16_t *const *)br, brs, c, 1, LDN, accumulate);
+                for (int i = 0; i < CONV_UKERNEL_MAX_MR * LDN; ++i)
+                    if (f32_bits(c[i]) != f32_bits(want[i])) {
+                        if (bad++ < 3)
+                            printf("FAIL %s%s mr=%d nr=%d acc=%d rows=%zu len=%zu: c[m=%d][n=%d] "
+                                   "= %a, want %a\n",
+                                   name, tiny ? " (tiny operands)" : "", mr, nr, accumulate, nrows,
+                                   len, i % LDN, i / LDN, c[i], want[i]);
+                        break;
+                    }
+                for (int m = 0; m < MR; ++m)
+                    free(ar[m]);
+                for (int n = 0; n < NR; ++n)
+                    free(br[n]);
+            }
     return bad;
 }
 
@@ -1606,9 +1688,13 @@ int main(void)
                       check_bf16_convcv(k, k->bf16_convcv, "bf16 convcv (fma)", 1, &r);
             const bf16_convcv_ukernel_fn dotcv = conv_bf16_dot_convcv(k->isa);
             if (dotcv) bad_bf += check_bf16_convcv(k, dotcv, "bf16 convcv (vdpbf16ps)", 0, &r);
-            printf("%s: bf16 convwt %dx%d, convcv %dx%d %s%s\n", cpu_isa_name(k->isa),
+            bad_bf += check_bf16_convrv(k, k->bf16_convrv, "bf16 convrv (fma)", 0, &r) +
+                      check_bf16_convrv(k, k->bf16_convrv, "bf16 convrv (fma)", 1, &r);
+            const bf16_convrv_ukernel_fn dotrv = conv_bf16_dot_convrv(k->isa);
+            if (dotrv) bad_bf += check_bf16_convrv(k, dotrv, "bf16 convrv (vdpbf16ps)", 0, &r);
+            printf("%s: bf16 convwt %dx%d, convcv %dx%d, convrv %dx%d %s%s\n", cpu_isa_name(k->isa),
                    k->bf16_convwt_mr, k->bf16_convwt_nr, k->bf16_convcv_mr, k->bf16_convcv_nr,
-                   bad_bf ? "FAIL" : "ok",
+                   k->bf16_convrv_mr, k->bf16_convrv_nr, bad_bf ? "FAIL" : "ok",
                    dot ? ", its vdpbf16ps variant too" : " (no vdpbf16ps on this CPU)");
             g_fail += bad_bf;
         }

@@ -82,6 +82,7 @@ static const conv_ukernels table_avx512 = {
     .convcv_mr = 32, .convcv_nr = 14, .convcv = f32_convcv_ukernel_32x14__avx512, .convcv_y16 = true,
     .bf16_convwt_mr = 6, .bf16_convwt_nr = 64, .bf16_convwt = bf16_convwt_ukernel_6x64__avx512,
     .bf16_convcv_mr = 32, .bf16_convcv_nr = 14, .bf16_convcv = bf16_convcv_ukernel_32x14__avx512,
+    .bf16_convrv_mr = 4, .bf16_convrv_nr = 6, .bf16_convrv = bf16_convrv_ukernel_4x6__avx512,
     .bf16_minexp = bf16_minexp_ukernel__avx512,
     .bf16_padrows = bf16_padrows_ukernel__avx512,
     .bf16_zip = bf16_zip_ukernel__avx512,
@@ -107,4 +108,9 @@ bf16_convwt_ukernel_fn conv_bf16_dot_convwt(aclconvIsa isa)
 bf16_convcv_ukernel_fn conv_bf16_dot_convcv(aclconvIsa isa)
 {
     return cpu_has_bf16_dot(isa) ? bf16_convcv_ukernel_32x14__avx512bf16 : NULL;
+}
+
+bf16_convrv_ukernel_fn conv_bf16_dot_convrv(aclconvIsa isa)
+{
+    return cpu_has_bf16_dot(isa) ? bf16_convrv_ukernel_4x6__avx512bf16 : NULL;
 }

@@ -136,6 +136,29 @@ typedef void (*f32_convrv_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t
                                       size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
 
 /*
+ * Reduction-vector kernel over BF16 pairs ("bf16 convrv"): convrv's dot
+ * products of bf16 rows, two positions a lane as vdpbf16ps takes them.
+ *   for m < mr, n < nr:
+ *     c[m*ldm + n*ldn] (= or +=) sum_{r < nrows} sum_{j < len} A(m, r, j) * B(n, r, j)
+ *   A(m, r, j) = a[m][r*ars + j], B(n, r, j) = b[n][r*brs + j] (bf16 bits).
+ * Sum order per element: one partial sum per lane of 16, pair q (positions
+ * 2q and 2q + 1 of a row) in lane q mod 16, over r ascending then q
+ * ascending up to a multiple of 16 pairs (positions past len are +0), in
+ * each pair the high (odd) position's product first, each product exact and
+ * added with one rounding (a fused multiply-add); then convrv's 16-lane
+ * tree; then added to c when accumulating. The _avx512bf16 variant
+ * (vdpbf16ps) agrees with the _avx512 one under bf16 convwt's condition on
+ * the operands' exponents (the lane tree and c adds are plain fp32 adds in
+ * both). Reads exactly the elements named (remainders masked); a[m] for
+ * m >= mr and b[n] for n >= nr must be readable rows, their results are
+ * dropped.
+ */
+typedef void (*bf16_convrv_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t len,
+                                       const uint16_t *const *a, size_t ars,
+                                       const uint16_t *const *b, size_t brs, float *c, size_t ldm,
+                                       size_t ldn, int accumulate);
+
+/*
  * Transpose ("transpose"): dst[j*ldd + i] = src[i*lds + j] for i < m, j < n
  * (the weights pass's dy^T). Any m, n >= 0; reads and writes exactly the
  * elements named (tails masked). Pure data movement: every ISA gives the
@@ -216,12 +239,14 @@ typedef struct conv_ukernels {
     int convcv_mr, convcv_nr;
     f32_convcv_ukernel_fn convcv;
     bool convcv_y16;
-    /* BF16 pairs with fused multiply-adds (NULL: the ISA has none); its
-     * vdpbf16ps twin comes from conv_bf16_dot_convwt */
+    /* BF16 pairs with fused multiply-adds (NULL: the ISA has none); their
+     * vdpbf16ps twins come from conv_bf16_dot_convwt / _convcv / _convrv */
     int bf16_convwt_mr, bf16_convwt_nr;
     bf16_convwt_ukernel_fn bf16_convwt;
     int bf16_convcv_mr, bf16_convcv_nr;
     bf16_convcv_ukernel_fn bf16_convcv;
+    int bf16_convrv_mr, bf16_convrv_nr;
+    bf16_convrv_ukernel_fn bf16_convrv;
     bf16_minexp_ukernel_fn bf16_minexp; /* their operands' guard */
     bf16_padrows_ukernel_fn bf16_padrows; /* padded bf16 slab rows, guarded */
     bf16_zip_ukernel_fn bf16_zip;       /* pair slab rows */
@@ -237,6 +262,7 @@ const conv_ukernels *conv_ukernels_for(aclconvIsa isa);
  * cpu_bf16_dot). */
 bf16_convwt_ukernel_fn conv_bf16_dot_convwt(aclconvIsa isa);
 bf16_convcv_ukernel_fn conv_bf16_dot_convcv(aclconvIsa isa);
+bf16_convrv_ukernel_fn conv_bf16_dot_convrv(aclconvIsa isa);
 
 void f32_conv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
@@ -287,6 +313,13 @@ void f32_convrv_ukernel_3x4__avx2(size_t mr, size_t nr, size_t nrows, size_t len
 void f32_convrv_ukernel_4x6__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                     const float *const *a, size_t ars, const float *const *b,
                                     size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
+void bf16_convrv_ukernel_4x6__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
+                                     const uint16_t *const *a, size_t ars, const uint16_t *const *b,
+                                     size_t brs, float *c, size_t ldm, size_t ldn, int accumulate);
+void bf16_convrv_ukernel_4x6__avx512bf16(size_t mr, size_t nr, size_t nrows, size_t len,
+                                         const uint16_t *const *a, size_t ars,
+                                         const uint16_t *const *b, size_t brs, float *c, size_t ldm,
+                                         size_t ldn, int accumulate);
 
 void f32_conv_ukernel_1x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,

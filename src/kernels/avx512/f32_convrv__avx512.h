@@ -65,6 +65,40 @@ static inline __attribute__((always_inline)) __m512 convrv_sums16__avx512(const 
     return _mm512_add_ps(lo, hi);
 }
 
+/* The end of every AVX-512 reduction-vector kernel: the rows x cols
+ * accumulators reduced, each by the 16-lane tree, and stored (or added) at
+ * c[m*ldm + n*ldn] for m < mr, n < nr. */
+static inline __attribute__((always_inline)) void
+convrv_finish__avx512(const int rows, const int cols, __m512 acc[][CONVRV_AVX512_MAX_COLS],
+                      size_t mr, size_t nr, float *c, size_t ldm, size_t ldn, int accumulate)
+{
+    float sum[CONVRV_AVX512_MAX_ROWS][CONVRV_AVX512_MAX_COLS];
+    if (rows * cols == 1) {
+        sum[0][0] = _mm512_reduce_add_ps(acc[0][0]);
+    } else {
+        /* accumulator k = m*cols + n, 16 at a time (zeros past the last) */
+#pragma GCC unroll 2
+        for (int k0 = 0; k0 < rows * cols; k0 += 16) {
+            __m512 v[16];
+            float t[16];
+#pragma GCC unroll 16
+            for (int k = 0; k < 16; ++k)
+                v[k] = k0 + k < rows * cols ? acc[(k0 + k) / cols][(k0 + k) % cols]
+                                            : _mm512_setzero_ps();
+            _mm512_storeu_ps(t, convrv_sums16__avx512(v));
+#pragma GCC unroll 16
+            for (int k = 0; k < 16; ++k)
+                if (k0 + k < rows * cols)
+                    sum[(k0 + k) / cols][(k0 + k) % cols] = t[4 * (k % 4) + k / 4];
+        }
+    }
+    for (size_t m = 0; m < mr; ++m)
+        for (size_t n = 0; n < nr; ++n) {
+            float *d = c + m * ldm + n * ldn;
+            *d = accumulate ? *d + sum[m][n] : sum[m][n];
+        }
+}
+
 static inline __attribute__((always_inline)) void
 convrv_body__avx512(const int rows, const int cols, size_t mr, size_t nr, size_t nrows, size_t len,
                     const float *const *a, size_t ars, const float *const *b, size_t brs, float *c,
@@ -91,31 +125,7 @@ convrv_body__avx512(const int rows, const int cols, size_t mr, size_t nr, size_t
             convrv_step__avx512(rows, cols, 0xffff, ap, bp, j, acc);
         if (tail) convrv_step__avx512(rows, cols, tail, ap, bp, full, acc);
     }
-    float sum[CONVRV_AVX512_MAX_ROWS][CONVRV_AVX512_MAX_COLS];
-    if (rows * cols == 1) {
-        sum[0][0] = _mm512_reduce_add_ps(acc[0][0]);
-    } else {
-        /* accumulator k = m*cols + n, 16 at a time (zeros past the last) */
-#pragma GCC unroll 2
-        for (int k0 = 0; k0 < rows * cols; k0 += 16) {
-            __m512 v[16];
-            float t[16];
-#pragma GCC unroll 16
-            for (int k = 0; k < 16; ++k)
-                v[k] = k0 + k < rows * cols ? acc[(k0 + k) / cols][(k0 + k) % cols]
-                                            : _mm512_setzero_ps();
-            _mm512_storeu_ps(t, convrv_sums16__avx512(v));
-#pragma GCC unroll 16
-            for (int k = 0; k < 16; ++k)
-                if (k0 + k < rows * cols)
-                    sum[(k0 + k) / cols][(k0 + k) % cols] = t[4 * (k % 4) + k / 4];
-        }
-    }
-    for (size_t m = 0; m < mr; ++m)
-        for (size_t n = 0; n < nr; ++n) {
-            float *d = c + m * ldm + n * ldn;
-            *d = accumulate ? *d + sum[m][n] : sum[m][n];
-        }
+    convrv_finish__avx512(rows, cols, acc, mr, nr, c, ldm, ldn, accumulate);
 }
 
 #endif /* ACLCONV_F32_CONVRV_AVX512_H_ */
