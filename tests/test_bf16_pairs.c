@@ -13,7 +13,9 @@
  * - small integers (every sum exact): the results of the direct
  *   implementation, bit for bit.
  * Problems take the weights pass's GEMM path (OG >= 32) or, a third of them
- * 1x1, its flat path (whole images per call, x read in place); half of them
+ * 1x1, its flat path (whole images per call, x read in place), or, a
+ * quarter of the others, its reduction-vector path (OG < 32: dy's bf16 rows
+ * read in place, or at a W stride through the unpaired kernel); half of them
  * have a multiple of 16 gradInput channels (D), which takes the
  * channel-vector data kernel; a third of the others are transposed with
  * stride 2 in W (the data pass's input split into W phases). Also: 1 / 2 / 3 threads
@@ -43,8 +45,9 @@ enum {
 static const char *const k_data_names[] = {"integer",    "real",       "dy x 2^-120",
                                            "x x 2^-120", "w x 2^-120", "one subnormal"};
 
-/* per pass: cases whose bits differ from the unpaired plan's */
-static int g_cases, g_paired[2];
+/* per pass: cases whose bits differ from the unpaired plan's; g_rv_paired:
+ * such gradWeights of the reduction-vector path */
+static int g_cases, g_paired[2], g_rv_paired;
 /* ACLCONV_BF16_DOT of the runs checked against the exact ones: unset (the
  * vdpbf16ps kernels), or where the CPU lacks the instruction "exact" too
  * (the default would plan without pairs there), which still checks the
@@ -115,6 +118,8 @@ static void one_case(uint64_t seed, int kind, bool one_tap)
     /* F (transposed) with stride 2 in W and both W phases read: the data
      * pass splits its input into W phases (pack_pair_pairs) */
     const bool fwd_s2 = !pointwise && rng_chance(&r, 1, 3);
+    /* OG < 32: the weights pass's reduction-vector kernel */
+    const bool few_out = !one_tap && !fwd_s2 && rng_chance(&r, 1, 4);
     p.rank = (int)rng_range(&r, 1, 3);
     p.n = pointwise ? rng_range(&r, 1, 12) : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 4) ? 2 : 1;
@@ -127,6 +132,7 @@ static void one_case(uint64_t seed, int kind, bool one_tap)
                                            : rng_range(&r, 4, 20);
     p.og = fwd_s2    ? 16 * rng_range(&r, 2, 4)
            : one_tap ? rng_range(&r, 140, 160)
+           : few_out ? rng_range(&r, 1, 31)
                      : rng_range(&r, 32, 80);
     p.data_dir = !one_tap && (fwd_s2 || rng_chance(&r, 1, 2)) ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
     p.transposed = p.data_dir == CONV_DIR_FWD;
@@ -204,6 +210,7 @@ static void one_case(uint64_t seed, int kind, bool one_tap)
     run(&p, &o, "0", 2, plain);
     for (int k = 0; k < 2; ++k)
         g_paired[k] += !it_same_bits(&exact[k], &plain[k]);
+    g_rv_paired += few_out && !it_same_bits(&exact[1], &plain[1]);
     for (int threads = 1; threads <= 3; ++threads) {
         run(&p, &o, g_dot_env, threads, dot);
         for (int k = 0; k < 2; ++k)
@@ -250,8 +257,12 @@ int main(void)
                    k ? "weights" : "data");
             it_fail();
         }
-    printf("%d cases; gradInput / gradWeight differ from the unpaired plan's order in %d / %d; %d "
-           "failures\n",
-           g_cases, g_paired[0], g_paired[1], it_failures());
+    if (g_rv_paired == 0) {
+        printf("FAIL no case ran the weights pass's reduction-vector pairs\n");
+        it_fail();
+    }
+    printf("%d cases; gradInput / gradWeight differ from the unpaired plan's order in %d / %d (%d "
+           "of the reduction-vector path); %d failures\n",
+           g_cases, g_paired[0], g_paired[1], g_rv_paired, it_failures());
     return it_failures() ? 1 : 0;
 }

@@ -292,9 +292,10 @@ typedef struct wt_state {
     int64_t ldb;     /* partial-sum row: OG rounded up to 16 */
     int64_t ldo;     /* dyT row: min(ldb, FAST_WT_OBLOCK) output channels of one block */
     bool rv;              /* reduction-vector kernel (small OG or few (c, tap) rows) */
-    /* BF16 pairs (GEMM path, BF16 operands in mode BF16): slab and dy^T as
-     * bf16, two positions a kernel step (docs/kernels.md, "BF16 pairs");
-     * pairs_exact: always the fused multiply-add kernel (ACLCONV_BF16_DOT) */
+    /* BF16 pairs (BF16 operands in mode BF16): the slab as bf16 and dy^T
+     * as pairs (GEMM path), or dy's bf16 rows read in place (rv), two
+     * positions a kernel step (docs/kernels.md, "BF16 pairs"); pairs_exact:
+     * always the fused multiply-add kernel (ACLCONV_BF16_DOT) */
     bool pairs, pairs_exact;
     int64_t brows, bcols; /* reduction block: rows x columns of positions */
     int64_t nunits, nchunks;

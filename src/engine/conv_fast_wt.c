@@ -286,9 +286,14 @@ bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *byte
     const conv_view *y = &p->y;
     const bool yflat = y->stride[4] == 1 && (g->is[1] == 1 || y->stride[3] == g->is[2]) &&
                        (g->is[0] == 1 || y->stride[2] == g->is[1] * g->is[2]);
-    st->pairs = dot != CPU_BF16_DOT_OFF && !st->rv && (st->fnb == 0 || yflat) &&
-                p->mode == CONV_MODE_BF16 && p->x.dtype == ACL_BF16 && p->y.dtype == ACL_BF16 &&
-                k->bf16_convwt && k->bf16_convwt_mr == st->mr && k->bf16_convwt_nr == st->nr;
+    /* reduction-vector pairs: dy rows read in place, more than one output
+     * channel (one: convrv1's 1 x 8 tile, where the pair kernel's 4 x 6
+     * would run a quarter full) */
+    const bool rv_pairs = st->rv && k->bf16_convrv && y->stride[4] == 1 && g->cout > 1;
+    const bool gemm_pairs = !st->rv && (st->fnb == 0 || yflat) && k->bf16_convwt &&
+                            k->bf16_convwt_mr == st->mr && k->bf16_convwt_nr == st->nr;
+    st->pairs = dot != CPU_BF16_DOT_OFF && (rv_pairs || gemm_pairs) && p->mode == CONV_MODE_BF16 &&
+                p->x.dtype == ACL_BF16 && p->y.dtype == ACL_BF16;
     st->pairs_exact = st->pairs && dot == CPU_BF16_DOT_EXACT;
     st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
     /* rv: one kernel block of dy rows converted at a time (wt_block_rv) */
@@ -334,7 +339,8 @@ typedef struct wt_run {
      * multiply-add one when it must agree bit for bit with it); *tiny set
      * once a block's operands fail the vdpbf16ps kernel's guard */
     bf16_convwt_ukernel_fn pairwt;
-    bool guard; /* pairwt is the vdpbf16ps kernel: blocks are checked */
+    bf16_convrv_ukernel_fn pairrv; /* st->rv */
+    bool guard;                    /* the pair kernel is the vdpbf16ps one: blocks are checked */
     atomic_int *tiny;
 } wt_run;
 
@@ -627,6 +633,59 @@ static void wt_block_rv(const wt_run *r, bool cold, const float *slab, int64_t c
                             nrow, ow0 + c0, ncol);
         }
     }
+}
+
+/* wt_block_rv over BF16 pairs: xs is a bf16 slab (pack_slab_bf16) whose
+ * smallest exponent field is xmin, dy's bf16 rows are read in place (unit W
+ * stride), two positions a lane. A kernel block of dy rows failing the
+ * vdpbf16ps kernel's guard sets *r->tiny and returns false: the run is then
+ * redone with the fused multiply-add kernel (wt_run_pass). */
+static bool wt_block_rv_pairs(const wt_run *r, const uint16_t *xs, int xmin, float *pg,
+                              float *lanes, int64_t n, int64_t grp, int64_t od, int64_t oh0,
+                              int64_t r0, int64_t nrow, int64_t ow0, int64_t c0, int64_t ncol)
+{
+    const wt_state *st = r->st;
+    const fast_geom *g = &st->g;
+    const conv_view *y = &r->p->y;
+    const int64_t krows = g->cin * g->nt, blk = y->stride[1], ars = y->stride[3];
+    const uint16_t *dy0 = (const uint16_t *)(const void *)y->data +
+                          conv_view_index(y, n, grp * g->cout, od, oh0 + r0, ow0 + c0);
+    const int rmr = r->k->bf16_convrv_mr, rnr = r->k->bf16_convrv_nr;
+    for (int64_t o0 = 0; o0 < g->cout; o0 += rmr) {
+        const int64_t mr = min64(rmr, g->cout - o0);
+        /* the guard's scan brings the kernel's rows into L1; the rows
+         * FAST_RV_AHEAD blocks ahead are asked for (as wt_block_rv) */
+        int ymin = 255;
+        for (int64_t m = 0; m < mr; ++m)
+            for (int64_t rr = 0; rr < nrow; ++rr) {
+                const uint16_t *row = dy0 + (o0 + m) * blk + rr * ars;
+                if (o0 + (FAST_RV_AHEAD + 1) * rmr <= g->cout)
+                    ukernel_prefetch_run((const char *)(row + FAST_RV_AHEAD * rmr * blk),
+                                         ncol * (int64_t)sizeof(uint16_t), 0);
+                ymin = r->k->bf16_minexp((size_t)ncol, row, NULL, ymin);
+            }
+        if (r->guard && (xmin < 1 || ymin < 1 || xmin + ymin < BF16_DOT_MIN_EXPONENTS)) {
+            atomic_store_explicit(r->tiny, 1, memory_order_relaxed);
+            return false;
+        }
+        const uint16_t *a[CONV_UKERNEL_MAX_MR];
+        for (int64_t m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
+            a[m] = dy0 + (o0 + min64(m, mr - 1)) * blk;
+        for (int64_t q0 = 0; q0 < krows; q0 += rnr) {
+            const int64_t nr = min64(rnr, krows - q0);
+            ptrdiff_t off[CONV_UKERNEL_MAX_MR];
+            const uint16_t *b[CONV_UKERNEL_MAX_MR];
+            slab_row_offsets(off, q0, nr, g->nt, g->cs, r->toff);
+            for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
+                b[m] = xs + r0 * g->wp + c0 + off[m];
+            r->pairrv((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)ars, b,
+                      (size_t)g->wp, pg + q0 * st->ldb + o0, 1, (size_t)st->ldb, 1);
+        }
+        if (lanes)
+            bias_block_rows(r, lanes + o0 * CONV_BIAS_LANES, NULL, 0, 0, n, grp * g->cout + o0, mr,
+                            od, oh0 + r0, nrow, ow0 + c0, ncol);
+    }
+    return true;
 }
 
 /* Part i of k of x's channels [c, c + rows) of images [n0, n0 + nb) (the
@@ -968,6 +1027,18 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
                 const int xmin =
                     pack_slab_bf16(g, &r->p->x, r->k, n, grp * g->cin, od, oh0, ow0, xs);
                 float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
+                if (st->rv) {
+                    float *pg = part + grp * krows * st->ldb;
+                    if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
+                    for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
+                        for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols)
+                            if (!wt_block_rv_pairs(r, xs, xmin, pg, lanes, n, grp, od, oh0, r0,
+                                                   min64(st->brows, rows - r0), ow0, c0,
+                                                   min64(st->bcols, ow_n - c0)))
+                                return;
+                    if (lanes) bias_block_sums(r, lanes, n, grp * g->cout, g->cout);
+                    continue;
+                }
                 for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
                     wt_oblock_gemm_pairs(r, xs, xmin, (uint32_t *)(void *)dyt,
                                          part + grp * krows * st->ldb, lanes, n, grp, od, oh0, rows,
@@ -1287,11 +1358,14 @@ void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspace)
     atomic_int tiny = 0;
     r.tiny = &tiny;
     r.pairwt = NULL;
+    r.pairrv = NULL;
     r.guard = false;
     if (st->pairs) {
         r.pairwt = st->pairs_exact ? NULL : conv_bf16_dot_convwt(st->isa);
-        r.guard = r.pairwt != NULL;
+        r.pairrv = st->pairs_exact ? NULL : conv_bf16_dot_convrv(st->isa);
+        r.guard = (st->rv ? (void *)r.pairrv : (void *)r.pairwt) != NULL;
         if (!r.pairwt) r.pairwt = r.k->bf16_convwt; /* exact */
+        if (!r.pairrv) r.pairrv = r.k->bf16_convrv;
     }
     pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
     if (atomic_load(&tiny)) {
@@ -1299,6 +1373,7 @@ void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspace)
          * chunk again with the kernel that computes the same sums exactly,
          * so the bits do not depend on which blocks held the small values */
         r.pairwt = r.k->bf16_convwt;
+        r.pairrv = r.k->bf16_convrv;
         r.guard = false;
         atomic_store(&tiny, 0);
         pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
