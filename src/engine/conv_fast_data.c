@@ -734,6 +734,47 @@ const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, int64_t
     return xs;
 }
 
+/* Zeros the gradInput cells of phase-0 outputs [oh0, oh0 + rows) x [ow0,
+ * ow0 + cols) of plane od, channels [c0, c0 + nc) of image n (r->zero_cells):
+ * cell (od, oh, ow) is every element whose coordinates divided by the
+ * strides give it. Phase 0's own elements are zeroed too, then written by
+ * the kernels: the line is read for ownership once, where a zero pass over
+ * the other phases before the tasks had it read twice (r50's 1x1 stride-2
+ * 256 -> 512 layer: a separate pass over 3/4 of gradInput, ~12% of its
+ * gradInput time). ask: the cells' lines are asked for into L2 instead. */
+static void data_zero_cells(const data_run *r, int64_t n, int64_t c0, int64_t nc, int64_t od,
+                            int64_t oh0, int64_t rows, int64_t ow0, int64_t cols, bool ask)
+{
+    const conv_view *out = r->out;
+    const int64_t *s = r->p->stride, *xs = r->p->xs;
+    const int64_t d0 = od * s[0], h0 = oh0 * s[1], w0 = ow0 * s[2];
+    const int64_t d1 = min64(xs[0], d0 + s[0]), h1 = min64(xs[1], (oh0 + rows) * s[1]),
+                  w1 = min64(xs[2], (ow0 + cols) * s[2]);
+    const int64_t es = out->dtype == ACL_FLOAT ? 4 : 2;
+    if (out->stride[4] != 1) { /* (no requests: strided rows) */
+        for (int64_t c = c0; c < c0 + nc && !ask; ++c)
+            for (int64_t d = d0; d < d1; ++d)
+                for (int64_t h = h0; h < h1; ++h)
+                    conv_view_zero_row(out, n, c, d, h, w0, 1, w1);
+        return;
+    }
+    /* a channel's cell rows: one run when they are whole, contiguous rows
+     * (a call per row was most of the zeros' time) */
+    const bool run = w0 == 0 && w1 == xs[2] && out->stride[3] == xs[2];
+    const int64_t len = run ? (h1 - h0) * xs[2] : w1 - w0, nrun = run ? 1 : h1 - h0;
+    char *base = out->data + es * conv_view_index(out, n, c0, d0, h0, w0);
+    for (int64_t c = 0; c < nc; ++c)
+        for (int64_t d = 0; d < d1 - d0; ++d)
+            for (int64_t i = 0; i < nrun; ++i) {
+                char *at =
+                    base + es * (c * out->stride[1] + d * out->stride[2] + i * out->stride[3]);
+                if (ask)
+                    ukernel_prefetch_run(at, len * es, 1);
+                else
+                    memset(at, 0, (size_t)(len * es));
+            }
+}
+
 /* The kernel calls and stores of sub-problem g's block (n, grp, od, rbi,
  * cbi) over its slab xs (the kernel rounds it for xround, data_slab).
  * touch: the block's first output phase (its stores miss: prefetched
@@ -791,6 +832,9 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
     const int64_t ldrow = out->stride[3] * g->ostep[1];
     const float *wpk = r->wpk + r->wpk_at[sub];
     const ptrdiff_t *toff = r->toff + r->toff_at[sub];
+    /* (row by row: each (row, channel block) right before its kernels) */
+    if (r->zero_cells && !per_row)
+        data_zero_cells(r, n, grp * g->cout, g->cout, od, oh0, rows, ow0, cols, false);
     for (int64_t cb0 = 0; cb0 < ncb; cb0 += cbb) {
         const int64_t cb1 = min64(ncb, cb0 + cbb);
         for (int64_t row = 0; row < trows; ++row)
@@ -804,6 +848,14 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
                     const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
                     const float *w = wpk + (grp * ncb + mb) * panel;
                     const int64_t co0 = grp * g->cout + mb * st->mr;
+                    if (r->zero_cells && per_row && t0 == 0) {
+                        /* the next row's cells asked for into L2 (its
+                         * turn comes after every channel block of this
+                         * row): -3% on r50's 1x1 stride-2 gradInput */
+                        data_zero_cells(r, n, co0, mr, od, oh0 + row, 1, ow0, cols, false);
+                        if (row + 1 < trows)
+                            data_zero_cells(r, n, co0, mr, od, oh0 + row + 1, 1, ow0, cols, true);
+                    }
                     if (!in_place && touch)
                         data_store_tile(r, g, NULL, 0, mr, gn, n, co0, od, oh0, ow0, rows, cols,
                                         row * g->wp + g0);
@@ -967,6 +1019,10 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
     data_subs(p, r->subs, r->empty, &r->nsub); /* accepted at plan time */
     int64_t wat = 0, tat = 0;
     bool zeros = false; /* a phase without taps (D: sub-problems are phases) */
+    r->zero_cells = r->nsub > 1 && !r->empty[0];
+    for (int i = 0; i < 3; ++i) /* phase 0 at the cells' origins */
+        r->zero_cells =
+            r->zero_cells && r->subs[0].ooff[i] == 0 && r->subs[0].ostep[i] == p->stride[i];
     for (int64_t sub = 0; sub < r->nsub; ++sub) {
         const fast_geom *g = &r->subs[sub];
         r->g = g;
@@ -974,6 +1030,7 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
             zeros = true;
             continue;
         }
+        r->zero_cells = r->zero_cells && sub == 0;
         r->ncb[sub] = ceil_div(g->cout, st->mr);
         r->cbb[sub] = max64(1, FAST_WBLOCK_FLOATS / data_panel_floats(st, g));
         r->wpk_at[sub] = wat;
@@ -985,7 +1042,8 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
         wat += g->g * r->ncb[sub] * data_panel_floats(st, g);
         tat += g->nt;
     }
-    if (zeros && compute)
+    r->zero_cells = r->zero_cells && zeros;
+    if (zeros && compute && !r->zero_cells)
         pool_parallel_for((size_t)(r->out->dim[0] * r->out->dim[1]), data_zero_task, r);
 }
 

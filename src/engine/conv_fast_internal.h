@@ -267,6 +267,10 @@ typedef struct data_run {
     bf16_convcv_ukernel_fn pairconv;
     bool guard; /* pairconv is the vdpbf16ps kernel: blocks are checked */
     atomic_int *wmin, *tiny;
+    /* a strided D whose only phase with taps is phase 0: each block zeroes
+     * its cells (every phase's elements) right before its kernels write
+     * phase 0, instead of a pass over the other phases first */
+    bool zero_cells;
 } data_run;
 
 const char *data_why_not(const conv_problem *p, aclconvIsa isa);
