@@ -17,7 +17,8 @@
  * quarter of the others, its reduction-vector path (OG < 32: dy's bf16 rows
  * read in place, or at a W stride through the unpaired kernel); half of them
  * have a multiple of 16 gradInput channels (D), which takes the
- * channel-vector data kernel; a third of the others are transposed with
+ * channel-vector data kernel (as do, in pairs, more than 8; 4 or fewer take
+ * the single-row kernel, without pairs); a third of the others are transposed with
  * stride 2 in W (the data pass's input split into W phases). Also: 1 / 2 / 3 threads
  * give the same bits, and the pairs do run (some
  * case differs from the unpaired plan, ACLCONV_BF16_DOT=0, which sums in
@@ -124,9 +125,9 @@ static void one_case(uint64_t seed, int kind, bool one_tap)
     p.n = pointwise ? rng_range(&r, 1, 12) : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 4) ? 2 : 1;
     /* the GEMM paths of the weights pass: OG >= 32, (c, tap) rows >= 24 for
-     * most (else the reduction-vector kernel, which has no pairs); D's
-     * gradInput channels a multiple of 16 for half (the channel-vector
-     * kernel; F's, og, are >= 64 at times) */
+     * most (else the reduction-vector kernel); D's gradInput channels a
+     * multiple of 16 for half (the channel-vector kernel's full tiles; F's,
+     * og, are >= 64 at times) */
     p.cg = one_tap || rng_chance(&r, 1, 2) ? 16 * rng_range(&r, one_tap ? 2 : 1, 3)
            : pointwise                     ? rng_range(&r, 24, 60)
                                            : rng_range(&r, 4, 20);

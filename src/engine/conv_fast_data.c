@@ -282,14 +282,18 @@ const char *data_why_not(const conv_problem *p, aclconvIsa isa)
  * rows are two 16-channel halves), so 48 channels waste nothing.
  * ACLCONV_FAST_CV=0 keeps the spatial-vector kernel, =1 takes the channel-
  * vector one for any channel count (tests). */
-static bool data_use_cv(const conv_problem *p, const data_state *st, const conv_ukernels *k)
+static bool data_use_cv(const conv_problem *p, const data_state *st, const conv_ukernels *k,
+                        bool pairs)
 {
     const char *e = getenv("ACLCONV_FAST_CV");
     if ((e && e[0] == '0') || !k->convcv || st->phase_rows || st->one_row) return false;
     if (e && e[0] == '1') return true;
     const int64_t out = st->bwd ? p->cg : p->og;
     const int64_t block = k->convcv_mr < 16 ? k->convcv_mr : 16;
-    return out % block == 0 || out >= 4 * block;
+    /* pairs (which only this kernel runs) double its rate: worth a tile
+     * half full or more (MobileNet's 144 -> 24 gradInput in bf16: 7.1 ->
+     * 4.3 ms, where the fp32 kernels ran on widened dy) */
+    return out % block == 0 || out >= 4 * block || (pairs && out > 8);
 }
 
 /* Whether the FLOAT16 / BF16 modes' result rounding of a task waits until
@@ -306,15 +310,15 @@ static bool data_rounds_block(const conv_problem *p, const data_state *st)
            out->dtype == ACL_FLOAT && out->stride[4] == 1 && p->stride[2] > 1 && st->bwd;
 }
 
-/* Whether the data pass of st runs on BF16 pairs (docs/kernels.md, "BF16
- * pairs"); st's kernel shape is planned. */
-static bool data_use_pairs(const conv_problem *p, const data_state *st, const conv_ukernels *k,
+/* Whether the data pass of st can run on BF16 pairs (docs/kernels.md, "BF16
+ * pairs") with the channel-vector kernel's tile. */
+static bool data_pairs_fit(const conv_problem *p, const data_state *st, const conv_ukernels *k,
                            cpu_bf16_dot_use dot)
 {
     const conv_view *in = st->bwd ? &p->y : &p->x;
-    return dot != CPU_BF16_DOT_OFF && st->cv && p->mode == CONV_MODE_BF16 &&
-           in->dtype == ACL_BF16 && p->w.dtype == ACL_BF16 && k->bf16_convcv &&
-           k->bf16_convcv_mr == st->mr && k->bf16_convcv_nr == st->nr;
+    return dot != CPU_BF16_DOT_OFF && p->mode == CONV_MODE_BF16 && in->dtype == ACL_BF16 &&
+           p->w.dtype == ACL_BF16 && k->bf16_convcv && k->bf16_convcv_mr == k->convcv_mr &&
+           k->bf16_convcv_nr == k->convcv_nr;
 }
 
 /* The reduction rows a kernel call of g runs over: input channels, or with
@@ -341,12 +345,13 @@ bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs
     st->isa = isa;
     st->phase_rows = data_use_phase_rows(p);
     st->one_row = !st->phase_rows && (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
-    st->cv = data_use_cv(p, st, k);
+    const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
+    const bool pairs = allow_pairs && data_pairs_fit(p, st, k, dot);
+    st->cv = data_use_cv(p, st, k, pairs);
     st->round_blocks = data_rounds_block(p, st);
     st->mr = st->cv ? k->convcv_mr : st->one_row ? 1 : k->conv_mr;
     st->nr = st->cv ? k->convcv_nr : st->one_row ? k->conv1_nr : k->conv_nr;
-    const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
-    st->pairs = allow_pairs && data_use_pairs(p, st, k, dot);
+    st->pairs = pairs && st->cv;
     st->pairs_exact = st->pairs && dot == CPU_BF16_DOT_EXACT;
     st->slots = plan_slots();
     /* channel-vector tiles are short (14-16 positions): sixteen of them per
