@@ -576,27 +576,42 @@ typedef struct store_row {
 
 /* Always inlined: called out of line, with the struct returned through
  * memory, it took 18% of r50_c4_1x1's bf16 dx pass (once per tile row; the
- * copy's loads most likely wait on store forwarding). */
+ * copy's loads most likely wait on store forwarding). Phase rows: row rel of
+ * a group's rows (rel < g->cout) is r->prow[rel], tabled by
+ * data_run_prepare (its eleven divisions per tile row, with the segment
+ * walk's two, were 21% of MobileNet's 3-channel stem gradInput). */
 static inline __attribute__((always_inline)) store_row
-data_row_target(const data_run *r, const fast_geom *g, int64_t co0, int64_t m, int64_t od, int64_t oh0,
-                int64_t ow0, int64_t rows, int64_t cols)
+data_row_target(const data_run *r, const fast_geom *g, int64_t grp, int64_t rel, int64_t od,
+                int64_t oh0, int64_t ow0, int64_t rows, int64_t cols)
 {
-    store_row t = {co0 + m, {g->ooff[0], g->ooff[1], g->ooff[2]}, rows, cols, false};
+    store_row t = {grp * g->cout + rel, {g->ooff[0], g->ooff[1], g->ooff[2]}, rows, cols, false};
     if (!r->st->phase_rows) return t;
-    /* phase rows: row co0 + m of the group-major rows is (channel, phase) */
-    const conv_problem *p = r->p;
-    const int64_t nsub = g->cout / p->cg, grp = (co0 + m) / g->cout, row = (co0 + m) % g->cout;
-    int64_t sub = row % nsub, cnt[3];
-    t.c = grp * p->cg + row / nsub;
-    for (int i = 2; i >= 0; --i) {
-        t.off[i] = sub % p->stride[i];
-        sub /= p->stride[i];
-        cnt[i] = p->xs[i] > t.off[i] ? ceil_div(p->xs[i] - t.off[i], p->stride[i]) : 0;
-    }
-    t.skip = od >= cnt[0];
-    t.rows = min64(rows, max64(0, cnt[1] - oh0));
-    t.cols = min64(cols, max64(0, cnt[2] - ow0));
+    const phase_row *pr = &r->prow[rel];
+    t.c = grp * r->p->cg + pr->c;
+    for (int i = 0; i < 3; ++i)
+        t.off[i] = pr->off[i];
+    t.skip = od >= pr->cnt[0];
+    t.rows = min64(rows, max64(0, pr->cnt[1] - oh0));
+    t.cols = min64(cols, max64(0, pr->cnt[2] - ow0));
     return t;
+}
+
+/* r->prow for phase rows: row co*nsub + sub of a group is channel co, output
+ * phase sub, with cnt[i] positions of that phase along dim i. */
+static void phase_rows_table(data_run *r, const fast_geom *g)
+{
+    const conv_problem *p = r->p;
+    const int64_t nsub = g->cout / p->cg;
+    for (int64_t row = 0; row < g->cout; ++row) {
+        phase_row *pr = &r->prow[row];
+        int64_t sub = row % nsub;
+        pr->c = row / nsub;
+        for (int i = 2; i >= 0; --i) {
+            pr->off[i] = sub % p->stride[i];
+            sub /= p->stride[i];
+            pr->cnt[i] = p->xs[i] > pr->off[i] ? ceil_div(p->xs[i] - pr->off[i], p->stride[i]) : 0;
+        }
+    }
 }
 
 /* Stores valid results s[i] at out->data[base + i*step] with the mode's
@@ -638,11 +653,13 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
     /* no junk columns and output rows that follow each other: a tile row is
      * one run of the output, however many grid rows it spans */
     const bool linear = g->wp == cols && out->stride[3] * g->ostep[1] == g->wp * step;
+    const int64_t grp = co0 / g->cout, rel0 = co0 - grp * g->cout;
+    const int64_t row0 = j0 / g->wp, col0 = j0 - row0 * g->wp;
     for (int64_t m = 0; m < mr; ++m) {
         const float *src = tile ? tile + m * ldt : NULL;
-        const store_row t = data_row_target(r, g, co0, m, od, oh0, ow0, rows, cols);
+        const store_row t = data_row_target(r, g, grp, rel0 + m, od, oh0, ow0, rows, cols);
         if (t.skip) continue;
-        int64_t j = j0, row = j0 / g->wp, col = j0 % g->wp;
+        int64_t j = j0, row = row0, col = col0;
         while (j < j0 + nr && row < t.rows) {
             int64_t seg = min64(j0 + nr - j, g->wp - col);
             int64_t valid = col < t.cols ? min64(seg, t.cols - col) : 0;
@@ -655,8 +672,14 @@ static void data_store_tile(const data_run *r, const fast_geom *g, const float *
                 store_run(r, src ? src + (j - j0) : NULL, base, valid, step);
             }
             j += seg;
-            row += (col + seg) / g->wp;
-            col = (col + seg) % g->wp;
+            col += seg; /* past the row's end by a whole row at most but for linear's last */
+            if (col == g->wp) {
+                ++row;
+                col = 0;
+            } else if (col > g->wp) {
+                row += col / g->wp;
+                col %= g->wp;
+            }
         }
     }
 }
@@ -1022,6 +1045,7 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
     r->slabs = (float *)(ws + st->slab_off);
     r->tiles = (float *)(ws + st->tile_off);
     data_subs(p, r->subs, r->empty, &r->nsub); /* accepted at plan time */
+    if (st->phase_rows) phase_rows_table(r, &r->subs[0]);
     int64_t wat = 0, tat = 0;
     bool zeros = false; /* a phase without taps (D: sub-problems are phases) */
     r->zero_cells = r->nsub > 1 && !r->empty[0];

@@ -240,6 +240,12 @@ typedef struct data_state {
 
 _Static_assert(sizeof(data_state) <= CONV_IMPL_STATE_BYTES, "state too large");
 
+/* Where a phase-rows output row goes (data_run.prow): channel c of its
+ * group, output phase offsets off, and the phase's positions per dim. */
+typedef struct phase_row {
+    int64_t c, off[3], cnt[3];
+} phase_row;
+
 typedef struct data_run {
     const conv_problem *p;
     const data_state *st;
@@ -267,6 +273,7 @@ typedef struct data_run {
     bf16_convcv_ukernel_fn pairconv;
     bool guard; /* pairconv is the vdpbf16ps kernel: blocks are checked */
     atomic_int *wmin, *tiny;
+    phase_row prow[FAST_ONE_ROW_MAX_OUT * FAST_MAX_SUBS]; /* st->phase_rows */
     /* a strided D whose only phase with taps is phase 0: each block zeroes
      * its cells (every phase's elements) right before its kernels write
      * phase 0, instead of a pass over the other phases first */
