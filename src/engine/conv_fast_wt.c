@@ -1363,7 +1363,7 @@ void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspace)
     if (st->pairs) {
         r.pairwt = st->pairs_exact ? NULL : conv_bf16_dot_convwt(st->isa);
         r.pairrv = st->pairs_exact ? NULL : conv_bf16_dot_convrv(st->isa);
-        r.guard = (st->rv ? (void *)r.pairrv : (void *)r.pairwt) != NULL;
+        r.guard = st->rv ? r.pairrv != NULL : r.pairwt != NULL;
         if (!r.pairwt) r.pairwt = r.k->bf16_convwt; /* exact */
         if (!r.pairrv) r.pairrv = r.k->bf16_convrv;
     }
