@@ -251,6 +251,13 @@ int main(void)
             one_case(base + (uint64_t)kind * 1000 + s, kind, false);
     for (uint64_t s = 0; s < 8; ++s) /* real data: the vdpbf16ps kernel's bits */
         one_case(base + 9000 + s, DATA_REAL, true);
+    /* the weights pass's partial rows split among tasks (ACLCONV_FAST_WT_SPLIT
+     * lowered so that every GEMM-path case takes it): each task's guard,
+     * the redo */
+    setenv("ACLCONV_FAST_WT_SPLIT", "1", 1);
+    for (uint64_t s = 0; s < 16; ++s)
+        one_case(base + 12000 + s, s % 2 ? DATA_TINY_X : DATA_REAL, false);
+    unsetenv("ACLCONV_FAST_WT_SPLIT");
     for (int k = 0; k < 2; ++k)
         if (g_paired[k] == 0) {
             printf("FAIL no case ran the %s pass's pairs (every result had the unpaired plan's "

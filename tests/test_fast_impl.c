@@ -342,6 +342,22 @@ int main(int argc, char **argv)
             gen_opts gw = {.stride_max = 3, .int_data = 1, .dtypes = 0, .isa = isa, .wide = 1};
             for (int i = 0; i < count / 60 + 1; ++i)
                 one_case(seed + 65537u * (uint64_t)(i + 1) + (uint64_t)isa, &gw);
+            /* the weights pass's partial rows split among tasks by input
+             * channel (partials of FAST_WT_SPLIT_FLOATS and more: lowered
+             * here so that every GEMM-path case takes it), every dtype */
+            setenv("ACLCONV_FAST_WT_SPLIT", "1", 1);
+            for (int kind = 0; kind < 3; ++kind)
+                for (int i = 0; i < count / 20 + 1; ++i) {
+                    gen_opts gq = {.stride_max = 3,
+                                   .int_data = kind != 2,
+                                   .dtypes = kind == 1,
+                                   .isa = isa,
+                                   .wide = i % 2};
+                    one_case(seed + 4099u * (uint64_t)(i + 1) + (uint64_t)isa +
+                                 (uint64_t)kind * 13u,
+                             &gq);
+                }
+            unsetenv("ACLCONV_FAST_WT_SPLIT");
             /* 1x1 layers: whole images per call, several images per reduction
              * unit; x read in place (fp32, FLOAT) or converted a unit at a
              * time (16-bit dtypes, the rounded modes: real data shows HF32's

@@ -78,6 +78,11 @@
 #define FAST_PHASE_ROWS_MAX_WASTE 3
 /* Chunks of the n-reduction of the weights pass (fixed; partial buffers). */
 #define FAST_WT_CHUNKS 4
+/* GEMM weights passes whose partial sums take at least this many floats
+ * run one chunk, its rows split among FAST_WT_CHUNKS tasks by input channel
+ * (wt_plan: four 9.4 MB partials and their sum were 11% of a 7x7 512 ->
+ * 512 weights pass). ACLCONV_FAST_WT_SPLIT sets it (tests). */
+#define FAST_WT_SPLIT_FLOATS (1 << 20)
 /* The streamed weights pass (wt_streams): its chunks are runs of whole
  * images, at most this many, and it needs this many images at least (fewer
  * would leave threads idle). */
@@ -310,6 +315,9 @@ typedef struct wt_state {
     bool pairs, pairs_exact;
     int64_t brows, bcols; /* reduction block: rows x columns of positions */
     int64_t nunits, nchunks;
+    /* tasks per chunk, each the partial's rows of a range of x's channels
+     * (all taps): FAST_WT_SPLIT_FLOATS; 1 otherwise */
+    int64_t nsplit;
     /* > 0: 1x1-like problem read in place, a unit is this many whole images
      * (planes of fpos positions) and one kernel call reduces over all of them;
      * fcopy: x is not fp32 read as it is: each row tile's rows are widened

@@ -280,6 +280,7 @@ bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *byte
         st->bcols = st->fpos;
     }
     st->nchunks = min64(st->nunits, FAST_WT_CHUNKS);
+    st->nsplit = 1;
     st->slots = plan_slots();
     const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
     /* the flat path pairs each image's dy plane as one row: contiguous planes */
@@ -296,6 +297,17 @@ bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *byte
                 p->x.dtype == ACL_BF16 && p->y.dtype == ACL_BF16;
     st->pairs_exact = st->pairs && dot == CPU_BF16_DOT_EXACT;
     st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
+    /* a partial too large to sum four of (the GEMM path over slabs): one
+     * chunk, whose rows FAST_WT_CHUNKS tasks split by input channel. Each
+     * weight is still one task's sums over every image in order; the
+     * split's tasks each transpose dy (a 49-position plane of 512 channels:
+     * 100 KB an image, next to 9.4 MB of partial sums read and written) */
+    const char *split_env = getenv("ACLCONV_FAST_WT_SPLIT");
+    const int64_t split_min = split_env ? atoll(split_env) : FAST_WT_SPLIT_FLOATS;
+    if (!st->rv && st->fnb == 0 && st->part_floats >= split_min && g->cin >= FAST_WT_CHUNKS) {
+        st->nchunks = 1;
+        st->nsplit = FAST_WT_CHUNKS;
+    }
     /* rv: one kernel block of dy rows converted at a time (wt_block_rv) */
     const int64_t dyt_rows = st->rv ? min64(g->cout, CONV_UKERNEL_MAX_MR) : st->ldo;
     st->dyt_floats = round_up64(st->brows * st->bcols * dyt_rows + CONV_UKERNEL_SLACK, 16);
@@ -895,13 +907,14 @@ static void dy_prefetch_part(const conv_view *y, const dy_block *b, int64_t i, i
  * positions: dy^T per position block, then every (c, tap) x o tile. lanes:
  * gradBias lanes of the block's channels (the unit is image n), or NULL.
  * fresh: the unit is its chunk's first, whose first block writes the tiles. */
-static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *dyt, float *pg, float *lanes,
-                           int64_t n, int64_t grp, int64_t od, int64_t oh0, int64_t rows, int64_t ow0,
-                           int64_t ow_n, int64_t ob, bool fresh)
+static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *dyt, float *pg,
+                           int64_t krows, float *lanes, int64_t n, int64_t grp, int64_t od,
+                           int64_t oh0, int64_t rows, int64_t ow0, int64_t ow_n, int64_t ob,
+                           bool fresh)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
-    const int64_t krows = g->cin * g->nt, oc = min64(st->ldo, g->cout - ob);
+    const int64_t oc = min64(st->ldo, g->cout - ob);
     if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
     for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
         for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
@@ -941,13 +954,13 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
  * vdpbf16ps kernel's guard sets *r->tiny: the run is then redone with the
  * fused multiply-add kernel (wt_run_pass). */
 static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, uint32_t *dyt,
-                                 float *pg, float *lanes, int64_t n, int64_t grp, int64_t od,
-                                 int64_t oh0, int64_t rows, int64_t ow0, int64_t ow_n, int64_t ob,
-                                 bool fresh)
+                                 float *pg, int64_t krows, float *lanes, int64_t n, int64_t grp,
+                                 int64_t od, int64_t oh0, int64_t rows, int64_t ow0, int64_t ow_n,
+                                 int64_t ob, bool fresh)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
-    const int64_t krows = g->cin * g->nt, oc = min64(st->ldo, g->cout - ob);
+    const int64_t oc = min64(st->ldo, g->cout - ob);
     if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
     for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
         for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
@@ -989,12 +1002,13 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, 
     if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
 }
 
-static void wt_chunk_task(void *ctx, size_t chunk, int slot)
+static void wt_chunk_task(void *ctx, size_t task, int slot)
 {
     const wt_run *r = ctx;
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
-    float *part = r->parts + (int64_t)chunk * st->part_floats;
+    const int64_t chunk = (int64_t)task / st->nsplit, part_i = (int64_t)task % st->nsplit;
+    float *part = r->parts + chunk * st->part_floats;
     float *slab = r->slabs + (int64_t)slot * st->slab_pitch;
     float *dyt = r->dyts + (int64_t)slot * st->dyt_floats;
     /* the GEMM kernels' first call for a tile of the chunk writes it (the same
@@ -1004,6 +1018,14 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
     const int64_t u0 = (int64_t)chunk * st->nunits / st->nchunks;
     const int64_t u1 = ((int64_t)chunk + 1) * st->nunits / st->nchunks;
     const int64_t krows = g->cin * g->nt;
+    /* the task's x channels [c_lo, c_lo + gs.cin) of each group (st->nsplit):
+     * their slab rows are its (c, tap) rows of the partial; gradBias is the
+     * first part's */
+    fast_geom gs = *g;
+    const int64_t c_lo = g->cin * part_i / st->nsplit;
+    gs.cin = g->cin * (part_i + 1) / st->nsplit - c_lo;
+    const int64_t srows = gs.cin * g->nt;
+    const bool bias = st->bias && part_i == 0;
     if (st->fnb > 0 && st->pairs) {
         if (!atomic_load_explicit(r->tiny, memory_order_relaxed))
             wt_chunk_flat_pairs(r, u0, u1, part, (uint32_t *)(void *)dyt,
@@ -1025,8 +1047,8 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
                 if (atomic_load_explicit(r->tiny, memory_order_relaxed)) return; /* redone */
                 uint16_t *xs = (uint16_t *)(void *)slab;
                 const int xmin =
-                    pack_slab_bf16(g, &r->p->x, r->k, n, grp * g->cin, od, oh0, ow0, xs);
-                float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
+                    pack_slab_bf16(&gs, &r->p->x, r->k, n, grp * g->cin + c_lo, od, oh0, ow0, xs);
+                float *lanes = bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
                 if (st->rv) {
                     float *pg = part + grp * krows * st->ldb;
                     if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
@@ -1041,17 +1063,19 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
                 }
                 for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
                     wt_oblock_gemm_pairs(r, xs, xmin, (uint32_t *)(void *)dyt,
-                                         part + grp * krows * st->ldb, lanes, n, grp, od, oh0, rows,
-                                         ow0, ow_n, ob, u == u0);
+                                         part + (grp * krows + c_lo * g->nt) * st->ldb, srows,
+                                         lanes, n, grp, od, oh0, rows, ow0, ow_n, ob, u == u0);
                 continue;
             }
             const float *xs = slab;
             int64_t cs = g->cs;
-            if (!slab_in_place(g, &r->p->x, r->p->mode, n, grp * g->cin, od, oh0, ow0, false, &xs, &cs))
-                pack_slab(g, &r->p->x, r->p->mode, r->k, n, grp * g->cin, od, oh0, ow0, slab);
-            float *pg = part + grp * krows * st->ldb;
-            if (st->rv) {
-                float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
+            if (!slab_in_place(&gs, &r->p->x, r->p->mode, n, grp * g->cin + c_lo, od, oh0, ow0,
+                               false, &xs, &cs))
+                pack_slab(&gs, &r->p->x, r->p->mode, r->k, n, grp * g->cin + c_lo, od, oh0, ow0,
+                          slab);
+            float *pg = part + (grp * krows + c_lo * g->nt) * st->ldb;
+            if (st->rv) { /* (st->nsplit == 1) */
+                float *lanes = bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
                 if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
                 for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
                     for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols)
@@ -1063,9 +1087,10 @@ static void wt_chunk_task(void *ctx, size_t chunk, int slot)
                 continue;
             }
             /* GEMM path: blocks of ldo output channels, each over all positions */
-            float *lanes = st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
+            float *lanes = bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
             for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
-                wt_oblock_gemm(r, xs, cs, dyt, pg, lanes, n, grp, od, oh0, rows, ow0, ow_n, ob, u == u0);
+                wt_oblock_gemm(r, xs, cs, dyt, pg, srows, lanes, n, grp, od, oh0, rows, ow0, ow_n,
+                               ob, u == u0);
         }
     }
 }
@@ -1279,8 +1304,8 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
                             const int64_t rows = min64(gd->rb, gd->os[1] - oh0),
                                           cols = min64(gd->wb, gd->os[2] - ow0);
                             for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
-                                wt_oblock_gemm(r, ds, dcs, dyt, pg, NULL, n, grp, od, oh0, rows,
-                                               ow0, cols, ob, fresh);
+                                wt_oblock_gemm(r, ds, dcs, dyt, pg, g->cin * g->nt, NULL, n, grp,
+                                               od, oh0, rows, ow0, cols, ob, fresh);
                             fresh = false;
                             if (lanes)
                                 bias_block_x(r, lanes, n, grp * g->cin, od, oh0, rows, ow0, cols);
@@ -1367,7 +1392,8 @@ void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspace)
         if (!r.pairwt) r.pairwt = r.k->bf16_convwt; /* exact */
         if (!r.pairrv) r.pairrv = r.k->bf16_convrv;
     }
-    pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
+    const size_t tasks = (size_t)(st->nchunks * st->nsplit);
+    pool_parallel_for_slots(tasks, st->slots, wt_chunk_task, &r);
     if (atomic_load(&tiny)) {
         /* an operand too small for vdpbf16ps (it flushes subnormals): every
          * chunk again with the kernel that computes the same sums exactly,
@@ -1376,7 +1402,7 @@ void wt_run_pass(const conv_problem *p, const wt_state *st, void *workspace)
         r.pairrv = r.k->bf16_convrv;
         r.guard = false;
         atomic_store(&tiny, 0);
-        pool_parallel_for_slots((size_t)st->nchunks, st->slots, wt_chunk_task, &r);
+        pool_parallel_for_slots(tasks, st->slots, wt_chunk_task, &r);
     }
     pool_parallel_for((size_t)(st->g.g * ceil_div(st->g.cin, FAST_WT_FINISH_BLOCK)), wt_finish_task,
                       &r);
