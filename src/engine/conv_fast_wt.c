@@ -223,6 +223,7 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
         st->dyt_floats = round_up64(smul(rows, smul(gd->hp, gd->wp)) + CONV_UKERNEL_SLACK, 16);
     }
     st->nchunks = min64(p->n, FAST_STREAM_CHUNKS);
+    st->nsplit = 1;
     st->slots = plan_slots();
     st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
     if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
