@@ -29,7 +29,8 @@ static int g_fail;
 static float small_int(test_rng *r) { return (float)rng_range(r, -4, 4); }
 
 /* conv: y[m][j] = (acc ? y : 0) + sum_c sum_t w[(c*nt+t)*MR+m] * x[c*cs + toff[t] + j];
- * convcv (cvfn != NULL): the same at y[m*ldy + j*ystep] */
+ * convcv (cvfn != NULL): the same at y[m*ldy + j*ystep], over taps [ta, ta + nt)
+ * of a panel of ntw >= nt taps a channel */
 static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_fn fn,
                       f32_convcv_ukernel_fn cvfn, size_t ystep, test_rng *r)
 {
@@ -38,17 +39,19 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
         for (int nr = 1; nr <= NR; ++nr)
             for (int accumulate = 0; accumulate < 2; ++accumulate) {
                 const size_t nc = (size_t)rng_range(r, 1, 5), nt = (size_t)rng_range(r, 1, 4);
+                const size_t ntw = nt + (cvfn ? (size_t)rng_range(r, 0, 2) : 0),
+                             ta = (size_t)rng_range(r, 0, (int)(ntw - nt));
                 const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40);
                 ptrdiff_t toff[4];
                 for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
                 const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK;
                 const size_t ldy = (size_t)(NR - 1) * ystep + 4, yn = (size_t)(MR + 1) * ldy;
                 float *x = malloc(xn * sizeof(float));
-                float *w = malloc(nc * nt * (size_t)MR * sizeof(float));
+                float *w = malloc(nc * ntw * (size_t)MR * sizeof(float));
                 float *y = malloc(yn * sizeof(float));
                 float *want = malloc(yn * sizeof(float));
                 for (size_t i = 0; i < xn; ++i) x[i] = small_int(r);
-                for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = small_int(r);
+                for (size_t i = 0; i < nc * ntw * (size_t)MR; ++i) w[i] = small_int(r);
                 for (size_t i = 0; i < yn; ++i)
                     y[i] = want[i] = GUARD;
                 for (int m = 0; m < mr; ++m)
@@ -59,12 +62,12 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                         float s = accumulate ? want[m * ldy + j * ystep] : 0.0f;
                         for (size_t c = 0; c < nc; ++c)
                             for (size_t t = 0; t < nt; ++t)
-                                s += w[(c * nt + t) * MR + m] * x[c * cs + toff[t] + j];
+                                s += w[(c * ntw + ta + t) * MR + m] * x[c * cs + toff[t] + j];
                         want[m * ldy + j * ystep] = s;
                     }
                 if (cvfn)
-                    cvfn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate,
-                         CONVCV_Y_F32);
+                    cvfn((size_t)mr, (size_t)nr, nc, nt, ntw, w + ta * (size_t)MR, x, cs, toff, y,
+                         ldy, ystep, accumulate, CONVCV_Y_F32);
                 else
                     fn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, accumulate,
                        F32_ROUND_NONE);
@@ -141,7 +144,9 @@ static int check_conv_xround(const conv_ukernels *k, int MR, int NR, f32_conv_uk
 /* convcv against conv on random fp32 data: the contract promises the same
  * bits (same terms, same order, one FMA each), not only the same value.
  * Trials from 64 on are one-tap full tiles over up to 160 channels (the
- * AVX-512 kernel's 1x1 loop, whose stretches depend on the channel count). */
+ * AVX-512 kernel's 1x1 loop, whose stretches depend on the channel count).
+ * Most calls take a tap range [ta, ta + nt) of a panel of ntw taps a
+ * channel; conv gets those taps packed as a panel of their own. */
 static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
 {
     const int MR = k->convcv_mr, NR = k->convcv_nr, MS = k->conv_mr;
@@ -152,28 +157,31 @@ static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
                      nr = one_tap ? (size_t)NR : (size_t)rng_range(r, 1, NR);
         const size_t nc = (size_t)rng_range(r, 1, one_tap ? 160 : 40),
                      nt = one_tap ? 1 : (size_t)rng_range(r, 1, 9);
+        const size_t ntw = nt + (size_t)(trial % 3 ? rng_range(r, 1, 3) : 0),
+                     ta = (size_t)rng_range(r, 0, (int)(ntw - nt));
         const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40), ldy = (size_t)NR + 5;
         const int accumulate = trial & 1;
         ptrdiff_t toff[9];
         for (size_t t = 0; t < nt; ++t)
             toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
         const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK, nb = ((size_t)MR + MS - 1) / MS;
-        float *x = malloc(xn * sizeof(float)), *w = malloc(nc * nt * (size_t)MR * sizeof(float));
+        float *x = malloc(xn * sizeof(float)), *w = malloc(nc * ntw * (size_t)MR * sizeof(float));
         float *ws = calloc(nb * nc * nt * (size_t)MS, sizeof(float));
         float *y = malloc((size_t)MR * ldy * sizeof(float)),
               *want = malloc((size_t)MR * ldy * sizeof(float));
         for (size_t i = 0; i < xn; ++i)
             x[i] = (float)rng_unit(r) * 2.0f - 1.0f;
-        for (size_t i = 0; i < nc * nt * (size_t)MR; ++i)
+        for (size_t i = 0; i < nc * ntw * (size_t)MR; ++i)
             w[i] = (float)rng_unit(r) * 2.0f - 1.0f;
         for (size_t i = 0; i < (size_t)MR * ldy; ++i)
             y[i] = want[i] = (float)rng_unit(r);
-        /* the same weights as MS-row panels for conv */
+        /* the range's weights as MS-row panels for conv: row q = c*nt + t
+         * is the full panel's row c*ntw + ta + t */
         for (size_t b = 0; b < nb; ++b)
             for (size_t q = 0; q < nc * nt; ++q)
                 for (int m = 0; m < MS && b * (size_t)MS + (size_t)m < (size_t)MR; ++m)
                     ws[(b * nc * nt + q) * (size_t)MS + (size_t)m] =
-                        w[q * (size_t)MR + b * (size_t)MS + (size_t)m];
+                        w[(q / nt * ntw + ta + q % nt) * (size_t)MR + b * (size_t)MS + (size_t)m];
         for (size_t b = 0; b * (size_t)MS < mr; ++b) {
             const size_t rows = mr - b * (size_t)MS < (size_t)MS ? mr - b * (size_t)MS : (size_t)MS;
             for (size_t j0 = 0; j0 < nr; j0 += (size_t)k->conv_nr) {
@@ -182,11 +190,12 @@ static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
                         want + b * (size_t)MS * ldy + j0, ldy, accumulate, F32_ROUND_NONE);
             }
         }
-        k->convcv(mr, nr, nc, nt, w, x, cs, toff, y, ldy, 1, accumulate, CONVCV_Y_F32);
+        k->convcv(mr, nr, nc, nt, ntw, w + ta * (size_t)MR, x, cs, toff, y, ldy, 1, accumulate,
+                  CONVCV_Y_F32);
         if (memcmp(y, want, (size_t)MR * ldy * sizeof(float)) != 0 && bad++ < 3)
-            printf(
-                "FAIL convcv %dx%d %s mr=%zu nr=%zu acc=%d nc=%zu nt=%zu: bits differ from conv\n",
-                MR, NR, cpu_isa_name(k->isa), mr, nr, accumulate, nc, nt);
+            printf("FAIL convcv %dx%d %s mr=%zu nr=%zu acc=%d nc=%zu nt=%zu of %zu from %zu: bits "
+                   "differ from conv\n",
+                   MR, NR, cpu_isa_name(k->isa), mr, nr, accumulate, nc, nt, ntw, ta);
         free(x);
         free(w);
         free(ws);
@@ -233,8 +242,8 @@ static int check_convcv_y16(const conv_ukernels *k, test_rng *r)
         }
         for (size_t i = 0; i < yn; ++i)
             y[i] = G16;
-        k->convcv(mr, nr, nc, nt, w, x, cs, toff, yf, ldy, 1, 0, CONVCV_Y_F32);
-        k->convcv(mr, nr, nc, nt, w, x, cs, toff, y, ldy, ystep, 0, y16);
+        k->convcv(mr, nr, nc, nt, nt, w, x, cs, toff, yf, ldy, 1, 0, CONVCV_Y_F32);
+        k->convcv(mr, nr, nc, nt, nt, w, x, cs, toff, y, ldy, ystep, 0, y16);
         int ok = 1;
         for (size_t i = 0; i < yn; ++i) {
             const size_t m = i / ldy, q = i % ldy, j = q / ystep;
@@ -418,6 +427,9 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
                       ybf16 = !accumulate && rng_chance(r, 1, 2);
             const size_t ystep = (size_t)rng_range(r, 1, 3),
                          nt = one_tap ? 1 : (size_t)rng_range(r, 1, 4);
+            /* taps [ta, ta + nt) of a panel of ntw a pair */
+            const size_t ntw = nt + (size_t)rng_range(r, 0, 2),
+                         ta = (size_t)rng_range(r, 0, (int)(ntw - nt));
             const size_t nc = (size_t)rng_range(r, 1, one_tap ? 160 : 5), ncp = (nc + 1) / 2;
             ptrdiff_t toff[4];
             for (size_t t = 0; t < nt; ++t)
@@ -425,7 +437,7 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
             const size_t cs = (size_t)NR + 12, xn = ncp * cs;
             const size_t ldy = (size_t)NR * ystep + 3, yn = (size_t)(MR + 1) * ldy;
             uint32_t *x = malloc(xn * sizeof(uint32_t));
-            uint32_t *w = malloc(ncp * nt * (size_t)MR * sizeof(uint32_t));
+            uint32_t *w = malloc(ncp * ntw * (size_t)MR * sizeof(uint32_t));
             float *y = malloc(yn * sizeof(float)), *want = malloc(yn * sizeof(float));
             uint16_t *y16 = malloc(yn * sizeof(uint16_t)), *want16 = malloc(yn * sizeof(uint16_t));
             for (size_t p = 0; p < ncp; ++p) {
@@ -433,9 +445,9 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
                 for (size_t i = 0; i < cs; ++i)
                     x[p * cs + i] = (has_hi ? (uint32_t)bf16_random(r, elo, ehi) << 16 : 0) |
                                     bf16_random(r, elo, ehi);
-                for (size_t i = 0; i < nt * (size_t)MR; ++i)
-                    w[p * nt * MR + i] = (has_hi ? (uint32_t)bf16_random(r, elo, ehi) << 16 : 0) |
-                                         bf16_random(r, elo, ehi);
+                for (size_t i = 0; i < ntw * (size_t)MR; ++i)
+                    w[p * ntw * MR + i] = (has_hi ? (uint32_t)bf16_random(r, elo, ehi) << 16 : 0) |
+                                          bf16_random(r, elo, ehi);
             }
             for (size_t i = 0; i < yn; ++i) {
                 y[i] = want[i] = GUARD;
@@ -448,7 +460,7 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
                     y[at] = s;
                     for (size_t p = 0; p < ncp; ++p)
                         for (size_t t = 0; t < nt; ++t) {
-                            const uint32_t wv = w[(p * nt + t) * MR + (size_t)m];
+                            const uint32_t wv = w[(p * ntw + ta + t) * MR + (size_t)m];
                             const uint32_t xv = x[p * cs + (size_t)toff[t] + (size_t)j];
                             s = fmaf(bf16_val(wv >> 16), bf16_val(xv >> 16), s);
                             s = fmaf(bf16_val(wv), bf16_val(xv), s);
@@ -456,8 +468,8 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
                     want[at] = s;
                     want16[at] = f32_to_bf16(s);
                 }
-            fn((size_t)mr, (size_t)nr, ncp, nt, w, x, cs, toff, ybf16 ? (void *)y16 : (void *)y,
-               ldy, ystep, accumulate, ybf16);
+            fn((size_t)mr, (size_t)nr, ncp, nt, ntw, w + ta * (size_t)MR, x, cs, toff,
+               ybf16 ? (void *)y16 : (void *)y, ldy, ystep, accumulate, ybf16);
             for (size_t i = 0; i < yn; ++i) {
                 const int ok = ybf16 ? y16[i] == want16[i] : f32_bits(y[i]) == f32_bits(want[i]);
                 if (!ok) {

@@ -693,21 +693,51 @@ static inline int64_t tile_start(const data_state *st, int64_t t, int64_t span, 
     return st->cv ? t * span / ntiles : min64(t * st->nr, span);
 }
 
-/* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
- * j*ystep] (ystep > 1: the channel-vector kernel only); y is float, or
- * with y16 (the channel-vector kernels only: CONVCV_Y_BF16 for the pair
- * kernel) a 16-bit gradInput written in place. */
-static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g,
-                               const float *w, const float *x, int64_t cs, int xround,
-                               const ptrdiff_t *toff, void *y, int64_t ldy, int64_t ystep, int y16)
+/* The taps [*ta, *tb) of output row oh of plane od of sub-problem g that
+ * the channel-vector kernels run: the shortest range of the tap order (kd,
+ * kh, kw) that holds every tap whose input plane and row are inside the
+ * tensor. The taps outside it read only the slab's zero padding; their
+ * products are zeros, and a sum that starts from +0 never changes by adding
+ * a zero (it cannot be -0), so skipping them keeps every bit, except that a
+ * non-finite weight no longer makes NaN out of padding (which the formula
+ * counts as no term at all: docs/numerics.md). ResNet-18's 3x3 on 7 x 7
+ * planes: 2 of 7 rows run 6 of 9 taps. */
+static void data_row_taps(const fast_geom *g, int64_t od, int64_t oh, int64_t *ta, int64_t *tb)
 {
+    int64_t lo = -1, hi = -1; /* (kd, kh) pairs, flattened */
+    for (int64_t kd = 0; kd < g->ntap[0]; ++kd) {
+        const int64_t d = od * g->st[0] + g->tsh[0][kd];
+        if (d < 0 || d >= g->is[0]) continue;
+        for (int64_t kh = 0; kh < g->ntap[1]; ++kh) {
+            const int64_t h = oh * g->st[1] + g->tsh[1][kh];
+            if (h < 0 || h >= g->is[1]) continue;
+            if (lo < 0) lo = kd * g->ntap[1] + kh;
+            hi = kd * g->ntap[1] + kh;
+        }
+    }
+    *ta = lo < 0 ? 0 : lo * g->ntap[2]; /* (none: the row's sums are zeros; all taps) */
+    *tb = lo < 0 ? g->nt : (hi + 1) * g->ntap[2];
+}
+
+/* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
+ * j*ystep] (ystep > 1: the channel-vector kernel only) over taps [ta, tb)
+ * of the panel w (the channel-vector kernels; the others take every tap);
+ * y is float, or with y16 (the channel-vector kernels only: CONVCV_Y_BF16
+ * for the pair kernel) a 16-bit gradInput written in place. */
+static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g,
+                               int64_t ta, int64_t tb, const float *w, const float *x, int64_t cs,
+                               int xround, const ptrdiff_t *toff, void *y, int64_t ldy,
+                               int64_t ystep, int y16)
+{
+    const float *wt = w + ta * r->st->mr; /* (panel rows of MR) */
     if (r->st->pairs) /* panels and slab of pairs: 32-bit words at the floats' offsets */
-        r->pairconv((size_t)mr, (size_t)nr, (size_t)data_chans(r->st, g), (size_t)g->nt,
-                    (const uint32_t *)(const void *)w, (const uint32_t *)(const void *)x,
-                    (size_t)cs, toff, y, (size_t)ldy, (size_t)ystep, 0, y16 == CONVCV_Y_BF16);
+        r->pairconv((size_t)mr, (size_t)nr, (size_t)data_chans(r->st, g), (size_t)(tb - ta),
+                    (size_t)g->nt, (const uint32_t *)(const void *)wt,
+                    (const uint32_t *)(const void *)x, (size_t)cs, toff + ta, y, (size_t)ldy,
+                    (size_t)ystep, 0, y16 == CONVCV_Y_BF16);
     else if (r->st->cv)
-        r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
-                  (size_t)ldy, (size_t)ystep, 0, y16);
+        r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)(tb - ta), (size_t)g->nt, wt, x,
+                  (size_t)cs, toff + ta, y, (size_t)ldy, (size_t)ystep, 0, y16);
     else
         r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
                 (size_t)ldy, 0, xround);
@@ -865,7 +895,9 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
         data_zero_cells(r, n, grp * g->cout, g->cout, od, oh0, rows, ow0, cols, false);
     for (int64_t cb0 = 0; cb0 < ncb; cb0 += cbb) {
         const int64_t cb1 = min64(ncb, cb0 + cbb);
-        for (int64_t row = 0; row < trows; ++row)
+        for (int64_t row = 0; row < trows; ++row) {
+            int64_t ta = 0, tb = g->nt; /* (rows of the whole grid: every tap) */
+            if (per_row) data_row_taps(g, od, oh0 + row, &ta, &tb);
             for (int64_t t0 = 0; t0 < ntiles; t0 += st->store_tiles) {
                 /* kernel tiles [t0, t1) go to the tile buffer side by
                  * side and are stored with one data_store_tile */
@@ -900,10 +932,10 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
                             if (!st->cv || (ystep != 1 && !(st->pairs && ystep == 2)))
                                 prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1,
                                               (size_t)es);
-                            data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff, dst,
-                                        out->stride[1], ystep, y16);
+                            data_kernel(r, mr, nr, g, ta, tb, w, xs + j0, cs, xround, toff,
+                                        dst, out->stride[1], ystep, y16);
                         } else {
-                            data_kernel(r, mr, nr, g, w, xs + j0, cs, xround, toff,
+                            data_kernel(r, mr, nr, g, ta, tb, w, xs + j0, cs, xround, toff,
                                         tile + (c0 - g0), st->tile_ld, 1, CONVCV_Y_F32);
                         }
                     }
@@ -915,6 +947,7 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
                                         cols, row * g->wp + g0);
                 }
             }
+        }
     }
 }
 

@@ -50,11 +50,17 @@ typedef void (*f32_conv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, 
  * f32_narrow does to bf16 (CONVCV_Y_BF16) or fp16 (CONVCV_Y_F16); accumulate
  * must then be 0. A 16-bit gradInput whose mode rounds to its own dtype is
  * so written in place (the ISA's convcv_y16 says it is fast there).
+ * ntw >= nt: the panel holds ntw rows per channel, of which the call uses
+ * the first nt: tap t of channel c is w[(c*ntw + t)*MR + m]. A caller that
+ * skips taps reading only padding passes the panel and toff advanced to its
+ * first tap (a tap range [t0, t1) of the full panel: w + t0*MR, toff + t0,
+ * nt = t1 - t0, ntw = the panel's taps).
  */
 enum { CONVCV_Y_F32 = 0, CONVCV_Y_BF16 = 1, CONVCV_Y_F16 = 2 };
-typedef void (*f32_convcv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                      const float *x, size_t cs, const ptrdiff_t *toff, void *y,
-                                      size_t ldy, size_t ystep, int accumulate, int y16);
+typedef void (*f32_convcv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, size_t ntw,
+                                      const float *w, const float *x, size_t cs,
+                                      const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
+                                      int accumulate, int y16);
 
 /*
  * Weight-gradient kernel ("convwt"): MR reduction rows x NR output lanes.
@@ -101,7 +107,8 @@ typedef void (*bf16_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_
  *   for m < mr, j < nr:
  *     y[m*ldy + j*ystep] (= or +=) sum_{p < ncp} sum_{t < nt}
  *         W(p, t, m).hi * X(p, t, j).hi  then  W(p, t, m).lo * X(p, t, j).lo
- *   W(p, t, m) = w[(p*nt + t)*MR + m], X(p, t, j) = x[p*cs + toff[t] + j].
+ *   W(p, t, m) = w[(p*ntw + t)*MR + m], X(p, t, j) = x[p*cs + toff[t] + j]
+ *   (ntw >= nt: panel rows per pair, as convcv's).
  * Sum order per element: p ascending, t ascending, in each pair the high
  * channel's product first, each added with one rounding, from 0 or from y.
  * The _avx512bf16 variant (vdpbf16ps) agrees with the _avx512 one (fused
@@ -111,7 +118,7 @@ typedef void (*bf16_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_
  * f32_narrow does (accumulate must then be 0), so a BF16 gradInput is
  * written in place.
  */
-typedef void (*bf16_convcv_ukernel_fn)(size_t mr, size_t nr, size_t ncp, size_t nt,
+typedef void (*bf16_convcv_ukernel_fn)(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                        const uint32_t *w, const uint32_t *x, size_t cs,
                                        const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
                                        int accumulate, int ybf16);
@@ -273,12 +280,13 @@ void f32_conv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nt, con
 void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                    size_t ldy, int accumulate, int xround);
-void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                   const float *x, size_t cs, const ptrdiff_t *toff, void *y,
-                                   size_t ldy, size_t ystep, int accumulate, int y16);
-void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                      const float *x, size_t cs, const ptrdiff_t *toff, void *y,
-                                      size_t ldy, size_t ystep, int accumulate, int y16);
+void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, size_t ntw,
+                                   const float *w, const float *x, size_t cs, const ptrdiff_t *toff,
+                                   void *y, size_t ldy, size_t ystep, int accumulate, int y16);
+void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, size_t ntw,
+                                      const float *w, const float *x, size_t cs,
+                                      const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
+                                      int accumulate, int y16);
 
 void f32_convwt_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
@@ -292,11 +300,11 @@ void bf16_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t
 void bf16_convwt_ukernel_6x64__avx512bf16(size_t mr, size_t nr, size_t nrows, size_t len,
                                           const uint16_t *const *a, size_t ars, const uint32_t *b,
                                           size_t ldb, float *c, size_t ldc, int accumulate);
-void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt,
+void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                        const uint32_t *w, const uint32_t *x, size_t cs,
                                        const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
                                        int accumulate, int ybf16);
-void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt,
+void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                            const uint32_t *w, const uint32_t *x, size_t cs,
                                            const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
                                            int accumulate, int ybf16);

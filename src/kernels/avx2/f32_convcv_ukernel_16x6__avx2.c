@@ -64,9 +64,9 @@ static inline __attribute__((always_inline)) void store_block(__m256 r[VL], int 
 /* halves: 1 when mr <= 8 (the second channel half is neither computed nor
  * stored), else 2 */
 static inline __attribute__((always_inline)) void
-convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, const float *w,
-            const float *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy, size_t ystep,
-            int accumulate)
+convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, size_t ntw,
+            const float *w, const float *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy,
+            size_t ystep, int accumulate)
 {
     /* channels [0, 8) in lo, [8, 16) in hi; r arrays of VL for the transposes */
     __m256 lo[VL], hi[VL];
@@ -100,6 +100,7 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, con
             }
             w += MR;
         }
+        w += (ntw - nt) * MR; /* the taps outside the call's range */
     }
     store_block(lo, nr, mr < VL ? mr : VL, y, ldy, ystep);
     if (halves > 1) store_block(hi, nr, mr1, y + VL * ldy, ldy, ystep);
@@ -108,21 +109,22 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, con
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);              \
+            convcv_body(n, 2, mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate);         \
         else                                                                                       \
-            convcv_body(n, 1, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate);              \
+            convcv_body(n, 1, mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate);         \
         break
 
-void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                   const float *x, size_t cs, const ptrdiff_t *toff, void *yv,
-                                   size_t ldy, size_t ystep, int accumulate, int y16)
+void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, size_t ntw,
+                                   const float *w, const float *x, size_t cs, const ptrdiff_t *toff,
+                                   void *yv, size_t ldy, size_t ystep, int accumulate, int y16)
 {
     if (y16 != CONVCV_Y_F32) {
         /* 16-bit results through a tile, narrowed one by one (this ISA's
          * table leaves convcv_y16 unset: the engine's tile path narrows
          * whole runs) */
         float t[MR * NR];
-        f32_convcv_ukernel_16x6__avx2(mr, nr, nc, nt, w, x, cs, toff, t, NR, 1, 0, CONVCV_Y_F32);
+        f32_convcv_ukernel_16x6__avx2(mr, nr, nc, nt, ntw, w, x, cs, toff, t, NR, 1, 0,
+                                      CONVCV_Y_F32);
         uint16_t *y = yv;
         for (size_t m = 0; m < mr; ++m)
             for (size_t j = 0; j < nr; ++j)

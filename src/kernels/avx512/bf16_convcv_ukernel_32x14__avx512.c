@@ -21,14 +21,14 @@ static inline __attribute__((always_inline)) __m512 half_of(__m512i v, int high)
 }
 
 static inline __attribute__((always_inline)) void
-convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, const uint32_t *w,
-            const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv, size_t ldy, size_t ystep,
-            int accumulate, int ybf16)
+convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, size_t ntw,
+            const uint32_t *w, const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv,
+            size_t ldy, size_t ystep, int accumulate, int ybf16)
 {
     __m512 lo[VL], hi[VL];
     /* (accumulate: a float y only, the contract's) */
     tile_start(lo, hi, nr, halves, mr, (const float *)yv, ldy, ystep, accumulate);
-    for (size_t c = 0; c < ncp; ++c)
+    for (size_t c = 0; c < ncp; ++c, w += (ntw - nt) * MR) /* (taps outside the range) */
         for (size_t t = 0; t < nt; ++t) {
             const uint32_t *xt = x + c * cs + toff[t];
 #pragma GCC unroll 2
@@ -52,12 +52,12 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, co
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);      \
+            convcv_body(n, 2, mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16); \
         else                                                                                       \
-            convcv_body(n, 1, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16);      \
+            convcv_body(n, 1, mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16); \
         break;
 
-void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt,
+void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                        const uint32_t *w, const uint32_t *x, size_t cs,
                                        const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
                                        int accumulate, int ybf16)

@@ -47,15 +47,16 @@ channel_step(const int nr, const float *w, const float *xt, __m512 *lo, __m512 *
  * kind of request, made gcc store the 28 accumulators to the stack and load
  * them back between them (bf16_convcv's vdpbf16ps kernel does the same). */
 static inline __attribute__((always_inline)) void
-one_tap_channels(const int nr, size_t mr, size_t nc, const float *w, const float *x, size_t cs,
-                 const void *y, size_t ldy, size_t ystep, size_t es, __m512 *lo, __m512 *hi)
+one_tap_channels(const int nr, size_t mr, size_t nc, size_t wcs, const float *w, const float *x,
+                 size_t cs, const void *y, size_t ldy, size_t ystep, size_t es, __m512 *lo,
+                 __m512 *hi)
 {
     const size_t ahead = nc > PF_CHANNELS ? nc - PF_CHANNELS : 0;
     /* (at step 2 too, as bf16_convcv's: a 1x1 stride-2 gradInput, 256 ->
      * 512 channels at 56 -> 28, -1.5% in six alternated runs; the general
      * loop's stride-2 3x3 phases lost) */
     const size_t lines = ystep <= 2 ? 2 * mr : 0;
-    for (size_t c = 0; c < nc; ++c, x += cs, w += MR) {
+    for (size_t c = 0; c < nc; ++c, x += cs, w += wcs) {
         const char *line =
             c < lines ? (const char *)y + ((c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) * ystep) * es
                       : (const char *)x;
@@ -71,8 +72,8 @@ one_tap_channels(const int nr, size_t mr, size_t nc, const float *w, const float
  * zero padding: skipped, not computed) */
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t nc, size_t nt,
-            const float *w, const float *x, size_t cs, const ptrdiff_t *toff, void *y, size_t ldy,
-            size_t ystep, int accumulate, const int step, int y16)
+            size_t ntw, const float *w, const float *x, size_t cs, const ptrdiff_t *toff, void *y,
+            size_t ldy, size_t ystep, int accumulate, const int step, int y16)
 {
     __m512 lo[VL], hi[VL];
     const size_t es = y16 ? 2 : 4; /* bytes of a result */
@@ -90,7 +91,7 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
         tile_start(lo, hi, nr, halves, mr, (const float *)y, ldy, ystep, accumulate);
     }
     if (one_tap) /* (halves == 2) */
-        one_tap_channels(nr, mr, nc, w, x + toff[0], cs, y, ldy, ystep, es, lo, hi);
+        one_tap_channels(nr, mr, nc, ntw * MR, w, x + toff[0], cs, y, ldy, ystep, es, lo, hi);
     for (size_t c = 0; c < (one_tap ? 0 : nc); ++c) {
         const float *xc = x + c * cs;
         /* the lines of the results, one request per channel for the first
@@ -123,6 +124,7 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
             }
             w += MR;
         }
+        w += (ntw - nt) * MR; /* the taps outside the call's range */
     }
     if (y16 == CONVCV_Y_BF16)
         tile_finish(lo, hi, nr, halves, mr, y, ldy, ystep, 1, narrow_bf16);
@@ -135,9 +137,11 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, 0, y16);   \
+            convcv_body(n, 2, 0, mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate, 0,    \
+                        y16);                                                                      \
         else                                                                                       \
-            convcv_body(n, 1, 0, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, 0, y16);   \
+            convcv_body(n, 1, 0, mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate, 0,    \
+                        y16);                                                                      \
         break;
 
 /* Full tiles (14 positions, both halves): of one tap (the bulk of 1x1
@@ -146,11 +150,11 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
  * one tap with another step or accumulating. */
 #define FULL_TILE(name, one_tap, step)                                                             \
     static __attribute__((noinline)) void name(                                                    \
-        size_t mr, size_t nc, size_t nt, const float *w, const float *x, size_t cs,                \
+        size_t mr, size_t nc, size_t nt, size_t ntw, const float *w, const float *x, size_t cs,    \
         const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep, int accumulate, int y16)         \
     {                                                                                              \
-        convcv_body(NR, 2, one_tap, mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, step,   \
-                    y16);                                                                          \
+        convcv_body(NR, 2, one_tap, mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate,    \
+                    step, y16);                                                                    \
     }
 FULL_TILE(one_tap_step1, 1, 1)
 FULL_TILE(one_tap_step2, 1, 2)
@@ -158,18 +162,19 @@ FULL_TILE(full_step1, 0, 1)
 FULL_TILE(full_step2, 0, 2)
 FULL_TILE(one_tap_any, 1, 0)
 
-void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
-                                      const float *x, size_t cs, const ptrdiff_t *toff, void *y,
-                                      size_t ldy, size_t ystep, int accumulate, int y16)
+void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, size_t ntw,
+                                      const float *w, const float *x, size_t cs,
+                                      const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
+                                      int accumulate, int y16)
 {
     if (nr == NR && mr > VL && !accumulate && ystep <= 2) {
         (nt == 1      ? ystep == 1 ? one_tap_step1 : one_tap_step2
          : ystep == 1 ? full_step1
-                      : full_step2)(mr, nc, nt, w, x, cs, toff, y, ldy, ystep, 0, y16);
+                      : full_step2)(mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, 0, y16);
         return;
     }
     if (nr == NR && mr > VL && nt == 1) {
-        one_tap_any(mr, nc, nt, w, x, cs, toff, y, ldy, ystep, accumulate, y16);
+        one_tap_any(mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate, y16);
         return;
     }
     /* the positions of the tile as a constant: the broadcasts and

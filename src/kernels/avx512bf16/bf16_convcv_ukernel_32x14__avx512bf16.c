@@ -112,13 +112,14 @@ pair_step(const int nr, const uint32_t *w, const uint32_t *xt, __m512 *lo, __m51
  * gcc store the 28 accumulators to the stack and load them back between
  * them: -2 to -4% of the call (docs/performance.md, session 21). */
 static inline __attribute__((always_inline)) void
-one_tap_pairs(const int nr, size_t mr, size_t ncp, const uint32_t *w, const uint32_t *x, size_t cs,
-              const void *yv, size_t ldy, size_t ystep, int ybf16, __m512 *lo, __m512 *hi)
+one_tap_pairs(const int nr, size_t mr, size_t ncp, size_t wcs, const uint32_t *w, const uint32_t *x,
+              size_t cs, const void *yv, size_t ldy, size_t ystep, int ybf16, __m512 *lo,
+              __m512 *hi)
 {
     const size_t ahead = ncp > PF_PAIRS ? ncp - PF_PAIRS : 0;
     const size_t lines = ystep <= 2 ? 2 * mr : 0;
     const size_t es = ybf16 ? 2 : 4;
-    for (size_t c = 0; c < ncp; ++c, x += cs, w += MR) {
+    for (size_t c = 0; c < ncp; ++c, x += cs, w += wcs) {
         const char *line =
             c < lines
                 ? (const char *)yv + ((c >> 1) * ldy + (c & 1) * (size_t)(nr - 1) * ystep) * es
@@ -133,8 +134,8 @@ one_tap_pairs(const int nr, size_t mr, size_t ncp, const uint32_t *w, const uint
 
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t ncp, size_t nt,
-            const uint32_t *w, const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv,
-            size_t ldy, size_t ystep, int accumulate, int ybf16, const int words)
+            size_t ntw, const uint32_t *w, const uint32_t *x, size_t cs, const ptrdiff_t *toff,
+            void *yv, size_t ldy, size_t ystep, int accumulate, int ybf16, const int words)
 {
     __m512 lo[VL], hi[VL];
     /* words (a constant): from zero into a BF16 y at step 1 or 2 with both
@@ -149,7 +150,7 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
         tile_start(lo, hi, nr, halves, mr, (const float *)yv, ldy, ystep, accumulate);
     }
     if (one_tap) /* (halves == 2) */
-        one_tap_pairs(nr, mr, ncp, w, x + toff[0], cs, yv, ldy, ystep, ybf16, lo, hi);
+        one_tap_pairs(nr, mr, ncp, ntw * MR, w, x + toff[0], cs, yv, ldy, ystep, ybf16, lo, hi);
     for (size_t c = 0; c < (one_tap ? 0 : ncp); ++c) {
         const uint32_t *xc = x + c * cs;
         /* the lines of the results, as f32_convcv; also at step 2 (the
@@ -176,6 +177,7 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
             }
             w += MR;
         }
+        w += (ntw - nt) * MR; /* the taps outside the call's range */
     }
     if (words || (ybf16 && halves == 2 && ystep <= 2))
         finish_words(lo, hi, nr, mr, (uint16_t *)yv, ldy, ystep);
@@ -186,10 +188,12 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, 0, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16,    \
+            convcv_body(n, 2, 0, mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate,      \
+                        ybf16,                                                                     \
                         0);                                                                        \
         else                                                                                       \
-            convcv_body(n, 1, 0, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16,    \
+            convcv_body(n, 1, 0, mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate,      \
+                        ybf16,                                                                     \
                         0);                                                                        \
         break;
 
@@ -199,27 +203,28 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
  * a BF16 y at step 1 or 2 (the data pass's calls; it never accumulates). */
 #define FULL_TILE(name, one_tap, ybf16)                                                            \
     static __attribute__((noinline)) void name(                                                    \
-        size_t mr, size_t ncp, size_t nt, const uint32_t *w, const uint32_t *x, size_t cs,         \
-        const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep, int accumulate)                  \
+        size_t mr, size_t ncp, size_t nt, size_t ntw, const uint32_t *w, const uint32_t *x,       \
+        size_t cs, const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep, int accumulate)       \
     {                                                                                              \
-        convcv_body(NR, 2, one_tap, mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16, \
-                    ybf16);                                                                        \
+        convcv_body(NR, 2, one_tap, mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate,   \
+                    ybf16, ybf16);                                                                 \
     }
 FULL_TILE(one_tap_f32, 1, 0)
 FULL_TILE(one_tap_bf16, 1, 1)
 FULL_TILE(full_tile_bf16, 0, 1)
 
-void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt,
+void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                            const uint32_t *w, const uint32_t *x, size_t cs,
                                            const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
                                            int accumulate, int ybf16)
 {
     if (nr == NR && mr > VL && nt == 1 && !ybf16) {
-        one_tap_f32(mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, accumulate);
+        one_tap_f32(mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate);
         return;
     }
     if (nr == NR && mr > VL && ybf16 && ystep <= 2) { /* (ybf16: accumulate is 0) */
-        (nt == 1 ? one_tap_bf16 : full_tile_bf16)(mr, ncp, nt, w, x, cs, toff, y, ldy, ystep, 0);
+        (nt == 1 ? one_tap_bf16 : full_tile_bf16)(mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep,
+                                                   0);
         return;
     }
     switch (nr) {
