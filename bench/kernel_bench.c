@@ -213,7 +213,10 @@ static double run_convwt(const conv_ukernels *k, int calls)
             const float *a[CONV_UKERNEL_MAX_MR];
             for (size_t m = 0; m < mr; ++m)
                 a[m] = g_a + (q + m) * WLEN;
-            k->convwt(mr, nr, 1, WLEN, a, 0, g_b, 64, g_c + q * 64, 64, 1);
+            float *crow[CONV_UKERNEL_MAX_MR];
+            for (size_t m = 0; m < mr; ++m)
+                crow[m] = g_c + (q + m) * 64;
+            k->convwt(mr, nr, 1, WLEN, a, 0, g_b, 64, crow, 1);
             flops += 2.0 * (double)(mr * nr) * WLEN;
         }
     return flops;
@@ -234,7 +237,10 @@ static double run_bf16_convwt(const conv_ukernels *k, int calls)
             const uint16_t *a[CONV_UKERNEL_MAX_MR];
             for (size_t m = 0; m < mr; ++m)
                 a[m] = a16 + (q + m) * WLEN;
-            g_bf16_wt(mr, nr, 1, WLEN, a, 0, (const uint32_t *)g_b, 64, g_c + q * 64, 64, 1);
+            float *crow[CONV_UKERNEL_MAX_MR];
+            for (size_t m = 0; m < mr; ++m)
+                crow[m] = g_c + (q + m) * 64;
+            g_bf16_wt(mr, nr, 1, WLEN, a, 0, (const uint32_t *)g_b, 64, crow, 1);
             flops += 2.0 * (double)(mr * nr) * WLEN;
         }
     return flops;

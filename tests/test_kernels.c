@@ -274,7 +274,7 @@ static int check_convwt(const conv_ukernels *k, test_rng *r)
     for (int mr = 1; mr <= MR; ++mr)
         for (int nr = 1; nr <= NR; ++nr)
             for (int accumulate = 0; accumulate < 2; ++accumulate) {
-                const size_t nrows = (size_t)rng_range(r, 1, 3), len = (size_t)rng_range(r, 1, 9);
+                const size_t nrows = (size_t)rng_range(r, 0, 3), len = (size_t)rng_range(r, 1, 9);
                 const size_t ars = len + (size_t)rng_range(r, 0, 5);
                 const size_t ldb = ((size_t)nr + 15) / 16 * 16 + (size_t)rng_range(r, 0, 1) * 16;
                 const size_t an = (size_t)MR * nrows * ars;
@@ -285,22 +285,24 @@ static int check_convwt(const conv_ukernels *k, test_rng *r)
                 float *c = malloc((size_t)(MR + 1) * ldc * sizeof(float));
                 float *want = malloc((size_t)(MR + 1) * ldc * sizeof(float));
                 const float *rows[CONV_UKERNEL_MAX_MR];
+                float *crow[CONV_UKERNEL_MAX_MR]; /* result rows in a shuffled order too */
+                for (int m = 0; m < MR; ++m) crow[m] = c + (size_t)((m * 5 + 1) % MR) * ldc;
                 for (size_t i = 0; i < an; ++i) a[i] = small_int(r);
                 for (size_t i = 0; i < bn; ++i) b[i] = small_int(r);
                 for (int m = 0; m < MR; ++m) /* rows in a shuffled order */
                     rows[m] = a + (size_t)((m * 5 + 3) % MR) * nrows * ars;
                 for (size_t i = 0; i < (size_t)(MR + 1) * ldc; ++i) c[i] = want[i] = GUARD;
                 for (int m = 0; m < mr; ++m)
-                    for (int o = 0; o < nr; ++o) c[m * ldc + o] = want[m * ldc + o] = small_int(r);
+                    for (int o = 0; o < nr; ++o) crow[m][o] = want[(crow[m] - c) + o] = small_int(r);
                 for (int m = 0; m < mr; ++m)
                     for (int o = 0; o < nr; ++o) {
-                        float s = accumulate ? want[m * ldc + o] : 0.0f;
+                        float s = accumulate ? want[(crow[m] - c) + o] : 0.0f;
                         for (size_t rr = 0; rr < nrows; ++rr)
                             for (size_t j = 0; j < len; ++j)
                                 s += rows[m][rr * ars + j] * b[(rr * len + j) * ldb + o];
-                        want[m * ldc + o] = s;
+                        want[(crow[m] - c) + o] = s;
                     }
-                k->convwt((size_t)mr, (size_t)nr, nrows, len, rows, ars, b, ldb, c, ldc, accumulate);
+                k->convwt((size_t)mr, (size_t)nr, nrows, len, rows, ars, b, ldb, crow, accumulate);
                 for (size_t i = 0; i < (size_t)(MR + 1) * ldc; ++i)
                     if (c[i] != want[i]) {
                         if (bad++ < 3)
@@ -347,7 +349,7 @@ static int check_bf16_convwt(const conv_ukernels *k, bf16_convwt_ukernel_fn fn, 
     for (int mr = 1; mr <= MR; ++mr)
         for (int nr = 1; nr <= NR; ++nr)
             for (int accumulate = 0; accumulate < 2; ++accumulate) {
-                const size_t nrows = (size_t)rng_range(r, 1, 3), len = (size_t)rng_range(r, 1, 9);
+                const size_t nrows = (size_t)rng_range(r, 0, 3), len = (size_t)rng_range(r, 1, 9);
                 const size_t lenp = (len + 1) / 2, ars = len + (size_t)rng_range(r, 0, 5);
                 const size_t ldb = ((size_t)nr + 15) / 16 * 16 + (size_t)rng_range(r, 0, 1) * 16;
                 const size_t an = (size_t)MR * nrows * ars, bn = nrows * lenp * ldb;
@@ -358,6 +360,8 @@ static int check_bf16_convwt(const conv_ukernels *k, bf16_convwt_ukernel_fn fn, 
                 float *c = malloc((size_t)(MR + 1) * ldc * sizeof(float));
                 float *want = malloc((size_t)(MR + 1) * ldc * sizeof(float));
                 const uint16_t *rows[CONV_UKERNEL_MAX_MR];
+                float *crow[CONV_UKERNEL_MAX_MR]; /* result rows in a shuffled order */
+                for (int m = 0; m < MR; ++m) crow[m] = c + (size_t)((m * 5 + 1) % MR) * ldc;
                 for (size_t i = 0; i < an; ++i)
                     a[i] = bf16_random(r, elo, ehi);
                 for (size_t rr = 0; rr < nrows; ++rr)
@@ -372,11 +376,11 @@ static int check_bf16_convwt(const conv_ukernels *k, bf16_convwt_ukernel_fn fn, 
                     c[i] = want[i] = GUARD;
                 for (int m = 0; m < mr; ++m)
                     for (int o = 0; o < nr; ++o)
-                        c[m * ldc + o] = want[m * ldc + o] =
+                        crow[m][o] = want[(crow[m] - c) + o] =
                             accumulate ? bf16_val(bf16_random(r, 120, 134)) : GUARD;
                 for (int m = 0; m < mr; ++m)
                     for (int o = 0; o < nr; ++o) {
-                        float s = accumulate ? want[m * ldc + o] : 0.0f;
+                        float s = accumulate ? want[(crow[m] - c) + o] : 0.0f;
                         for (size_t rr = 0; rr < nrows; ++rr)
                             for (size_t q = 0; q < lenp; ++q) {
                                 const uint32_t p = b[(rr * lenp + q) * ldb + o];
@@ -386,9 +390,9 @@ static int check_bf16_convwt(const conv_ukernels *k, bf16_convwt_ukernel_fn fn, 
                                 s = fmaf(ahi, bf16_val(p >> 16), s);
                                 s = fmaf(bf16_val(rows[m][rr * ars + 2 * q]), bf16_val(p), s);
                             }
-                        want[m * ldc + o] = s;
+                        want[(crow[m] - c) + o] = s;
                     }
-                fn((size_t)mr, (size_t)nr, nrows, len, rows, ars, b, ldb, c, ldc, accumulate);
+                fn((size_t)mr, (size_t)nr, nrows, len, rows, ars, b, ldb, crow, accumulate);
                 for (size_t i = 0; i < (size_t)(MR + 1) * ldc; ++i)
                     if (f32_bits(c[i]) != f32_bits(want[i])) {
                         if (bad++ < 3)

@@ -384,6 +384,110 @@ static inline void slab_rows(const float **p, const float *base, int64_t q0, int
         p[m] = base + off[m];
 }
 
+/* c[m] = base + m*ld, m < rows: a GEMM kernel call's rows of partial sums */
+static inline void part_rows(float **c, float *base, int64_t rows, int64_t ld)
+{
+    for (int64_t m = 0; m < rows; ++m)
+        c[m] = base + m * ld;
+}
+
+/* The GEMM path's row tiles. The rows (c, t) of the partial sums (row c*nt
+ * + t) are walked in class order: groups of cg channels; in a group the tap
+ * classes (kd, kh) ascending, the taps of a class being kw = 0 .. kw - 1;
+ * in a class the group's channels, each with its kw taps. A tile is mr
+ * consecutive rows of that order, and cg makes a group's rows of one class
+ * a multiple of mr: a tile then holds one class, whose taps read the same
+ * input rows, and a block's output rows whose input rows of that class are
+ * padding (a border row of a 3x3 layer: a third of its taps) are left out
+ * of its calls. Leaving them out keeps every bit: their products are
+ * zeros, and a sum that starts from +0 never changes by adding one (it
+ * cannot be -0); each element's sum is still one row's calls in block order,
+ * whatever the tiles (docs/kernels.md, "convwt"). */
+typedef struct wt_walk {
+    int64_t nch, kw, ncls, cg;  /* channels, taps of a class, classes, channels of a group */
+    int64_t c0, cn, cls, ci, k; /* the row: group [c0, c0 + cn), class, channel c0 + ci, tap k */
+} wt_walk;
+
+static void walk_start(wt_walk *w, const fast_geom *g, int64_t mrmax, int64_t nch)
+{
+    int64_t a = mrmax, b = g->ntap[2]; /* cg = mrmax / gcd(mrmax, kw) */
+    while (b) {
+        const int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    *w = (wt_walk){.nch = nch, .kw = g->ntap[2], .ncls = g->ntap[0] * g->ntap[1],
+                   .cg = mrmax / a, .cn = min64(mrmax / a, nch)};
+}
+
+static inline void walk_next(wt_walk *w)
+{
+    if (++w->k < w->kw) return;
+    w->k = 0;
+    if (++w->ci < w->cn) return;
+    w->ci = 0;
+    if (++w->cls < w->ncls) return;
+    w->cls = 0;
+    w->c0 += w->cg;
+    w->cn = min64(w->cg, w->nch - w->c0);
+}
+
+typedef struct wt_tile {
+    int64_t mr;                          /* rows */
+    int64_t rlo, rhi;                    /* the block's output rows the calls take */
+    ptrdiff_t aoff[CONV_UKERNEL_MAX_MR]; /* slab offsets (past mr: the last row's) */
+    int64_t prow[CONV_UKERNEL_MAX_MR];   /* partial-sum rows c*nt + t */
+} wt_tile;
+
+/* Rows [lo[cls], hi[cls]) of output rows [h0, h0 + nrow) of plane od whose
+ * input plane and row exist for the taps of class cls (empty: lo == hi). */
+static void class_rows(const fast_geom *g, int64_t od, int64_t h0, int64_t nrow, int32_t *lo,
+                       int32_t *hi)
+{
+    for (int64_t cls = 0; cls < g->ntap[0] * g->ntap[1]; ++cls) {
+        const int64_t kd = cls / g->ntap[1], kh = cls % g->ntap[1];
+        const int64_t d = od * g->st[0] + g->tsh[0][kd], s = g->st[1], sh = g->tsh[1][kh];
+        /* o*s + sh in [0, is): o >= ceil(-sh / s), o <= floor((is - 1 - sh) / s) */
+        const int64_t first = max64(h0, -floor_div(sh, s)),
+                      end = min64(h0 + nrow, floor_div(g->is[1] - 1 - sh, s) + 1);
+        const bool any = d >= 0 && d < g->is[0] && end > first;
+        lo[cls] = any ? (int32_t)(first - h0) : 0;
+        hi[cls] = any ? (int32_t)(end - h0) : 0;
+    }
+}
+
+/* The next tile of the walk w (mrmax rows, fewer at the end of krows) and
+ * its rows [rlo, rhi) from the block's class rows; cs: slab floats per
+ * channel. */
+static void wt_tile_next(wt_walk *w, const fast_geom *g, int64_t mrmax, int64_t left, int64_t cs,
+                         const ptrdiff_t *toff, const int32_t *lo, const int32_t *hi, wt_tile *tl)
+{
+    tl->mr = min64(mrmax, left);
+    int64_t rlo = INT64_MAX, rhi = 0;
+    for (int64_t m = 0; m < tl->mr; ++m, walk_next(w)) {
+        const int64_t c = w->c0 + w->ci, t = w->cls * w->kw + w->k;
+        tl->aoff[m] = c * cs + toff[t];
+        tl->prow[m] = c * g->nt + t;
+        if (hi[w->cls] > lo[w->cls]) {
+            rlo = min64(rlo, lo[w->cls]);
+            rhi = max64(rhi, hi[w->cls]);
+        }
+    }
+    tl->rlo = rhi > 0 ? rlo : 0; /* (every row padding: none) */
+    tl->rhi = rhi;
+    for (int64_t m = tl->mr; m < CONV_UKERNEL_MAX_MR; ++m)
+        tl->aoff[m] = tl->aoff[tl->mr - 1];
+}
+
+/* The next tile's partial sums (columns [o0, o0 + nr) of block ob): its
+ * first loads waited on them (~10% of the kernel's samples in
+ * deconv2d_k4s2's weights pass; -3 to -10% CPU). */
+static inline void prefetch_tile_rows(const wt_tile *tl, const float *pg, int64_t ldb, int64_t nr)
+{
+    for (int64_t m = 0; m < tl->mr; ++m)
+        prefetch_tile(pg + tl->prow[m] * ldb, 1, 0, nr, 4);
+}
+
 /* dyT[(r*ncol + j)*ldo + o] = rounded dy[n, o0 + o, od, h0 + r, c0 + j] for
  * o < oc, zero for oc <= o < ldo. */
 static void pack_dyt(const wt_run *r, int64_t n, int64_t o0, int64_t oc, int64_t od, int64_t h0,
@@ -773,9 +877,10 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
                     if (q0 + mr < krows)
                         prefetch_tile(pg + (q0 + mr) * st->ldb + o0, min64(st->mr, krows - q0 - mr),
                                       st->ldb, nr, 4);
+                    float *c[CONV_UKERNEL_MAX_MR];
+                    part_rows(c, pg + q0 * st->ldb + o0, mr, st->ldb);
                     r->k->convwt((size_t)mr, (size_t)nr, (size_t)nb, (size_t)st->fpos, a,
-                                 (size_t)xns, dyt + o0, (size_t)st->ldo,
-                                 pg + q0 * st->ldb + o0, (size_t)st->ldb, u > u0);
+                                 (size_t)xns, dyt + o0, (size_t)st->ldo, c, u > u0);
                 }
             }
         }
@@ -847,9 +952,10 @@ static void wt_chunk_flat_pairs(const wt_run *r, int64_t u0, int64_t u1, float *
                         if (q0 + mr < krows)
                             prefetch_tile(pg + (q0 + mr) * st->ldb + o0,
                                           min64(st->mr, krows - q0 - mr), st->ldb, nr, 4);
+                        float *c[CONV_UKERNEL_MAX_MR];
+                        part_rows(c, pg + q0 * st->ldb + o0, mr, st->ldb);
                         r->pairwt((size_t)mr, (size_t)nr, (size_t)nb, (size_t)st->fpos, a,
-                                  (size_t)x->stride[0], dyt + o0, (size_t)st->ldo,
-                                  pg + q0 * st->ldb + o0, (size_t)st->ldb, u > u0);
+                                  (size_t)x->stride[0], dyt + o0, (size_t)st->ldo, c, u > u0);
                     }
                 }
             }
@@ -915,7 +1021,7 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
-    const int64_t oc = min64(st->ldo, g->cout - ob);
+    const int64_t oc = min64(st->ldo, g->cout - ob), nch = krows / g->nt; /* x channels */
     if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
     for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
         for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
@@ -927,23 +1033,35 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
             const bool ahead =
                 wt_next_block(st, n, grp, od, oh0, rows, ow0, ow_n, ob, r0, c0, &next);
             const int64_t calls = ceil_div(krows, st->mr) * ceil_div(oc, st->nr);
+            const bool acc = !fresh || r0 > 0 || c0 > 0;
             int64_t call = 0;
-            for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
-                const int64_t mr = min64(st->mr, krows - q0);
+            int32_t lo[FAST_MAX_K * FAST_MAX_K], hi[FAST_MAX_K * FAST_MAX_K];
+            class_rows(g, od, oh0 + r0, nrow, lo, hi);
+            wt_walk walk;
+            walk_start(&walk, g, st->mr, nch);
+            wt_tile tile, next_tile;
+            wt_tile_next(&walk, g, st->mr, krows, cs, r->toff, lo, hi, &tile);
+            for (int64_t s0 = 0; s0 < krows; s0 += st->mr, tile = next_tile) {
+                const bool more = s0 + st->mr < krows;
+                if (more)
+                    wt_tile_next(&walk, g, st->mr, krows - s0 - st->mr, cs, r->toff, lo, hi,
+                                 &next_tile);
                 const float *a[CONV_UKERNEL_MAX_MR];
-                slab_rows(a, xs + r0 * g->wp + c0, q0, mr, g->nt, cs, r->toff);
+                for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
+                    a[m] = xs + (r0 + tile.rlo) * g->wp + c0 + tile.aoff[m];
+                const float *b = dyt + tile.rlo * ncol * st->ldo;
                 for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
                     const int64_t nr = min64(st->nr, oc - o0);
-                    /* the next call's partial sums (its first loads
-                     * waited on them: ~10% of the kernel's samples in
-                     * deconv2d_k4s2's weights pass; -3 to -10% CPU) */
-                    if (q0 + st->mr < krows)
-                        prefetch_tile(pg + (q0 + st->mr) * st->ldb + ob + o0,
-                                      min64(st->mr, krows - q0 - st->mr), st->ldb, nr, 4);
+                    if (more) prefetch_tile_rows(&next_tile, pg + ob + o0, st->ldb, nr);
                     if (ahead) dy_prefetch_part(&r->p->y, &next, call++, calls);
-                    r->k->convwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)g->wp, dyt + o0,
-                                 (size_t)st->ldo, pg + q0 * st->ldb + ob + o0, (size_t)st->ldb,
-                                 !fresh || r0 > 0 || c0 > 0);
+                    float *c[CONV_UKERNEL_MAX_MR];
+                    for (int64_t m = 0; m < tile.mr; ++m)
+                        c[m] = pg + tile.prow[m] * st->ldb + ob + o0;
+                    /* (no rows: a first call still writes its zeros) */
+                    if (tile.rhi > tile.rlo || !acc)
+                        r->k->convwt((size_t)tile.mr, (size_t)nr, (size_t)(tile.rhi - tile.rlo),
+                                     (size_t)ncol, a, (size_t)g->wp, b + o0, (size_t)st->ldo, c,
+                                     acc);
                 }
             }
         }
@@ -961,7 +1079,7 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, 
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
-    const int64_t oc = min64(st->ldo, g->cout - ob);
+    const int64_t oc = min64(st->ldo, g->cout - ob), nch = krows / g->nt; /* x channels */
     if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
     for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
         for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
@@ -980,23 +1098,34 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, 
             const bool ahead =
                 wt_next_block(st, n, grp, od, oh0, rows, ow0, ow_n, ob, r0, c0, &next);
             const int64_t calls = ceil_div(krows, st->mr) * ceil_div(oc, st->nr);
+            const bool acc = !fresh || r0 > 0 || c0 > 0;
+            const int64_t lenp = (ncol + 1) / 2; /* dy^T pairs a row */
             int64_t call = 0;
-            for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
-                const int64_t mr = min64(st->mr, krows - q0);
-                ptrdiff_t off[CONV_UKERNEL_MAX_MR];
+            int32_t lo[FAST_MAX_K * FAST_MAX_K], hi[FAST_MAX_K * FAST_MAX_K];
+            class_rows(g, od, oh0 + r0, nrow, lo, hi);
+            wt_walk walk;
+            walk_start(&walk, g, st->mr, nch);
+            wt_tile tile, next_tile;
+            wt_tile_next(&walk, g, st->mr, krows, g->cs, r->toff, lo, hi, &tile);
+            for (int64_t s0 = 0; s0 < krows; s0 += st->mr, tile = next_tile) {
+                const bool more = s0 + st->mr < krows;
+                if (more)
+                    wt_tile_next(&walk, g, st->mr, krows - s0 - st->mr, g->cs, r->toff, lo, hi,
+                                 &next_tile);
                 const uint16_t *a[CONV_UKERNEL_MAX_MR];
-                slab_row_offsets(off, q0, mr, g->nt, g->cs, r->toff);
                 for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
-                    a[m] = xs + r0 * g->wp + c0 + off[m];
+                    a[m] = xs + (r0 + tile.rlo) * g->wp + c0 + tile.aoff[m];
+                const uint32_t *b = dyt + tile.rlo * lenp * st->ldo;
                 for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
                     const int64_t nr = min64(st->nr, oc - o0);
-                    if (q0 + st->mr < krows)
-                        prefetch_tile(pg + (q0 + st->mr) * st->ldb + ob + o0,
-                                      min64(st->mr, krows - q0 - st->mr), st->ldb, nr, 4);
+                    if (more) prefetch_tile_rows(&next_tile, pg + ob + o0, st->ldb, nr);
                     if (ahead) dy_prefetch_part(&r->p->y, &next, call++, calls);
-                    r->pairwt((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)g->wp,
-                              dyt + o0, (size_t)st->ldo, pg + q0 * st->ldb + ob + o0,
-                              (size_t)st->ldb, !fresh || r0 > 0 || c0 > 0);
+                    float *c[CONV_UKERNEL_MAX_MR];
+                    for (int64_t m = 0; m < tile.mr; ++m)
+                        c[m] = pg + tile.prow[m] * st->ldb + ob + o0;
+                    if (tile.rhi > tile.rlo || !acc)
+                        r->pairwt((size_t)tile.mr, (size_t)nr, (size_t)(tile.rhi - tile.rlo),
+                                  (size_t)ncol, a, (size_t)g->wp, b + o0, (size_t)st->ldo, c, acc);
                 }
             }
         }

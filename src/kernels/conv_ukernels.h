@@ -65,21 +65,24 @@ typedef void (*f32_convcv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt
 /*
  * Weight-gradient kernel ("convwt"): MR reduction rows x NR output lanes.
  *   for m < mr, o < nr:
- *     c[m*ldc + o] (= or +=) sum_{r < nrows} sum_{j < len} a[m][r*ars + j] * b[(r*len + j)*ldb + o]
+ *     c[m][o] (= or +=) sum_{r < nrows} sum_{j < len} a[m][r*ars + j] * b[(r*len + j)*ldb + o]
  * Sum order per element: r ascending, j ascending, starting from 0 or from c.
  * a: MR row pointers (a[m] for m >= mr must be readable rows too; their
  * results are dropped). b: lanes o in [nr, roundup(nr, vector width)) are
- * read, so ldb must cover them. Only c[m*ldc + o], m < mr, o < nr is written.
+ * read, so ldb must cover them. c: mr row pointers (any rows: the weights
+ * pass's tiles gather rows of one tap class). nrows may be 0 (c is then
+ * zeroed, or kept when accumulating). Only c[m][o], m < mr, o < nr is
+ * written.
  */
 typedef void (*f32_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t len,
                                       const float *const *a, size_t ars, const float *b,
-                                      size_t ldb, float *c, size_t ldc, int accumulate);
+                                      size_t ldb, float *const *c, int accumulate);
 
 /*
  * Weight-gradient kernel over BF16 pairs ("bf16 convwt"): convwt's sums with
  * bf16 operands taken two positions at a time, as vdpbf16ps takes them.
  *   lenp = ceil(len / 2); for m < mr, o < nr:
- *     c[m*ldc + o] (= or +=) sum_{r < nrows} sum_{q < lenp}
+ *     c[m][o] (= or +=) sum_{r < nrows} sum_{q < lenp}
  *         A(r, 2q+1) * B(r, q).hi  then  A(r, 2q) * B(r, q).lo
  *   A(r, j) = a[m][r*ars + j] (bf16 bits) for j < len, +0 for j == len (odd
  *   len: the row's last element has no partner; a[m][r*ars + len] is not
@@ -93,12 +96,12 @@ typedef void (*f32_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t
  * element and no b element is subnormal and the smallest nonzero exponent
  * fields of a and b add up to at least 142 (every partial sum is then a
  * multiple of a power of two >= 2^-126: never subnormal). The caller checks.
- * Lanes o in [nr, roundup(nr, 16)) of b are read; only c[m*ldc + o], m < mr,
- * o < nr is written.
+ * Lanes o in [nr, roundup(nr, 16)) of b are read; c and nrows as convwt's;
+ * only c[m][o], m < mr, o < nr is written.
  */
 typedef void (*bf16_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_t len,
                                        const uint16_t *const *a, size_t ars, const uint32_t *b,
-                                       size_t ldb, float *c, size_t ldc, int accumulate);
+                                       size_t ldb, float *const *c, int accumulate);
 
 /*
  * Channel-vector convolution kernel over BF16 input channel pairs ("bf16
@@ -290,16 +293,16 @@ void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt
 
 void f32_convwt_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
-                                     size_t ldb, float *c, size_t ldc, int accumulate);
+                                     size_t ldb, float *const *c, int accumulate);
 void f32_convwt_ukernel_6x16__avx2(size_t mr, size_t nr, size_t nrows, size_t len,
                                    const float *const *a, size_t ars, const float *b, size_t ldb,
-                                   float *c, size_t ldc, int accumulate);
+                                   float *const *c, int accumulate);
 void bf16_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                       const uint16_t *const *a, size_t ars, const uint32_t *b,
-                                      size_t ldb, float *c, size_t ldc, int accumulate);
+                                      size_t ldb, float *const *c, int accumulate);
 void bf16_convwt_ukernel_6x64__avx512bf16(size_t mr, size_t nr, size_t nrows, size_t len,
                                           const uint16_t *const *a, size_t ars, const uint32_t *b,
-                                          size_t ldb, float *c, size_t ldc, int accumulate);
+                                          size_t ldb, float *const *c, int accumulate);
 void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                        const uint32_t *w, const uint32_t *x, size_t cs,
                                        const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
@@ -310,7 +313,7 @@ void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, siz
                                            int accumulate, int ybf16);
 void f32_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
-                                     size_t ldb, float *c, size_t ldc, int accumulate);
+                                     size_t ldb, float *const *c, int accumulate);
 
 void f32_convrv_ukernel_2x4__scalar(size_t mr, size_t nr, size_t nrows, size_t len,
                                     const float *const *a, size_t ars, const float *const *b,

@@ -12,7 +12,7 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
                                                               size_t nrows, size_t len,
                                                               const float *const *a, size_t ars,
                                                               const float *b, size_t ldb,
-                                                              float *c, size_t ldc, int accumulate)
+                                                              float *const *c, int accumulate)
 {
     __m256 acc[MR][2];
     const __m256i full = _mm256_set1_epi32(-1);
@@ -29,7 +29,7 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
 #pragma GCC unroll 8
             for (int v = 0; v < nv; ++v)
                 if ((size_t)m < mr)
-                    acc[m][v] = _mm256_maskload_ps(c + (size_t)m * ldc + (size_t)v * VL,
+                    acc[m][v] = _mm256_maskload_ps(c[m] + (size_t)v * VL,
                                                    v == nv - 1 ? last : full);
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
     for (size_t r = 0; r < nrows; ++r) {
@@ -53,16 +53,16 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
 #pragma GCC unroll 8
         for (int v = 0; v < nv; ++v)
             if ((size_t)m < mr)
-                _mm256_maskstore_ps(c + (size_t)m * ldc + (size_t)v * VL, v == nv - 1 ? last : full,
+                _mm256_maskstore_ps(c[m] + (size_t)v * VL, v == nv - 1 ? last : full,
                                     acc[m][v]);
 }
 
 void f32_convwt_ukernel_6x16__avx2(size_t mr, size_t nr, size_t nrows, size_t len,
                                    const float *const *a, size_t ars, const float *b, size_t ldb,
-                                   float *c, size_t ldc, int accumulate)
+                                   float *const *c, int accumulate)
 {
     if (nr > VL)
-        convwt_body(2, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate);
+        convwt_body(2, mr, nr, nrows, len, a, ars, b, ldb, c, accumulate);
     else
-        convwt_body(1, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate);
+        convwt_body(1, mr, nr, nrows, len, a, ars, b, ldb, c, accumulate);
 }

@@ -21,8 +21,8 @@ static inline __attribute__((always_inline)) __mmask16 convwt_last(int nv, size_
 }
 
 static inline __attribute__((always_inline)) void convwt_load(__m512 acc[CONVWT_MR][4], int nv,
-                                                              size_t mr, size_t nr, const float *c,
-                                                              size_t ldc, int accumulate)
+                                                              size_t mr, size_t nr,
+                                                              float *const *c, int accumulate)
 {
     const __mmask16 last = convwt_last(nv, nr);
 #pragma GCC unroll 8
@@ -37,11 +37,11 @@ static inline __attribute__((always_inline)) void convwt_load(__m512 acc[CONVWT_
             for (int v = 0; v < nv; ++v)
                 if ((size_t)m < mr)
                     acc[m][v] = _mm512_maskz_loadu_ps(v == nv - 1 ? last : (__mmask16)0xffff,
-                                                      c + (size_t)m * ldc + (size_t)v * 16);
+                                                      c[m] + (size_t)v * 16);
 }
 
 static inline __attribute__((always_inline)) void
-convwt_store(__m512 acc[CONVWT_MR][4], int nv, size_t mr, size_t nr, float *c, size_t ldc)
+convwt_store(__m512 acc[CONVWT_MR][4], int nv, size_t mr, size_t nr, float *const *c)
 {
     const __mmask16 last = convwt_last(nv, nr);
 #pragma GCC unroll 8
@@ -49,7 +49,7 @@ convwt_store(__m512 acc[CONVWT_MR][4], int nv, size_t mr, size_t nr, float *c, s
 #pragma GCC unroll 4
         for (int v = 0; v < nv; ++v)
             if ((size_t)m < mr)
-                _mm512_mask_storeu_ps(c + (size_t)m * ldc + (size_t)v * 16,
+                _mm512_mask_storeu_ps(c[m] + (size_t)v * 16,
                                       v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
 }
 
@@ -64,11 +64,11 @@ typedef void (*convwt_pair_step_fn)(int nv, __m512 acc[CONVWT_MR][4], const uint
  * inlined like the rest. */
 static inline __attribute__((always_inline)) void
 convwt_pairs_body(const int nv, size_t mr, size_t nr, size_t nrows, size_t len,
-                  const uint16_t *const *a, size_t ars, const uint32_t *b, size_t ldb, float *c,
-                  size_t ldc, int accumulate, convwt_pair_step_fn step)
+                  const uint16_t *const *a, size_t ars, const uint32_t *b, size_t ldb,
+                  float *const *c, int accumulate, convwt_pair_step_fn step)
 {
     __m512 acc[CONVWT_MR][4];
-    convwt_load(acc, nv, mr, nr, c, ldc, accumulate);
+    convwt_load(acc, nv, mr, nr, c, accumulate);
     const size_t lenp = (len + 1) / 2, full = len / 2;
     for (size_t r = 0; r < nrows; ++r) {
         const uint16_t *ar[CONVWT_MR];
@@ -79,23 +79,23 @@ convwt_pairs_body(const int nv, size_t mr, size_t nr, size_t nrows, size_t len,
             step(nv, acc, ar, br + q * ldb, 2 * q, 1);
         if (len & 1) step(nv, acc, ar, br + full * ldb, 2 * full, 0);
     }
-    convwt_store(acc, nv, mr, nr, c, ldc);
+    convwt_store(acc, nv, mr, nr, c);
 }
 
 /* convwt_pairs_body with the vectors nr needs, each count its own instance */
 static inline __attribute__((always_inline)) void
 convwt_pairs(size_t mr, size_t nr, size_t nrows, size_t len, const uint16_t *const *a, size_t ars,
-             const uint32_t *b, size_t ldb, float *c, size_t ldc, int accumulate,
+             const uint32_t *b, size_t ldb, float *const *c, int accumulate,
              convwt_pair_step_fn step)
 {
     if (nr > 3 * 16)
-        convwt_pairs_body(4, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate, step);
+        convwt_pairs_body(4, mr, nr, nrows, len, a, ars, b, ldb, c, accumulate, step);
     else if (nr > 2 * 16)
-        convwt_pairs_body(3, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate, step);
+        convwt_pairs_body(3, mr, nr, nrows, len, a, ars, b, ldb, c, accumulate, step);
     else if (nr > 16)
-        convwt_pairs_body(2, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate, step);
+        convwt_pairs_body(2, mr, nr, nrows, len, a, ars, b, ldb, c, accumulate, step);
     else
-        convwt_pairs_body(1, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate, step);
+        convwt_pairs_body(1, mr, nr, nrows, len, a, ars, b, ldb, c, accumulate, step);
 }
 
 #endif /* ACLCONV_CONVWT_TILE_AVX512_H_ */

@@ -12,10 +12,10 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
                                                               size_t nrows, size_t len,
                                                               const float *const *a, size_t ars,
                                                               const float *b, size_t ldb,
-                                                              float *c, size_t ldc, int accumulate)
+                                                              float *const *c, int accumulate)
 {
     __m512 acc[MR][4];
-    convwt_load(acc, nv, mr, nr, c, ldc, accumulate);
+    convwt_load(acc, nv, mr, nr, c, accumulate);
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
     for (size_t r = 0; r < nrows; ++r) {
         const size_t ro = r * ars;
@@ -30,19 +30,19 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
             }
         }
     }
-    convwt_store(acc, nv, mr, nr, c, ldc);
+    convwt_store(acc, nv, mr, nr, c);
 }
 
 void f32_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
-                                     size_t ldb, float *c, size_t ldc, int accumulate)
+                                     size_t ldb, float *const *c, int accumulate)
 {
     if (nr > 3 * VL)
-        convwt_body(4, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate);
+        convwt_body(4, mr, nr, nrows, len, a, ars, b, ldb, c, accumulate);
     else if (nr > 2 * VL)
-        convwt_body(3, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate);
+        convwt_body(3, mr, nr, nrows, len, a, ars, b, ldb, c, accumulate);
     else if (nr > VL)
-        convwt_body(2, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate);
+        convwt_body(2, mr, nr, nrows, len, a, ars, b, ldb, c, accumulate);
     else
-        convwt_body(1, mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate);
+        convwt_body(1, mr, nr, nrows, len, a, ars, b, ldb, c, accumulate);
 }

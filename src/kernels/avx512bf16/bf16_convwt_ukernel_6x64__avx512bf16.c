@@ -42,7 +42,7 @@ static inline __attribute__((always_inline)) void pair_step(const int nv, __m512
 
 void bf16_convwt_ukernel_6x64__avx512bf16(size_t mr, size_t nr, size_t nrows, size_t len,
                                           const uint16_t *const *a, size_t ars, const uint32_t *b,
-                                          size_t ldb, float *c, size_t ldc, int accumulate)
+                                          size_t ldb, float *const *c, int accumulate)
 {
-    convwt_pairs(mr, nr, nrows, len, a, ars, b, ldb, c, ldc, accumulate, pair_step);
+    convwt_pairs(mr, nr, nrows, len, a, ars, b, ldb, c, accumulate, pair_step);
 }
