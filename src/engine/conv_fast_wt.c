@@ -432,6 +432,13 @@ static inline void walk_next(wt_walk *w)
     w->cn = min64(w->cg, w->nch - w->c0);
 }
 
+/* The class rows of a block and the walk over its tiles (wt_tiles_start) */
+typedef struct wt_tiles {
+    wt_walk walk;
+    int64_t mrmax, left, cs; /* tile rows, rows not yet in a tile, slab floats per channel */
+    int32_t lo[FAST_MAX_K * FAST_MAX_K], hi[FAST_MAX_K * FAST_MAX_K];
+} wt_tiles;
+
 typedef struct wt_tile {
     int64_t mr;                          /* rows */
     int64_t rlo, rhi;                    /* the block's output rows the calls take */
@@ -456,13 +463,15 @@ static void class_rows(const fast_geom *g, int64_t od, int64_t h0, int64_t nrow,
     }
 }
 
-/* The next tile of the walk w (mrmax rows, fewer at the end of krows) and
- * its rows [rlo, rhi) from the block's class rows; cs: slab floats per
- * channel. */
-static void wt_tile_next(wt_walk *w, const fast_geom *g, int64_t mrmax, int64_t left, int64_t cs,
-                         const ptrdiff_t *toff, const int32_t *lo, const int32_t *hi, wt_tile *tl)
+/* The next tile of ts (mrmax rows, fewer at the end of krows) and its rows
+ * [rlo, rhi) from the block's class rows. */
+static void wt_tile_next(wt_tiles *ts, const fast_geom *g, const ptrdiff_t *toff, wt_tile *tl)
 {
-    tl->mr = min64(mrmax, left);
+    wt_walk *w = &ts->walk;
+    const int32_t *lo = ts->lo, *hi = ts->hi;
+    const int64_t cs = ts->cs;
+    tl->mr = min64(ts->mrmax, ts->left);
+    ts->left -= tl->mr;
     int64_t rlo = INT64_MAX, rhi = 0;
     for (int64_t m = 0; m < tl->mr; ++m, walk_next(w)) {
         const int64_t c = w->c0 + w->ci, t = w->cls * w->kw + w->k;
@@ -477,6 +486,21 @@ static void wt_tile_next(wt_walk *w, const fast_geom *g, int64_t mrmax, int64_t 
     tl->rhi = rhi;
     for (int64_t m = tl->mr; m < CONV_UKERNEL_MAX_MR; ++m)
         tl->aoff[m] = tl->aoff[tl->mr - 1];
+}
+
+/* The tiles of a block of output rows [h0, h0 + nrow) of plane od over
+ * nch channels (krows = nch * nt rows), mrmax rows a tile, and the first of
+ * them in *first. */
+static void wt_tiles_start(wt_tiles *ts, const fast_geom *g, int64_t mrmax, int64_t nch,
+                           int64_t cs, const ptrdiff_t *toff, int64_t od, int64_t h0,
+                           int64_t nrow, wt_tile *first)
+{
+    walk_start(&ts->walk, g, mrmax, nch);
+    ts->mrmax = mrmax;
+    ts->left = nch * g->nt;
+    ts->cs = cs;
+    class_rows(g, od, h0, nrow, ts->lo, ts->hi);
+    wt_tile_next(ts, g, toff, first);
 }
 
 /* The next tile's partial sums (columns [o0, o0 + nr) of block ob): its
@@ -1035,17 +1059,12 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
             const int64_t calls = ceil_div(krows, st->mr) * ceil_div(oc, st->nr);
             const bool acc = !fresh || r0 > 0 || c0 > 0;
             int64_t call = 0;
-            int32_t lo[FAST_MAX_K * FAST_MAX_K], hi[FAST_MAX_K * FAST_MAX_K];
-            class_rows(g, od, oh0 + r0, nrow, lo, hi);
-            wt_walk walk;
-            walk_start(&walk, g, st->mr, nch);
+            wt_tiles ts;
             wt_tile tile, next_tile;
-            wt_tile_next(&walk, g, st->mr, krows, cs, r->toff, lo, hi, &tile);
-            for (int64_t s0 = 0; s0 < krows; s0 += st->mr, tile = next_tile) {
-                const bool more = s0 + st->mr < krows;
-                if (more)
-                    wt_tile_next(&walk, g, st->mr, krows - s0 - st->mr, cs, r->toff, lo, hi,
-                                 &next_tile);
+            wt_tiles_start(&ts, g, st->mr, nch, cs, r->toff, od, oh0 + r0, nrow, &tile);
+            for (;;) {
+                const bool more = ts.left > 0;
+                if (more) wt_tile_next(&ts, g, r->toff, &next_tile);
                 const float *a[CONV_UKERNEL_MAX_MR];
                 for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
                     a[m] = xs + (r0 + tile.rlo) * g->wp + c0 + tile.aoff[m];
@@ -1063,6 +1082,8 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
                                      (size_t)ncol, a, (size_t)g->wp, b + o0, (size_t)st->ldo, c,
                                      acc);
                 }
+                if (!more) break;
+                tile = next_tile;
             }
         }
     if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
@@ -1101,17 +1122,12 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, 
             const bool acc = !fresh || r0 > 0 || c0 > 0;
             const int64_t lenp = (ncol + 1) / 2; /* dy^T pairs a row */
             int64_t call = 0;
-            int32_t lo[FAST_MAX_K * FAST_MAX_K], hi[FAST_MAX_K * FAST_MAX_K];
-            class_rows(g, od, oh0 + r0, nrow, lo, hi);
-            wt_walk walk;
-            walk_start(&walk, g, st->mr, nch);
+            wt_tiles ts;
             wt_tile tile, next_tile;
-            wt_tile_next(&walk, g, st->mr, krows, g->cs, r->toff, lo, hi, &tile);
-            for (int64_t s0 = 0; s0 < krows; s0 += st->mr, tile = next_tile) {
-                const bool more = s0 + st->mr < krows;
-                if (more)
-                    wt_tile_next(&walk, g, st->mr, krows - s0 - st->mr, g->cs, r->toff, lo, hi,
-                                 &next_tile);
+            wt_tiles_start(&ts, g, st->mr, nch, g->cs, r->toff, od, oh0 + r0, nrow, &tile);
+            for (;;) {
+                const bool more = ts.left > 0;
+                if (more) wt_tile_next(&ts, g, r->toff, &next_tile);
                 const uint16_t *a[CONV_UKERNEL_MAX_MR];
                 for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
                     a[m] = xs + (r0 + tile.rlo) * g->wp + c0 + tile.aoff[m];
@@ -1127,6 +1143,8 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, 
                         r->pairwt((size_t)tile.mr, (size_t)nr, (size_t)(tile.rhi - tile.rlo),
                                   (size_t)ncol, a, (size_t)g->wp, b + o0, (size_t)st->ldo, c, acc);
                 }
+                if (!more) break;
+                tile = next_tile;
             }
         }
     if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
