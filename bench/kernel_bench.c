@@ -72,7 +72,7 @@ static double run_convcv(const conv_ukernels *k, int calls)
     const int nr = cv_tile(k);
     for (int c = 0; c < calls; ++c)
         for (int j0 = 0; j0 + nr <= SPAN; j0 += nr) {
-            k->convcv((size_t)k->convcv_mr, (size_t)nr, CH, NT, NT, g_w, g_x + j0, CS, g_toff,
+            k->convcv((size_t)k->convcv_mr, (size_t)nr, CH, NT, NT, g_w, g_x + j0, CS, g_toff, NULL,
                       g_y + j0, SPAN, 1, 0, CONVCV_Y_F32);
             flops += 2.0 * k->convcv_mr * nr * CH * NT;
         }
@@ -90,7 +90,7 @@ static double run_bf16_convcv(const conv_ukernels *k, int calls)
     for (int c = 0; c < calls; ++c)
         for (int j0 = 0; j0 + nr <= SPAN; j0 += nr) {
             g_bf16_cv((size_t)k->bf16_convcv_mr, (size_t)nr, CH / 2, NT, NT, (const uint32_t *)g_w,
-                      (const uint32_t *)g_x + j0, CS, g_toff, g_y + j0, SPAN, 1, 0, 0);
+                      (const uint32_t *)g_x + j0, CS, g_toff, NULL, g_y + j0, SPAN, 1, 0, 0);
             flops += 2.0 * k->bf16_convcv_mr * nr * CH * NT;
         }
     return flops;
@@ -120,7 +120,7 @@ static double run_convcv_1x1(const conv_ukernels *k, int calls)
     const int nr = cv_tile(k);
     for (int c = 0; c < calls; ++c)
         for (int j0 = 0; j0 + nr <= CS1; j0 += nr) {
-            k->convcv((size_t)k->convcv_mr, (size_t)nr, CH1, 1, 1, g_w, g_x1 + j0, CS1, toff0,
+            k->convcv((size_t)k->convcv_mr, (size_t)nr, CH1, 1, 1, g_w, g_x1 + j0, CS1, toff0, NULL,
                       g_y1 + j0, CS1, 1, 0, CONVCV_Y_F32);
             flops += 2.0 * k->convcv_mr * nr * CH1;
         }
@@ -136,7 +136,7 @@ static double run_bf16_convcv_1x1(const conv_ukernels *k, int calls)
     for (int c = 0; c < calls; ++c)
         for (int j0 = 0; j0 + 14 <= CS1; j0 += 14) {
             fn((size_t)k->bf16_convcv_mr, 14, CH1 / 2, 1, 1, (const uint32_t *)g_w,
-               (const uint32_t *)g_x1 + j0, CS1, toff0, g_y1 + j0, CS1, 1, 0, 0);
+               (const uint32_t *)g_x1 + j0, CS1, toff0, NULL, g_y1 + j0, CS1, 1, 0, 0);
             flops += 2.0 * k->bf16_convcv_mr * 14 * CH1;
         }
     return flops;
@@ -160,7 +160,7 @@ static double run_bf16_convcv_1x1_pass(const conv_ukernels *k, int calls)
         for (size_t mb = 0; mb < NP1; ++mb)
             for (int j0 = 0; j0 + 14 <= CS1; j0 += 14) {
                 fn(mr, 14, CH1 / 2, 1, 1, (const uint32_t *)g_wp1 + mb * panel,
-                   (const uint32_t *)g_x1 + j0, CS1, toff0,
+                   (const uint32_t *)g_x1 + j0, CS1, toff0, NULL,
                    g_yp1 + (size_t)(c % NIMG) * NP1 * 32 * CS1 + mb * mr * CS1 + j0, CS1, 1, 0, 1);
                 flops += 2.0 * (double)mr * 14 * CH1;
             }
@@ -191,7 +191,7 @@ static double run_bf16_convcv_3x3_pass(const conv_ukernels *k, int calls)
             for (size_t j0 = 0; j0 < C2_OW; j0 += 14)
                 for (size_t mb = 0; mb < C2_NP; ++mb) {
                     fn(mr, 14, C2_PAIRS, NT, NT, (const uint32_t *)g_w2 + mb * panel,
-                       (const uint32_t *)g_x2 + row * C2_WP + j0, cs, toff,
+                       (const uint32_t *)g_x2 + row * C2_WP + j0, cs, toff, NULL,
                        y + mb * mr * plane + row * C2_OW + j0, plane, 1, 0, 1);
                     flops += 2.0 * (double)mr * 14 * C2_PAIRS * 2 * NT;
                 }

@@ -30,7 +30,8 @@ static float small_int(test_rng *r) { return (float)rng_range(r, -4, 4); }
 
 /* conv: y[m][j] = (acc ? y : 0) + sum_c sum_t w[(c*nt+t)*MR+m] * x[c*cs + toff[t] + j];
  * convcv (cvfn != NULL): the same at y[m*ldy + j*ystep], over taps [ta, ta + nt)
- * of a panel of ntw >= nt taps a channel */
+ * of a panel of ntw >= nt taps a channel, without the terms its random edge
+ * flags (every other call) leave out */
 static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_fn fn,
                       f32_convcv_ukernel_fn cvfn, size_t ystep, test_rng *r)
 {
@@ -43,7 +44,12 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                              ta = (size_t)rng_range(r, 0, (int)(ntw - nt));
                 const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40);
                 ptrdiff_t toff[4];
-                for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+                uint8_t tedge[4] = {0};
+                const bool edges = cvfn && rng_chance(r, 1, 2);
+                for (size_t t = 0; t < nt; ++t) {
+                    toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+                    if (edges) tedge[t] = (uint8_t)rng_range(r, 0, 3);
+                }
                 const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK;
                 const size_t ldy = (size_t)(NR - 1) * ystep + 4, yn = (size_t)(MR + 1) * ldy;
                 float *x = malloc(xn * sizeof(float));
@@ -61,13 +67,17 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                     for (int j = 0; j < nr; ++j) {
                         float s = accumulate ? want[m * ldy + j * ystep] : 0.0f;
                         for (size_t c = 0; c < nc; ++c)
-                            for (size_t t = 0; t < nt; ++t)
+                            for (size_t t = 0; t < nt; ++t) {
+                                if ((j == 0 && (tedge[t] & CONVCV_SKIP_FIRST)) ||
+                                    (j == nr - 1 && (tedge[t] & CONVCV_SKIP_LAST)))
+                                    continue;
                                 s += w[(c * ntw + ta + t) * MR + m] * x[c * cs + toff[t] + j];
+                            }
                         want[m * ldy + j * ystep] = s;
                     }
                 if (cvfn)
-                    cvfn((size_t)mr, (size_t)nr, nc, nt, ntw, w + ta * (size_t)MR, x, cs, toff, y,
-                         ldy, ystep, accumulate, CONVCV_Y_F32);
+                    cvfn((size_t)mr, (size_t)nr, nc, nt, ntw, w + ta * (size_t)MR, x, cs, toff,
+                         edges ? tedge : NULL, y, ldy, ystep, accumulate, CONVCV_Y_F32);
                 else
                     fn((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, y, ldy, accumulate,
                        F32_ROUND_NONE);
@@ -190,8 +200,8 @@ static int check_convcv_bits(const conv_ukernels *k, test_rng *r)
                         want + b * (size_t)MS * ldy + j0, ldy, accumulate, F32_ROUND_NONE);
             }
         }
-        k->convcv(mr, nr, nc, nt, ntw, w + ta * (size_t)MR, x, cs, toff, y, ldy, 1, accumulate,
-                  CONVCV_Y_F32);
+        k->convcv(mr, nr, nc, nt, ntw, w + ta * (size_t)MR, x, cs, toff, NULL, y, ldy, 1,
+                  accumulate, CONVCV_Y_F32);
         if (memcmp(y, want, (size_t)MR * ldy * sizeof(float)) != 0 && bad++ < 3)
             printf("FAIL convcv %dx%d %s mr=%zu nr=%zu acc=%d nc=%zu nt=%zu of %zu from %zu: bits "
                    "differ from conv\n",
@@ -242,8 +252,12 @@ static int check_convcv_y16(const conv_ukernels *k, test_rng *r)
         }
         for (size_t i = 0; i < yn; ++i)
             y[i] = G16;
-        k->convcv(mr, nr, nc, nt, nt, w, x, cs, toff, yf, ldy, 1, 0, CONVCV_Y_F32);
-        k->convcv(mr, nr, nc, nt, nt, w, x, cs, toff, y, ldy, ystep, 0, y16);
+        /* (edge flags on half the calls: the edge instances narrow alike) */
+        uint8_t tedge[3];
+        for (size_t t = 0; t < nt; ++t) tedge[t] = (uint8_t)rng_range(r, 0, 3);
+        const uint8_t *te = trial % 8 < 4 ? tedge : NULL;
+        k->convcv(mr, nr, nc, nt, nt, w, x, cs, toff, te, yf, ldy, 1, 0, CONVCV_Y_F32);
+        k->convcv(mr, nr, nc, nt, nt, w, x, cs, toff, te, y, ldy, ystep, 0, y16);
         int ok = 1;
         for (size_t i = 0; i < yn; ++i) {
             const size_t m = i / ldy, q = i % ldy, j = q / ystep;
@@ -436,8 +450,12 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
                          ta = (size_t)rng_range(r, 0, (int)(ntw - nt));
             const size_t nc = (size_t)rng_range(r, 1, one_tap ? 160 : 5), ncp = (nc + 1) / 2;
             ptrdiff_t toff[4];
-            for (size_t t = 0; t < nt; ++t)
+            uint8_t tedge[4] = {0}; /* edge flags on half the calls */
+            const bool edges = rng_chance(r, 1, 2);
+            for (size_t t = 0; t < nt; ++t) {
                 toff[t] = (ptrdiff_t)(t * 3 + (size_t)rng_range(r, 0, 2));
+                if (edges) tedge[t] = (uint8_t)rng_range(r, 0, 3);
+            }
             const size_t cs = (size_t)NR + 12, xn = ncp * cs;
             const size_t ldy = (size_t)NR * ystep + 3, yn = (size_t)(MR + 1) * ldy;
             uint32_t *x = malloc(xn * sizeof(uint32_t));
@@ -464,6 +482,9 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
                     y[at] = s;
                     for (size_t p = 0; p < ncp; ++p)
                         for (size_t t = 0; t < nt; ++t) {
+                            if ((j == 0 && (tedge[t] & CONVCV_SKIP_FIRST)) ||
+                                (j == nr - 1 && (tedge[t] & CONVCV_SKIP_LAST)))
+                                continue;
                             const uint32_t wv = w[(p * ntw + ta + t) * MR + (size_t)m];
                             const uint32_t xv = x[p * cs + (size_t)toff[t] + (size_t)j];
                             s = fmaf(bf16_val(wv >> 16), bf16_val(xv >> 16), s);
@@ -473,7 +494,8 @@ static int check_bf16_convcv(const conv_ukernels *k, bf16_convcv_ukernel_fn fn, 
                     want16[at] = f32_to_bf16(s);
                 }
             fn((size_t)mr, (size_t)nr, ncp, nt, ntw, w + ta * (size_t)MR, x, cs, toff,
-               ybf16 ? (void *)y16 : (void *)y, ldy, ystep, accumulate, ybf16);
+               edges ? tedge : NULL, ybf16 ? (void *)y16 : (void *)y, ldy, ystep, accumulate,
+               ybf16);
             for (size_t i = 0; i < yn; ++i) {
                 const int ok = ybf16 ? y16[i] == want16[i] : f32_bits(y[i]) == f32_bits(want[i]);
                 if (!ok) {

@@ -719,25 +719,48 @@ static void data_row_taps(const fast_geom *g, int64_t od, int64_t oh, int64_t *t
     *tb = lo < 0 ? g->nt : (hi + 1) * g->ntap[2];
 }
 
+/* The channel-vector kernels' edge flags of sub-problem g's taps for the
+ * tiles at the ends of a block's rows (output columns [ow0, ow0 + cols)):
+ * first[t] CONVCV_SKIP_FIRST where tap t reads padding at column ow0,
+ * last[t] CONVCV_SKIP_LAST where it does at ow0 + cols - 1, both[t] the
+ * two. Like the padding rows (data_row_taps), the terms left out are zeros
+ * and the bits stay (docs/kernels.md, "convcv"). Returns whether any is
+ * set, per end (bit 0: first, bit 1: last). */
+static int data_edge_taps(const fast_geom *g, int64_t ow0, int64_t cols, uint8_t *first,
+                          uint8_t *last, uint8_t *both)
+{
+    int any = 0;
+    for (int64_t t = 0; t < g->nt; ++t) {
+        const int64_t sh = g->tsh[2][t % g->ntap[2]];
+        const int64_t c0 = ow0 * g->st[2] + sh, c1 = (ow0 + cols - 1) * g->st[2] + sh;
+        first[t] = c0 < 0 || c0 >= g->is[2] ? CONVCV_SKIP_FIRST : 0;
+        last[t] = c1 < 0 || c1 >= g->is[2] ? CONVCV_SKIP_LAST : 0;
+        both[t] = first[t] | last[t];
+        any |= first[t] | last[t];
+    }
+    return any;
+}
+
 /* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
  * j*ystep] (ystep > 1: the channel-vector kernel only) over taps [ta, tb)
- * of the panel w (the channel-vector kernels; the others take every tap);
- * y is float, or with y16 (the channel-vector kernels only: CONVCV_Y_BF16
+ * of the panel w with the edge flags te (NULL: none) of those taps (the
+ * channel-vector kernels; the others take every tap, every position); y
+ * is float, or with y16 (the channel-vector kernels only: CONVCV_Y_BF16
  * for the pair kernel) a 16-bit gradInput written in place. */
 static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g,
-                               int64_t ta, int64_t tb, const float *w, const float *x, int64_t cs,
-                               int xround, const ptrdiff_t *toff, void *y, int64_t ldy,
-                               int64_t ystep, int y16)
+                               int64_t ta, int64_t tb, const uint8_t *te, const float *w,
+                               const float *x, int64_t cs, int xround, const ptrdiff_t *toff,
+                               void *y, int64_t ldy, int64_t ystep, int y16)
 {
     const float *wt = w + ta * r->st->mr; /* (panel rows of MR) */
     if (r->st->pairs) /* panels and slab of pairs: 32-bit words at the floats' offsets */
         r->pairconv((size_t)mr, (size_t)nr, (size_t)data_chans(r->st, g), (size_t)(tb - ta),
                     (size_t)g->nt, (const uint32_t *)(const void *)wt,
-                    (const uint32_t *)(const void *)x, (size_t)cs, toff + ta, y, (size_t)ldy,
+                    (const uint32_t *)(const void *)x, (size_t)cs, toff + ta, te, y, (size_t)ldy,
                     (size_t)ystep, 0, y16 == CONVCV_Y_BF16);
     else if (r->st->cv)
         r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)(tb - ta), (size_t)g->nt, wt, x,
-                  (size_t)cs, toff + ta, y, (size_t)ldy, (size_t)ystep, 0, y16);
+                  (size_t)cs, toff + ta, te, y, (size_t)ldy, (size_t)ystep, 0, y16);
     else
         r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
                 (size_t)ldy, 0, xround);
@@ -890,6 +913,10 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
     const int64_t ldrow = out->stride[3] * g->ostep[1];
     const float *wpk = r->wpk + r->wpk_at[sub];
     const ptrdiff_t *toff = r->toff + r->toff_at[sub];
+    /* the tiles at the row's ends leave out the positions of taps that read
+     * padding there (per_row: the channel-vector kernels) */
+    uint8_t e_first[FAST_MAX_TAPS], e_last[FAST_MAX_TAPS], e_both[FAST_MAX_TAPS];
+    const int edges = per_row ? data_edge_taps(g, ow0, cols, e_first, e_last, e_both) : 0;
     /* (row by row: each (row, channel block) right before its kernels) */
     if (r->zero_cells && !per_row)
         data_zero_cells(r, n, grp * g->cout, g->cout, od, oh0, rows, ow0, cols, false);
@@ -925,6 +952,12 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
                         const int64_t c0 = tile_start(st, t, span, ntiles);
                         const int64_t nr = tile_start(st, t + 1, span, ntiles) - c0,
                                       j0 = row * g->wp + c0;
+                        const int fe =
+                            (c0 == 0 ? edges & 1 : 0) | (c0 + nr == cols ? edges & 2 : 0);
+                        const uint8_t *te = fe == 3   ? e_both + ta
+                                            : fe == 1 ? e_first + ta
+                                            : fe == 2 ? e_last + ta
+                                                      : NULL;
                         if (in_place) {
                             char *dst = dst0 + es * c0 * ystep;
                             /* (the channel-vector kernel asks for its unit-step
@@ -932,10 +965,10 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
                             if (!st->cv || (ystep != 1 && !(st->pairs && ystep == 2)))
                                 prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1,
                                               (size_t)es);
-                            data_kernel(r, mr, nr, g, ta, tb, w, xs + j0, cs, xround, toff,
+                            data_kernel(r, mr, nr, g, ta, tb, te, w, xs + j0, cs, xround, toff,
                                         dst, out->stride[1], ystep, y16);
                         } else {
-                            data_kernel(r, mr, nr, g, ta, tb, w, xs + j0, cs, xround, toff,
+                            data_kernel(r, mr, nr, g, ta, tb, te, w, xs + j0, cs, xround, toff,
                                         tile + (c0 - g0), st->tile_ld, 1, CONVCV_Y_F32);
                         }
                     }

@@ -55,12 +55,17 @@ typedef void (*f32_conv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, 
  * skips taps reading only padding passes the panel and toff advanced to its
  * first tap (a tap range [t0, t1) of the full panel: w + t0*MR, toff + t0,
  * nt = t1 - t0, ntw = the panel's taps).
+ * tedge: NULL, or flags per tap t < nt that leave a position out of that
+ * tap's terms: CONVCV_SKIP_FIRST position 0, CONVCV_SKIP_LAST position
+ * nr - 1 (a tile at a row's end whose tap reads only padding there: the
+ * terms left out are zeros).
  */
 enum { CONVCV_Y_F32 = 0, CONVCV_Y_BF16 = 1, CONVCV_Y_F16 = 2 };
+enum { CONVCV_SKIP_FIRST = 1, CONVCV_SKIP_LAST = 2 };
 typedef void (*f32_convcv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, size_t ntw,
                                       const float *w, const float *x, size_t cs,
-                                      const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
-                                      int accumulate, int y16);
+                                      const ptrdiff_t *toff, const uint8_t *tedge, void *y,
+                                      size_t ldy, size_t ystep, int accumulate, int y16);
 
 /*
  * Weight-gradient kernel ("convwt"): MR reduction rows x NR output lanes.
@@ -111,7 +116,8 @@ typedef void (*bf16_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_
  *     y[m*ldy + j*ystep] (= or +=) sum_{p < ncp} sum_{t < nt}
  *         W(p, t, m).hi * X(p, t, j).hi  then  W(p, t, m).lo * X(p, t, j).lo
  *   W(p, t, m) = w[(p*ntw + t)*MR + m], X(p, t, j) = x[p*cs + toff[t] + j]
- *   (ntw >= nt: panel rows per pair, as convcv's).
+ *   (ntw >= nt: panel rows per pair, as convcv's), less the terms tedge
+ *   leaves out (as convcv's).
  * Sum order per element: p ascending, t ascending, in each pair the high
  * channel's product first, each added with one rounding, from 0 or from y.
  * The _avx512bf16 variant (vdpbf16ps) agrees with the _avx512 one (fused
@@ -123,8 +129,8 @@ typedef void (*bf16_convwt_ukernel_fn)(size_t mr, size_t nr, size_t nrows, size_
  */
 typedef void (*bf16_convcv_ukernel_fn)(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                        const uint32_t *w, const uint32_t *x, size_t cs,
-                                       const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
-                                       int accumulate, int ybf16);
+                                       const ptrdiff_t *toff, const uint8_t *tedge, void *y,
+                                       size_t ldy, size_t ystep, int accumulate, int ybf16);
 
 /* The smallest exponent field (0..255) of the nonzero bf16 values of BF16
  * pair operands for which bf16 convwt's two variants agree (see above). */
@@ -285,11 +291,12 @@ void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, c
                                    size_t ldy, int accumulate, int xround);
 void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, size_t ntw,
                                    const float *w, const float *x, size_t cs, const ptrdiff_t *toff,
-                                   void *y, size_t ldy, size_t ystep, int accumulate, int y16);
+                                   const uint8_t *tedge, void *y, size_t ldy, size_t ystep,
+                                   int accumulate, int y16);
 void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, size_t ntw,
                                       const float *w, const float *x, size_t cs,
-                                      const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
-                                      int accumulate, int y16);
+                                      const ptrdiff_t *toff, const uint8_t *tedge, void *y,
+                                      size_t ldy, size_t ystep, int accumulate, int y16);
 
 void f32_convwt_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
@@ -305,12 +312,12 @@ void bf16_convwt_ukernel_6x64__avx512bf16(size_t mr, size_t nr, size_t nrows, si
                                           size_t ldb, float *const *c, int accumulate);
 void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                        const uint32_t *w, const uint32_t *x, size_t cs,
-                                       const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
-                                       int accumulate, int ybf16);
+                                       const ptrdiff_t *toff, const uint8_t *tedge, void *y,
+                                       size_t ldy, size_t ystep, int accumulate, int ybf16);
 void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                            const uint32_t *w, const uint32_t *x, size_t cs,
-                                           const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
-                                           int accumulate, int ybf16);
+                                           const ptrdiff_t *toff, const uint8_t *tedge, void *y,
+                                           size_t ldy, size_t ystep, int accumulate, int ybf16);
 void f32_convwt_ukernel_6x64__avx512(size_t mr, size_t nr, size_t nrows, size_t len,
                                      const float *const *a, size_t ars, const float *b,
                                      size_t ldb, float *const *c, int accumulate);

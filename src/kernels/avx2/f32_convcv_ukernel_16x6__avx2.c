@@ -62,11 +62,11 @@ static inline __attribute__((always_inline)) void store_block(__m256 r[VL], int 
 }
 
 /* halves: 1 when mr <= 8 (the second channel half is neither computed nor
- * stored), else 2 */
+ * stored), else 2; edges (a constant): the taps' flags tedge apply */
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, size_t ntw,
-            const float *w, const float *x, size_t cs, const ptrdiff_t *toff, float *y, size_t ldy,
-            size_t ystep, int accumulate)
+            const float *w, const float *x, size_t cs, const ptrdiff_t *toff, const uint8_t *tedge,
+            const int edges, float *y, size_t ldy, size_t ystep, int accumulate)
 {
     /* channels [0, 8) in lo, [8, 16) in hi; r arrays of VL for the transposes */
     __m256 lo[VL], hi[VL];
@@ -89,11 +89,14 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, siz
             _mm_prefetch((const char *)(y + (c >> 1) * ldy + (c & 1) * (nr - 1)), _MM_HINT_T0);
         for (size_t t = 0; t < nt; ++t) {
             const float *xt = xc + toff[t];
+            const unsigned e = edges ? tedge[t] : 0u;
             /* loaded into variables, then used by every FMA (docs/kernels.md) */
             const __m256 w0 = _mm256_loadu_ps(w);
             const __m256 w1 = halves > 1 ? _mm256_loadu_ps(w + VL) : w0;
 #pragma GCC unroll 8
             for (int j = 0; j < nr; ++j) {
+                if ((j == 0 && (e & CONVCV_SKIP_FIRST)) || (j == nr - 1 && (e & CONVCV_SKIP_LAST)))
+                    continue;
                 const __m256 xv = _mm256_broadcast_ss(xt + j);
                 lo[j] = _mm256_fmadd_ps(w0, xv, lo[j]);
                 if (halves > 1) hi[j] = _mm256_fmadd_ps(w1, xv, hi[j]);
@@ -106,24 +109,33 @@ convcv_body(const int nr, const int halves, size_t mr, size_t nc, size_t nt, siz
     if (halves > 1) store_block(hi, nr, mr1, y + VL * ldy, ldy, ystep);
 }
 
+#define CONVCV_HALVES(n, edges)                                                                    \
+    if (mr > VL)                                                                                   \
+        convcv_body(n, 2, mr, nc, nt, ntw, w, x, cs, toff, tedge, edges, y, ldy, ystep,            \
+                    accumulate);                                                                   \
+    else                                                                                           \
+        convcv_body(n, 1, mr, nc, nt, ntw, w, x, cs, toff, tedge, edges, y, ldy, ystep,            \
+                    accumulate);
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
-        if (mr > VL)                                                                               \
-            convcv_body(n, 2, mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate);         \
-        else                                                                                       \
-            convcv_body(n, 1, mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate);         \
+        if (tedge) {                                                                               \
+            CONVCV_HALVES(n, 1)                                                                    \
+        } else {                                                                                   \
+            CONVCV_HALVES(n, 0)                                                                    \
+        }                                                                                          \
         break
 
 void f32_convcv_ukernel_16x6__avx2(size_t mr, size_t nr, size_t nc, size_t nt, size_t ntw,
                                    const float *w, const float *x, size_t cs, const ptrdiff_t *toff,
-                                   void *yv, size_t ldy, size_t ystep, int accumulate, int y16)
+                                   const uint8_t *tedge, void *yv, size_t ldy, size_t ystep,
+                                   int accumulate, int y16)
 {
     if (y16 != CONVCV_Y_F32) {
         /* 16-bit results through a tile, narrowed one by one (this ISA's
          * table leaves convcv_y16 unset: the engine's tile path narrows
          * whole runs) */
         float t[MR * NR];
-        f32_convcv_ukernel_16x6__avx2(mr, nr, nc, nt, ntw, w, x, cs, toff, t, NR, 1, 0,
+        f32_convcv_ukernel_16x6__avx2(mr, nr, nc, nt, ntw, w, x, cs, toff, tedge, t, NR, 1, 0,
                                       CONVCV_Y_F32);
         uint16_t *y = yv;
         for (size_t m = 0; m < mr; ++m)

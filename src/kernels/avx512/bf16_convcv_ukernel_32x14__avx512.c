@@ -22,8 +22,8 @@ static inline __attribute__((always_inline)) __m512 half_of(__m512i v, int high)
 
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, size_t ntw,
-            const uint32_t *w, const uint32_t *x, size_t cs, const ptrdiff_t *toff, void *yv,
-            size_t ldy, size_t ystep, int accumulate, int ybf16)
+            const uint32_t *w, const uint32_t *x, size_t cs, const ptrdiff_t *toff,
+            const uint8_t *tedge, void *yv, size_t ldy, size_t ystep, int accumulate, int ybf16)
 {
     __m512 lo[VL], hi[VL];
     /* (accumulate: a float y only, the contract's) */
@@ -31,6 +31,7 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, si
     for (size_t c = 0; c < ncp; ++c, w += (ntw - nt) * MR) /* (taps outside the range) */
         for (size_t t = 0; t < nt; ++t) {
             const uint32_t *xt = x + c * cs + toff[t];
+            const unsigned e = tedge ? tedge[t] : 0u; /* (the exact kernel: no twin instances) */
 #pragma GCC unroll 2
             for (int high = 1; high >= 0; --high) {
                 /* the weights loaded again per half: 28 accumulators, 2
@@ -39,6 +40,9 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, si
                 const __m512 w1 = half_of(_mm512_loadu_si512(w + VL), high);
 #pragma GCC unroll 16
                 for (int j = 0; j < nr; ++j) {
+                    if ((j == 0 && (e & CONVCV_SKIP_FIRST)) ||
+                        (j == nr - 1 && (e & CONVCV_SKIP_LAST)))
+                        continue;
                     const __m512 b = half_of(_mm512_set1_epi32((int)xt[j]), high);
                     lo[j] = _mm512_fmadd_ps(w0, b, lo[j]);
                     if (halves == 2) hi[j] = _mm512_fmadd_ps(w1, b, hi[j]);
@@ -52,15 +56,17 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, si
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
         if (mr > VL)                                                                               \
-            convcv_body(n, 2, mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16); \
+            convcv_body(n, 2, mr, ncp, nt, ntw, w, x, cs, toff, tedge, y, ldy, ystep, accumulate,  \
+                        ybf16);                                                                    \
         else                                                                                       \
-            convcv_body(n, 1, mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate, ybf16); \
+            convcv_body(n, 1, mr, ncp, nt, ntw, w, x, cs, toff, tedge, y, ldy, ystep, accumulate,  \
+                        ybf16);                                                                    \
         break;
 
 void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                        const uint32_t *w, const uint32_t *x, size_t cs,
-                                       const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
-                                       int accumulate, int ybf16)
+                                       const ptrdiff_t *toff, const uint8_t *tedge, void *y,
+                                       size_t ldy, size_t ystep, int accumulate, int ybf16)
 {
     switch (nr) {
         CONVCV(1)

@@ -24,15 +24,23 @@
  * request per tap instead, six per channel there, lost the gain). */
 #define PF_CHANNELS 4
 
+/* Whether position j of nr is left out under the tap's edge flags e (j
+ * and nr are constants of the unrolled loops: a test of e at most) */
+static inline __attribute__((always_inline)) int edge_skip(int j, int nr, unsigned e)
+{
+    return (j == 0 && (e & CONVCV_SKIP_FIRST)) || (j == nr - 1 && (e & CONVCV_SKIP_LAST));
+}
+
 /* One channel of the tap at xt: 2 weight vectors x nr broadcast positions
  * (the weights loaded into variables that the unrolled FMAs use,
- * docs/kernels.md). */
+ * docs/kernels.md); e: the tap's edge flags. */
 static inline __attribute__((always_inline)) void
-channel_step(const int nr, const float *w, const float *xt, __m512 *lo, __m512 *hi)
+channel_step(const int nr, const float *w, const float *xt, __m512 *lo, __m512 *hi, unsigned e)
 {
     const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + VL);
 #pragma GCC unroll 16
     for (int j = 0; j < nr; ++j) {
+        if (edge_skip(j, nr, e)) continue;
         const __m512 b = _mm512_set1_ps(xt[j]);
         lo[j] = _mm512_fmadd_ps(w0, b, lo[j]);
         hi[j] = _mm512_fmadd_ps(w1, b, hi[j]);
@@ -64,16 +72,19 @@ one_tap_channels(const int nr, size_t mr, size_t nc, size_t wcs, const float *w,
         _mm_prefetch((const char *)line, _MM_HINT_T0);
         _mm_prefetch((const char *)strip, _MM_HINT_T0);
         _mm_prefetch((const char *)(strip + nr - 1), _MM_HINT_T0);
-        channel_step(nr, w, x, lo, hi);
+        channel_step(nr, w, x, lo, hi, 0);
     }
 }
 
 /* halves: 2, or 1 when mr <= 16 (the upper half's weights are the panel's
- * zero padding: skipped, not computed) */
+ * zero padding: skipped, not computed); edges (a constant): the taps'
+ * flags tedge apply (instances of their own: the interior tiles' loops
+ * stay as they were) */
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t nc, size_t nt,
-            size_t ntw, const float *w, const float *x, size_t cs, const ptrdiff_t *toff, void *y,
-            size_t ldy, size_t ystep, int accumulate, const int step, int y16)
+            size_t ntw, const float *w, const float *x, size_t cs, const ptrdiff_t *toff,
+            const uint8_t *tedge, const int edges, void *y, size_t ldy, size_t ystep,
+            int accumulate, const int step, int y16)
 {
     __m512 lo[VL], hi[VL];
     const size_t es = y16 ? 2 : 4; /* bytes of a result */
@@ -113,14 +124,16 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
         }
         for (size_t t = 0; t < nt; ++t) {
             const float *xt = xc + toff[t];
+            const unsigned e = edges ? tedge[t] : 0u;
             /* loaded into variables that the unrolled FMAs use (docs/kernels.md) */
             const __m512 w0 = _mm512_loadu_ps(w);
             if (halves == 2) {
-                channel_step(nr, w, xt, lo, hi);
+                channel_step(nr, w, xt, lo, hi, e);
             } else {
 #pragma GCC unroll 16
                 for (int j = 0; j < nr; ++j)
-                    lo[j] = _mm512_fmadd_ps(w0, _mm512_set1_ps(xt[j]), lo[j]);
+                    if (!edge_skip(j, nr, e))
+                        lo[j] = _mm512_fmadd_ps(w0, _mm512_set1_ps(xt[j]), lo[j]);
             }
             w += MR;
         }
@@ -134,47 +147,58 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
         tile_finish(lo, hi, nr, halves, mr, y, ldy, ystep, 0, NULL);
 }
 
+#define CONVCV_HALVES(n, edges)                                                                    \
+    if (mr > VL)                                                                                   \
+        convcv_body(n, 2, 0, mr, nc, nt, ntw, w, x, cs, toff, tedge, edges, y, ldy, ystep,         \
+                    accumulate, 0, y16);                                                           \
+    else                                                                                           \
+        convcv_body(n, 1, 0, mr, nc, nt, ntw, w, x, cs, toff, tedge, edges, y, ldy, ystep,         \
+                    accumulate, 0, y16);
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
-        if (mr > VL)                                                                               \
-            convcv_body(n, 2, 0, mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate, 0,    \
-                        y16);                                                                      \
-        else                                                                                       \
-            convcv_body(n, 1, 0, mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate, 0,    \
-                        y16);                                                                      \
+        if (tedge) {                                                                               \
+            CONVCV_HALVES(n, 1)                                                                    \
+        } else {                                                                                   \
+            CONVCV_HALVES(n, 0)                                                                    \
+        }                                                                                          \
         break;
 
 /* Full tiles (14 positions, both halves): of one tap (the bulk of 1x1
  * layers: rows of 14, 28, 56 and planes of 196 are tiles of 14) and of
- * several, from zero into results at step 1 or 2 (every data pass call);
- * one tap with another step or accumulating. */
-#define FULL_TILE(name, one_tap, step)                                                             \
+ * several, from zero into results at step 1 or 2 (every data pass call),
+ * those at a row's ends with edge flags in their own; one tap with another
+ * step or accumulating. */
+#define FULL_TILE(name, one_tap, edges, step)                                                      \
     static __attribute__((noinline)) void name(                                                    \
         size_t mr, size_t nc, size_t nt, size_t ntw, const float *w, const float *x, size_t cs,    \
-        const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep, int accumulate, int y16)         \
+        const ptrdiff_t *toff, const uint8_t *tedge, void *y, size_t ldy, size_t ystep,            \
+        int accumulate, int y16)                                                                   \
     {                                                                                              \
-        convcv_body(NR, 2, one_tap, mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate,    \
-                    step, y16);                                                                    \
+        convcv_body(NR, 2, one_tap, mr, nc, nt, ntw, w, x, cs, toff, tedge, edges, y, ldy, ystep,  \
+                    accumulate, step, y16);                                                        \
     }
-FULL_TILE(one_tap_step1, 1, 1)
-FULL_TILE(one_tap_step2, 1, 2)
-FULL_TILE(full_step1, 0, 1)
-FULL_TILE(full_step2, 0, 2)
-FULL_TILE(one_tap_any, 1, 0)
+FULL_TILE(one_tap_step1, 1, 0, 1)
+FULL_TILE(one_tap_step2, 1, 0, 2)
+FULL_TILE(full_step1, 0, 0, 1)
+FULL_TILE(full_step2, 0, 0, 2)
+FULL_TILE(edges_step1, 0, 1, 1)
+FULL_TILE(edges_step2, 0, 1, 2)
+FULL_TILE(one_tap_any, 1, 0, 0)
 
 void f32_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t nc, size_t nt, size_t ntw,
                                       const float *w, const float *x, size_t cs,
-                                      const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
-                                      int accumulate, int y16)
+                                      const ptrdiff_t *toff, const uint8_t *tedge, void *y,
+                                      size_t ldy, size_t ystep, int accumulate, int y16)
 {
     if (nr == NR && mr > VL && !accumulate && ystep <= 2) {
-        (nt == 1      ? ystep == 1 ? one_tap_step1 : one_tap_step2
+        (tedge        ? ystep == 1 ? edges_step1 : edges_step2
+         : nt == 1    ? ystep == 1 ? one_tap_step1 : one_tap_step2
          : ystep == 1 ? full_step1
-                      : full_step2)(mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, 0, y16);
+                      : full_step2)(mr, nc, nt, ntw, w, x, cs, toff, tedge, y, ldy, ystep, 0, y16);
         return;
     }
-    if (nr == NR && mr > VL && nt == 1) {
-        one_tap_any(mr, nc, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate, y16);
+    if (nr == NR && mr > VL && nt == 1 && !tedge) {
+        one_tap_any(mr, nc, nt, ntw, w, x, cs, toff, NULL, y, ldy, ystep, accumulate, y16);
         return;
     }
     /* the positions of the tile as a constant: the broadcasts and

@@ -90,14 +90,23 @@ static inline __attribute__((always_inline)) void finish_words(const __m512 *lo,
     }
 }
 
-/* One pair of the tap at xt: 2 weight vectors x nr broadcast position words. */
+/* Whether position j of nr is left out under the tap's edge flags e (j
+ * and nr are constants of the unrolled loops: a test of e at most) */
+static inline __attribute__((always_inline)) int edge_skip(int j, int nr, unsigned e)
+{
+    return (j == 0 && (e & CONVCV_SKIP_FIRST)) || (j == nr - 1 && (e & CONVCV_SKIP_LAST));
+}
+
+/* One pair of the tap at xt: 2 weight vectors x nr broadcast position
+ * words; e: the tap's edge flags. */
 static inline __attribute__((always_inline)) void
-pair_step(const int nr, const uint32_t *w, const uint32_t *xt, __m512 *lo, __m512 *hi)
+pair_step(const int nr, const uint32_t *w, const uint32_t *xt, __m512 *lo, __m512 *hi, unsigned e)
 {
     const __m512bh w0 = (__m512bh)_mm512_loadu_si512(w);
     const __m512bh w1 = (__m512bh)_mm512_loadu_si512(w + VL);
 #pragma GCC unroll 16
     for (int j = 0; j < nr; ++j) {
+        if (edge_skip(j, nr, e)) continue;
         const __m512bh b = (__m512bh)_mm512_set1_epi32((int)xt[j]);
         lo[j] = _mm512_dpbf16_ps(lo[j], w0, b);
         hi[j] = _mm512_dpbf16_ps(hi[j], w1, b);
@@ -128,14 +137,15 @@ one_tap_pairs(const int nr, size_t mr, size_t ncp, size_t wcs, const uint32_t *w
         _mm_prefetch(line, _MM_HINT_T0);
         _mm_prefetch(strip, _MM_HINT_T0);
         _mm_prefetch(strip + (nr - 1) * sizeof(uint32_t), _MM_HINT_T0);
-        pair_step(nr, w, x, lo, hi);
+        pair_step(nr, w, x, lo, hi, 0);
     }
 }
 
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t ncp, size_t nt,
             size_t ntw, const uint32_t *w, const uint32_t *x, size_t cs, const ptrdiff_t *toff,
-            void *yv, size_t ldy, size_t ystep, int accumulate, int ybf16, const int words)
+            const uint8_t *tedge, const int edges, void *yv, size_t ldy, size_t ystep,
+            int accumulate, int ybf16, const int words)
 {
     __m512 lo[VL], hi[VL];
     /* words (a constant): from zero into a BF16 y at step 1 or 2 with both
@@ -167,13 +177,18 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
         }
         for (size_t t = 0; t < nt; ++t) {
             const uint32_t *xt = xc + toff[t];
+            /* edges (a constant): flags of the tiles at a row's ends, in
+             * instances of their own */
+            const unsigned e = edges ? tedge[t] : 0u;
             const __m512bh w0 = (__m512bh)_mm512_loadu_si512(w);
             if (halves == 2) {
-                pair_step(nr, w, xt, lo, hi);
+                pair_step(nr, w, xt, lo, hi, e);
             } else {
 #pragma GCC unroll 16
                 for (int j = 0; j < nr; ++j)
-                    lo[j] = _mm512_dpbf16_ps(lo[j], w0, (__m512bh)_mm512_set1_epi32((int)xt[j]));
+                    if (!edge_skip(j, nr, e))
+                        lo[j] =
+                            _mm512_dpbf16_ps(lo[j], w0, (__m512bh)_mm512_set1_epi32((int)xt[j]));
             }
             w += MR;
         }
@@ -185,46 +200,53 @@ convcv_body(const int nr, const int halves, const int one_tap, size_t mr, size_t
         tile_finish(lo, hi, nr, halves, mr, yv, ldy, ystep, ybf16, narrow_dot);
 }
 
+#define CONVCV_HALVES(n, edges)                                                                    \
+    if (mr > VL)                                                                                   \
+        convcv_body(n, 2, 0, mr, ncp, nt, ntw, w, x, cs, toff, tedge, edges, y, ldy, ystep,        \
+                    accumulate, ybf16, 0);                                                         \
+    else                                                                                           \
+        convcv_body(n, 1, 0, mr, ncp, nt, ntw, w, x, cs, toff, tedge, edges, y, ldy, ystep,        \
+                    accumulate, ybf16, 0);
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
-        if (mr > VL)                                                                               \
-            convcv_body(n, 2, 0, mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate,      \
-                        ybf16,                                                                     \
-                        0);                                                                        \
-        else                                                                                       \
-            convcv_body(n, 1, 0, mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate,      \
-                        ybf16,                                                                     \
-                        0);                                                                        \
+        if (tedge) {                                                                               \
+            CONVCV_HALVES(n, 1)                                                                    \
+        } else {                                                                                   \
+            CONVCV_HALVES(n, 0)                                                                    \
+        }                                                                                          \
         break;
 
 /* Full tiles (14 positions, both halves): of one tap (the bulk of 1x1
  * layers: rows of 14, 28, 56 and planes of 196 are tiles of 14) into a
  * float y or from zero into a BF16 one, and of several taps from zero into
  * a BF16 y at step 1 or 2 (the data pass's calls; it never accumulates). */
-#define FULL_TILE(name, one_tap, ybf16)                                                            \
-    static __attribute__((noinline)) void name(                                                    \
-        size_t mr, size_t ncp, size_t nt, size_t ntw, const uint32_t *w, const uint32_t *x,       \
-        size_t cs, const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep, int accumulate)       \
+#define FULL_TILE(name, one_tap, edges, ybf16)                                                     \
+    static __attribute__((noinline)) void name(size_t mr, size_t ncp, size_t nt, size_t ntw,       \
+                                               const uint32_t *w, const uint32_t *x, size_t cs,    \
+                                               const ptrdiff_t *toff, const uint8_t *tedge,        \
+                                               void *y, size_t ldy, size_t ystep, int accumulate)  \
     {                                                                                              \
-        convcv_body(NR, 2, one_tap, mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate,   \
-                    ybf16, ybf16);                                                                 \
+        convcv_body(NR, 2, one_tap, mr, ncp, nt, ntw, w, x, cs, toff, tedge, edges, y, ldy, ystep, \
+                    accumulate, ybf16, ybf16);                                                     \
     }
-FULL_TILE(one_tap_f32, 1, 0)
-FULL_TILE(one_tap_bf16, 1, 1)
-FULL_TILE(full_tile_bf16, 0, 1)
+FULL_TILE(one_tap_f32, 1, 0, 0)
+FULL_TILE(one_tap_bf16, 1, 0, 1)
+FULL_TILE(full_tile_bf16, 0, 0, 1)
+FULL_TILE(edges_tile_bf16, 0, 1, 1)
 
 void bf16_convcv_ukernel_32x14__avx512bf16(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
                                            const uint32_t *w, const uint32_t *x, size_t cs,
-                                           const ptrdiff_t *toff, void *y, size_t ldy, size_t ystep,
-                                           int accumulate, int ybf16)
+                                           const ptrdiff_t *toff, const uint8_t *tedge, void *y,
+                                           size_t ldy, size_t ystep, int accumulate, int ybf16)
 {
-    if (nr == NR && mr > VL && nt == 1 && !ybf16) {
-        one_tap_f32(mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep, accumulate);
+    if (nr == NR && mr > VL && nt == 1 && !ybf16 && !tedge) {
+        one_tap_f32(mr, ncp, nt, ntw, w, x, cs, toff, NULL, y, ldy, ystep, accumulate);
         return;
     }
     if (nr == NR && mr > VL && ybf16 && ystep <= 2) { /* (ybf16: accumulate is 0) */
-        (nt == 1 ? one_tap_bf16 : full_tile_bf16)(mr, ncp, nt, ntw, w, x, cs, toff, y, ldy, ystep,
-                                                   0);
+        (tedge     ? edges_tile_bf16
+         : nt == 1 ? one_tap_bf16
+                   : full_tile_bf16)(mr, ncp, nt, ntw, w, x, cs, toff, tedge, y, ldy, ystep, 0);
         return;
     }
     switch (nr) {
