@@ -79,6 +79,72 @@ static double run_convcv(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* r18_c5_3x3's data pass (512 dy channels of 7 x 7, padded rows of 9): a
+ * channel block's panel (512 x 9 x MR floats, L2) over the 7 rows of an
+ * image, a call a row of 7 (every tap: the bench leaves out no border
+ * taps); nr 14 runs the same calls over two rows' span (junk columns: the
+ * tile shape's rate, not the pass). */
+enum { R18_C = 512, R18_W = 9, R18_CS = R18_W * R18_W };
+static float *g_r18w, *g_r18x;
+static ptrdiff_t g_r18off[NT];
+
+static double run_convcv_r18(const conv_ukernels *k, int calls, size_t nr)
+{
+    double flops = 0;
+    for (int c = 0; c < calls; ++c)
+        for (size_t j0 = 0; j0 + nr <= 7 * R18_W; j0 += nr == 7 ? R18_W : nr) {
+            k->convcv((size_t)k->convcv_mr, nr, R18_C, NT, NT, g_r18w, g_r18x + j0, R18_CS,
+                      g_r18off, NULL, g_y + j0, 7 * R18_W, 1, 0, CONVCV_Y_F32);
+            flops += 2.0 * k->convcv_mr * (double)nr * R18_C * NT;
+        }
+    return flops;
+}
+
+static double run_convcv_r18_7(const conv_ukernels *k, int calls)
+{
+    return run_convcv_r18(k, calls, 7);
+}
+
+/* The pass's panels: 16 channel blocks' panels (9.4 MB, L3) in turn, each
+ * over the rows of g_r18_imgs images (7 rows each), calls of 7. */
+static float *g_r18all;
+static int g_r18_imgs;
+static double run_convcv_r18_l3(const conv_ukernels *k, int calls)
+{
+    double flops = 0;
+    const size_t panel = (size_t)R18_C * NT * 32;
+    for (int c = 0; c < calls; ++c)
+        for (size_t mb = 0; mb < 16; ++mb)
+            for (int i = 0; i < g_r18_imgs; ++i)
+                for (size_t j0 = 0; j0 < 7 * R18_W; j0 += R18_W) {
+                    k->convcv((size_t)k->convcv_mr, 7, R18_C, NT, NT, g_r18all + mb * panel,
+                              g_r18x + j0, R18_CS, g_r18off, NULL, g_y + j0, 7 * R18_W, 1, 0,
+                              CONVCV_Y_F32);
+                    flops += 2.0 * k->convcv_mr * 7.0 * R18_C * NT;
+                }
+    return flops;
+}
+static double run_convcv_r18_l3_1(const conv_ukernels *k, int calls)
+{
+    g_r18_imgs = 1;
+    return run_convcv_r18_l3(k, calls);
+}
+static double run_convcv_r18_l3_2(const conv_ukernels *k, int calls)
+{
+    g_r18_imgs = 2;
+    return run_convcv_r18_l3(k, calls);
+}
+static double run_convcv_r18_l3_4(const conv_ukernels *k, int calls)
+{
+    g_r18_imgs = 4;
+    return run_convcv_r18_l3(k, calls);
+}
+
+static double run_convcv_r18_14(const conv_ukernels *k, int calls)
+{
+    return run_convcv_r18(k, calls, 14);
+}
+
 /* The same over BF16 channel pairs: 32 pairs of the same slab (its fp32
  * bits read as pairs of small normal bf16 values), the same products. */
 static bf16_convcv_ukernel_fn g_bf16_cv;
@@ -246,6 +312,32 @@ static double run_bf16_convwt(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* vgg_3x3_256's calls: 28 rows of 28 positions (14 pairs) a call, the slab
+ * rows 30 apart (its padded row), dy^T of one image's 64 channels (100 KB,
+ * L2): the pass's row loop, where the 2048-position row has none. */
+enum { WV_ROWS = 28, WV_LEN = 28, WV_ARS = 30 };
+
+static double run_bf16_convwt_vgg(const conv_ukernels *k, int calls)
+{
+    double flops = 0;
+    const bf16_convwt_ukernel_fn fn = conv_bf16_dot_convwt(k->isa);
+    const size_t mr = (size_t)k->bf16_convwt_mr, nr = (size_t)k->bf16_convwt_nr;
+    const uint16_t *a16 = (const uint16_t *)g_a;
+    const size_t arow = WV_ROWS * WV_ARS + 2;
+    for (int c = 0; c < calls; ++c)
+        for (size_t q = 0; q + mr <= WROWS; q += mr) {
+            const uint16_t *a[CONV_UKERNEL_MAX_MR];
+            for (size_t m = 0; m < mr; ++m)
+                a[m] = a16 + ((q + m) % 16) * arow + (q / mr) % 3;
+            float *crow[CONV_UKERNEL_MAX_MR];
+            for (size_t m = 0; m < mr; ++m)
+                crow[m] = g_c + (q + m) * 64;
+            fn(mr, nr, WV_ROWS, WV_LEN, a, WV_ARS, (const uint32_t *)g_b, 64, crow, 1);
+            flops += 2.0 * (double)(mr * nr) * WV_ROWS * WV_LEN;
+        }
+    return flops;
+}
+
 static double run_bf16_convwt_fma(const conv_ukernels *k, int calls)
 {
     g_bf16_wt = k->bf16_convwt;
@@ -302,6 +394,28 @@ static double run_grpconv_s2(const conv_ukernels *k, int calls)
                                                     g_y + mb * 4 * 56, 56, F32_ROUND_NONE);
                 flops += 2.0 * 4 * 28 * GC * (double)nrt * 3;
             }
+        }
+    return flops;
+}
+
+/* The grouped data pass's masked layout (resnext_g32: 8 dy channels of 28 x
+ * 28, each one copy of rows of 28 with a zero row above and below, 8
+ * outputs, 3x3): a depth plane's 784 positions, 48 a call, as data_sub
+ * calls the kernel. */
+enum { GMW = 28, GMCS = (GMW + 2) * GMW + 16 };
+static double run_grpconv(const conv_ukernels *k, int calls)
+{
+    (void)k;
+    static const ptrdiff_t roff[3] = {0, GMW, 2 * GMW}, wsh[3] = {-1, 0, 1};
+    const float *src = g_x + GRP_CONV_GUARD;
+    double flops = 0;
+    for (int c = 0; c < calls; ++c)
+        for (size_t j0 = 0; j0 < GMW * GMW; j0 += 48) {
+            const size_t nr = GMW * GMW - j0 < 48 ? GMW * GMW - j0 : 48;
+            f32_grpconv_ukernel_8x48__avx512(8, nr, GC, 3, 3, g_w, src + j0, GMCS, roff, wsh, GMW,
+                                             j0 % GMW, g_y + j0, GMW * GMW, 0, F32_ROUND_NONE,
+                                             NULL);
+            flops += 2.0 * 8 * (double)nr * GC * 9;
         }
     return flops;
 }
@@ -440,6 +554,11 @@ int main(int argc, char **argv)
     g_x1 = filled((size_t)CH1 * CS1);
     g_y1 = filled(rows * CS1);
     g_x = filled((size_t)CH * CS);
+    g_r18w = filled((size_t)R18_C * NT * 32);
+    g_r18x = filled((size_t)R18_C * R18_CS + 64);
+    g_r18all = filled((size_t)16 * R18_C * NT * 32);
+    for (int t = 0; t < NT; ++t)
+        g_r18off[t] = (ptrdiff_t)(t / 3 * R18_W + t % 3);
     g_y = filled((size_t)16 * SPAN * 4);
     g_a = filled((size_t)WROWS * WLEN > (size_t)RROWS * RLEN ? (size_t)WROWS * WLEN
                                                              : (size_t)RROWS * RLEN);
@@ -468,6 +587,16 @@ int main(int argc, char **argv)
         {"conv", run_conv, k->conv_mr, k->conv_nr, "3x3, 64 channels, slab in L1/L2", 0},
         {"convcv", k->convcv ? run_convcv : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
          "the same, channels in the vector", 0},
+        {"convcv", k->convcv ? run_convcv_r18_7 : NULL, k->convcv_mr, 7,
+         "r18_c5's rows of 7, 512 ch, panel in L2", 0},
+        {"convcv", k->convcv ? run_convcv_r18_14 : NULL, k->convcv_mr, 14,
+         "the same panel, tiles of 14", 0},
+        {"convcv", k->convcv ? run_convcv_r18_l3_1 : NULL, k->convcv_mr, 7,
+         "16 panels (L3) in turn, 7 rows each", 0},
+        {"convcv", k->convcv ? run_convcv_r18_l3_2 : NULL, k->convcv_mr, 7,
+         "16 panels (L3) in turn, 14 rows each", 0},
+        {"convcv", k->convcv ? run_convcv_r18_l3_4 : NULL, k->convcv_mr, 7,
+         "16 panels (L3) in turn, 28 rows each", 0},
         {"bf16cv", k->bf16_convcv ? run_bf16_convcv_fma : NULL, k->bf16_convcv_mr, 14,
          "the 3x3 one, bf16 pairs, fma", 0},
         {"bf16cv", conv_bf16_dot_convcv(k->isa) ? run_bf16_convcv_dot : NULL, k->bf16_convcv_mr, 14,
@@ -485,7 +614,11 @@ int main(int argc, char **argv)
          k->bf16_convwt_nr, "the same, bf16 pairs, fma", 0},
         {"bf16wt", conv_bf16_dot_convwt(k->isa) ? run_bf16_convwt_dot : NULL, k->bf16_convwt_mr,
          k->bf16_convwt_nr, "the same, bf16 pairs, vdpbf16ps", 1},
+        {"bf16wt", conv_bf16_dot_convwt(k->isa) ? run_bf16_convwt_vgg : NULL, k->bf16_convwt_mr,
+         k->bf16_convwt_nr, "vgg's calls: 28 rows of 28, vdpbf16ps", 1},
         {"convrv", run_convrv, k->convrv_mr, k->convrv_nr, "rows of 256, in L1", 0},
+        {"grpconv", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv : NULL, 8, 48,
+         "resnext_g32's dx, one plane in L1", 0},
         {"grpconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv_s2 : NULL, 4, 64,
          "resnext_g32_s2's dx, one plane", 0},
         {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow : NULL, 4, 32,

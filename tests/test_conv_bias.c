@@ -6,8 +6,9 @@
  * BF16 gradOutput, dense and strided (gapped) layouts, gradBias alone (its own
  * pass) and with gradWeight (block sums inside the weights pass where it
  * streams gradOutput: 2-D images with rows not a multiple of 16, 1-D rows
- * split into column blocks; also with gradInput, the streamed pass), every result must equal a
- * plain loop written from that description, bit for bit, with every ISA's row kernel.
+ * split into column blocks, images grouped in the GEMM path; also with
+ * gradInput, the streamed pass), every result must equal a plain loop
+ * written from that description, bit for bit, with every ISA's row kernel.
  * With a NaN in gradOutput, in every cubeMathType, gradBias computed with
  * gradWeight has the bits of gradBias alone.
  */
@@ -41,6 +42,9 @@ static const shape k_shapes[] = {
     {"1-D long rows, with gradWeight", 2, 2, 40, 0, 7001, 1, true, false, 0},
     {"1-D long rows, bias alone", 2, 2, 40, 0, 7001, 1, false, false, 0},
     {"2-D k3, 40 x 30 channels, with gradWeight", 2, 30, 40, 6, 11, 3, true, false, 0},
+    /* nine images: chunks of two and three, each one group of images whose
+     * block sums the weights pass takes image by image */
+    {"2-D k3, 40 x 30 channels, 9 images, with gradWeight", 9, 30, 40, 6, 11, 3, true, false, 0},
     {"2-D 1x1, 40 x 30 channels, with gradWeight", 5, 30, 40, 6, 11, 1, true, false, 0},
     /* the streamed weights pass (few input channels, four images or more):
      * gradOutput read once for all three gradients, blocks of the data pass */

@@ -47,6 +47,8 @@ typedef struct gen_opts {
     int isa;
     int long1d;    /* 1-D rows long enough for column blocks */
     int wide;      /* many channels: several weight sweeps, output / o blocks */
+    int groups;    /* 2-D, 5-12 images of small planes, the weights pass's GEMM path:
+                      its groups of images (ACLCONV_FAST_WT_IMAGES, set by the caller) */
     int pointwise; /* 1x1, stride 1, no padding, planes of a few hundred positions:
                       whole images per weights-pass call, several of them per unit,
                       slabs read in place (whole rows) */
@@ -73,13 +75,14 @@ static void one_case(uint64_t seed, const gen_opts *go)
     const bool sfwd = go->stream && !go->wav && rng_chance(&r, 1, 2);
     p.rank = sfwd                        ? (int)rng_range(&r, 1, 3)
              : go->long1d || go->phase_w ? 1
-             : go->wide                  ? 2
+             : go->wide || go->groups    ? 2
              : go->pointwise             ? (int)rng_range(&r, 2, 3)
              : go->stream                ? (int)rng_range(&r, 1, 2)
                                          : (int)rng_range(&r, 1, 3);
     /* pointwise: N >= 9 gives units of several images (wt_flat_images) */
     p.n = go->pointwise ? rng_range(&r, 1, 20)
           : go->stream  ? rng_range(&r, 4, 6)
+          : go->groups  ? rng_range(&r, 5, 12)
                         : rng_range(&r, 1, 3);
     p.g = rng_chance(&r, 1, 3) ? rng_range(&r, 2, 3) : 1;
     const int64_t cmax = p.rank == 3 ? 6 : go->long1d ? 24 : 11;
@@ -92,6 +95,11 @@ static void one_case(uint64_t seed, const gen_opts *go)
         p.n = p.g = 1;
         p.cg = rng_range(&r, 8, 40);
         p.og = rng_range(&r, 32, 48);
+    }
+    if (go->groups) {
+        p.g = rng_chance(&r, 1, 4) ? 2 : 1;
+        p.cg = rng_range(&r, 4, 40);
+        p.og = rng_range(&r, 32, 72);
     }
     if (go->pointwise) {
         p.cg = rng_range(&r, 20, 90);
@@ -131,6 +139,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
                              : long_row    ? 9000
                              : go->long1d  ? 12000
                              : go->wide    ? 6
+                             : go->groups  ? 10
                              : p.rank == 1 ? 70
                              : p.rank == 2 ? 17
                                            : 7;
@@ -358,6 +367,23 @@ int main(int argc, char **argv)
                              &gq);
                 }
             unsetenv("ACLCONV_FAST_WT_SPLIT");
+            /* the GEMM weights pass's groups of images: the planned count,
+             * and counts that leave a short group at a chunk's end */
+            for (int kind = 0; kind < 3; ++kind)
+                for (int i = 0; i < count / 30 + 1; ++i) {
+                    static const char *const images[4] = {NULL, "2", "3", "5"};
+                    if (images[i % 4])
+                        setenv("ACLCONV_FAST_WT_IMAGES", images[i % 4], 1);
+                    gen_opts gg = {.stride_max = 3,
+                                   .int_data = kind != 2,
+                                   .dtypes = kind == 1,
+                                   .isa = isa,
+                                   .groups = 1};
+                    one_case(seed + 6661u * (uint64_t)(i + 1) + (uint64_t)isa +
+                                 (uint64_t)kind * 17u,
+                             &gg);
+                    unsetenv("ACLCONV_FAST_WT_IMAGES");
+                }
             /* 1x1 layers: whole images per call, several images per reduction
              * unit; x read in place (fp32, FLOAT) or converted a unit at a
              * time (16-bit dtypes, the rounded modes: real data shows HF32's

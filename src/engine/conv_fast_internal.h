@@ -61,6 +61,14 @@
  * 2048 positions whatever OG, so each kernel call reduces over that many and
  * the partial sums are swept once per 2048 positions, not per 128Ki/OG. */
 #define FAST_WT_OBLOCK 64
+/* The GEMM weights pass groups whole 2-D images (wt_state.wimg) up to this
+ * many positions a group, at most FAST_WT_GROUP_MAX images: on 7 x 7 planes
+ * a tile's call is 49 positions, next to the per-tile walk and the loads and
+ * stores of its partial sums (r18_c5_3x3's fp32 weights pass -8% with 8
+ * images, 1 thread; 14 x 14 planes -2% with 4; 28 x 28: no change with 2).
+ * ACLCONV_FAST_WT_IMAGES sets the count (1: no groups; tests, benchmarks). */
+#define FAST_WT_GROUP_POSITIONS 784
+#define FAST_WT_GROUP_MAX 8
 /* The weights pass uses the reduction-vector kernel below these sizes. */
 #define FAST_RV_MAX_OG 32
 #define FAST_RV_MAX_KROWS 24
@@ -324,6 +332,11 @@ typedef struct wt_state {
      * and rounded into the slot's slab before its calls */
     int64_t fnb, fpos;
     bool fcopy;
+    /* GEMM path over 2-D planes of one dy block: images per group (>= 1).
+     * A group's images are packed side by side and each tile's calls for
+     * them run back to back while its partial sums are in L1 (each sum
+     * still goes image by image in order) */
+    int64_t wimg;
     int64_t slab_pitch; /* floats of each slot's slab */
     int slots;
     int64_t part_floats, dyt_floats;

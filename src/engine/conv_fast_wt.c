@@ -202,6 +202,7 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
     /* D: x slabs as large as a data slab's positions; F: the data blocks */
     if (wt_geom(p, &st->g, bwd ? gd->hp : gd->rb, bwd ? gd->wp : gd->wb) != NULL) return false;
     const fast_geom *g = &st->g;
+    st->wimg = 1;
     const conv_ukernels *k = conv_ukernels_for(isa);
     st->streamed = true;
     st->rv = bwd;
@@ -247,6 +248,24 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
         return false;
     *bytes = size;
     return true;
+}
+
+/* Images of a group of the GEMM path (wt_state.wimg; 1: none): 2-D units
+ * that are whole images of one dy block, as many as FAST_WT_GROUP_POSITIONS
+ * positions take (or ACLCONV_FAST_WT_IMAGES), within the slot's slab and
+ * dy^T budgets. */
+static int64_t wt_group_images(const fast_geom *g, const wt_state *st)
+{
+    if (st->rv || st->fnb > 0 || g->os[0] != 1 || g->nrb != 1 || g->nwb != 1 ||
+        st->brows < g->os[1] || st->bcols < g->os[2])
+        return 1;
+    const int64_t pos = g->os[1] * g->os[2];
+    const char *env = getenv("ACLCONV_FAST_WT_IMAGES");
+    int64_t k = env ? atoll(env) : FAST_WT_GROUP_POSITIONS / pos;
+    k = min64(k, min64(FAST_WT_GROUP_MAX, g->n));
+    k = min64(k, FAST_WT_SLAB_FLOATS / g->slab_floats);
+    k = min64(k, st->brows * st->bcols / pos);
+    return max64(1, k);
 }
 
 bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *bytes)
@@ -309,11 +328,12 @@ bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *byte
         st->nchunks = 1;
         st->nsplit = FAST_WT_CHUNKS;
     }
+    st->wimg = wt_group_images(g, st);
     /* rv: one kernel block of dy rows converted at a time (wt_block_rv) */
     const int64_t dyt_rows = st->rv ? min64(g->cout, CONV_UKERNEL_MAX_MR) : st->ldo;
     st->dyt_floats = round_up64(st->brows * st->bcols * dyt_rows + CONV_UKERNEL_SLACK, 16);
     if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
-    st->slab_pitch = st->fnb == 0 ? g->slab_floats
+    st->slab_pitch = st->fnb == 0 ? st->wimg * g->slab_floats
                      : st->fcopy  ? round_up64(st->fnb * st->mr * st->fpos + CONV_UKERNEL_SLACK, 16)
                                   : 16;
     uint64_t size = 0;
@@ -1035,23 +1055,34 @@ static void dy_prefetch_part(const conv_view *y, const dy_block *b, int64_t i, i
 }
 
 /* The GEMM path for output channels [ob, ob + ldo) of group grp over a unit's
- * positions: dy^T per position block, then every (c, tap) x o tile. lanes:
- * gradBias lanes of the block's channels (the unit is image n), or NULL.
+ * positions: dy^T per position block, then every (c, tap) x o tile. A group
+ * of nimg > 1 units (images n .. n + nimg - 1, st->wimg: one block each,
+ * slabs xs[i]) has each tile's calls for its images back to back. lanes:
+ * gradBias lanes of the block's channels (a unit is an image), or NULL.
  * fresh: the unit is its chunk's first, whose first block writes the tiles. */
-static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *dyt, float *pg,
-                           int64_t krows, float *lanes, int64_t n, int64_t grp, int64_t od,
-                           int64_t oh0, int64_t rows, int64_t ow0, int64_t ow_n, int64_t ob,
-                           bool fresh)
+static void wt_oblock_gemm(const wt_run *r, const float *const *xs, int64_t cs, float *dyt,
+                           float *pg, int64_t krows, float *lanes, int64_t n, int64_t nimg,
+                           int64_t grp, int64_t od, int64_t oh0, int64_t rows, int64_t ow0,
+                           int64_t ow_n, int64_t ob, bool fresh)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
     const int64_t oc = min64(st->ldo, g->cout - ob), nch = krows / g->nt; /* x channels */
-    if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
     for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
         for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
             const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
-            pack_dyt(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol, dyt);
-            if (lanes) bias_block_rows(r, lanes, NULL, 0, 0, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol);
+            const int64_t blk = nrow * ncol * st->ldo; /* an image's dy^T */
+            const bool last = r0 + st->brows >= rows && c0 + st->bcols >= ow_n;
+            for (int64_t i = 0; i < nimg; ++i) {
+                pack_dyt(r, n + i, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol,
+                         dyt + i * blk);
+                if (!lanes) continue;
+                if (r0 == 0 && c0 == 0)
+                    memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
+                bias_block_rows(r, lanes, NULL, 0, 0, n + i, grp * g->cout + ob, oc, od, oh0 + r0,
+                                nrow, ow0 + c0, ncol);
+                if (last) bias_block_sums(r, lanes, n + i, grp * g->cout + ob, oc);
+            }
             /* the unit's next block, if any, asked for a part per call */
             dy_block next;
             const bool ahead =
@@ -1065,9 +1096,7 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
             for (;;) {
                 const bool more = ts.left > 0;
                 if (more) wt_tile_next(&ts, g, r->toff, &next_tile);
-                const float *a[CONV_UKERNEL_MAX_MR];
-                for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
-                    a[m] = xs + (r0 + tile.rlo) * g->wp + c0 + tile.aoff[m];
+                const int64_t at = (r0 + tile.rlo) * g->wp + c0;
                 const float *b = dyt + tile.rlo * ncol * st->ldo;
                 for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
                     const int64_t nr = min64(st->nr, oc - o0);
@@ -1076,51 +1105,62 @@ static void wt_oblock_gemm(const wt_run *r, const float *xs, int64_t cs, float *
                     float *c[CONV_UKERNEL_MAX_MR];
                     for (int64_t m = 0; m < tile.mr; ++m)
                         c[m] = pg + tile.prow[m] * st->ldb + ob + o0;
-                    /* (no rows: a first call still writes its zeros) */
-                    if (tile.rhi > tile.rlo || !acc)
+                    for (int64_t i = 0; i < nimg; ++i) {
+                        /* (no rows: a first call still writes its zeros) */
+                        if (tile.rhi == tile.rlo && (acc || i > 0)) break;
+                        const float *a[CONV_UKERNEL_MAX_MR];
+                        for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
+                            a[m] = xs[i] + at + tile.aoff[m];
                         r->k->convwt((size_t)tile.mr, (size_t)nr, (size_t)(tile.rhi - tile.rlo),
-                                     (size_t)ncol, a, (size_t)g->wp, b + o0, (size_t)st->ldo, c,
-                                     acc);
+                                     (size_t)ncol, a, (size_t)g->wp, b + i * blk + o0,
+                                     (size_t)st->ldo, c, acc || i > 0);
+                    }
                 }
                 if (!more) break;
                 tile = next_tile;
             }
         }
-    if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
 }
 
-/* wt_oblock_gemm over BF16 pairs: xs is a bf16 slab (pack_slab_bf16) whose
- * smallest exponent field is xmin. A block whose operands fail the
+/* wt_oblock_gemm over BF16 pairs: xs[i] is a bf16 slab (pack_slab_bf16)
+ * whose smallest exponent field is xmin[i]. A block whose operands fail the
  * vdpbf16ps kernel's guard sets *r->tiny: the run is then redone with the
  * fused multiply-add kernel (wt_run_pass). */
-static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, uint32_t *dyt,
-                                 float *pg, int64_t krows, float *lanes, int64_t n, int64_t grp,
-                                 int64_t od, int64_t oh0, int64_t rows, int64_t ow0, int64_t ow_n,
-                                 int64_t ob, bool fresh)
+static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *const *xs, const int *xmin,
+                                 uint32_t *dyt, float *pg, int64_t krows, float *lanes, int64_t n,
+                                 int64_t nimg, int64_t grp, int64_t od, int64_t oh0, int64_t rows,
+                                 int64_t ow0, int64_t ow_n, int64_t ob, bool fresh)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
     const int64_t oc = min64(st->ldo, g->cout - ob), nch = krows / g->nt; /* x channels */
-    if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
     for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
         for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols) {
             const int64_t nrow = min64(st->brows, rows - r0), ncol = min64(st->bcols, ow_n - c0);
-            const int ymin = pack_dyt_pairs(r, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow,
-                                            ow0 + c0, ncol, dyt);
-            if (r->guard && (xmin < 1 || ymin < 1 || xmin + ymin < BF16_DOT_MIN_EXPONENTS)) {
-                atomic_store_explicit(r->tiny, 1, memory_order_relaxed);
-                return;
+            const int64_t lenp = (ncol + 1) / 2;         /* dy^T pairs a row */
+            const int64_t blk = nrow * lenp * st->ldo; /* an image's dy^T */
+            const bool last = r0 + st->brows >= rows && c0 + st->bcols >= ow_n;
+            for (int64_t i = 0; i < nimg; ++i) {
+                const int ymin = pack_dyt_pairs(r, n + i, grp * g->cout + ob, oc, od, oh0 + r0,
+                                                nrow, ow0 + c0, ncol, dyt + i * blk);
+                if (r->guard &&
+                    (xmin[i] < 1 || ymin < 1 || xmin[i] + ymin < BF16_DOT_MIN_EXPONENTS)) {
+                    atomic_store_explicit(r->tiny, 1, memory_order_relaxed);
+                    return;
+                }
+                if (!lanes) continue;
+                if (r0 == 0 && c0 == 0)
+                    memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
+                bias_block_rows(r, lanes, NULL, 0, 0, n + i, grp * g->cout + ob, oc, od, oh0 + r0,
+                                nrow, ow0 + c0, ncol);
+                if (last) bias_block_sums(r, lanes, n + i, grp * g->cout + ob, oc);
             }
-            if (lanes)
-                bias_block_rows(r, lanes, NULL, 0, 0, n, grp * g->cout + ob, oc, od, oh0 + r0, nrow,
-                                ow0 + c0, ncol);
             /* the unit's next block, if any, asked for a part per call */
             dy_block next;
             const bool ahead =
                 wt_next_block(st, n, grp, od, oh0, rows, ow0, ow_n, ob, r0, c0, &next);
             const int64_t calls = ceil_div(krows, st->mr) * ceil_div(oc, st->nr);
             const bool acc = !fresh || r0 > 0 || c0 > 0;
-            const int64_t lenp = (ncol + 1) / 2; /* dy^T pairs a row */
             int64_t call = 0;
             wt_tiles ts;
             wt_tile tile, next_tile;
@@ -1128,9 +1168,7 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, 
             for (;;) {
                 const bool more = ts.left > 0;
                 if (more) wt_tile_next(&ts, g, r->toff, &next_tile);
-                const uint16_t *a[CONV_UKERNEL_MAX_MR];
-                for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
-                    a[m] = xs + (r0 + tile.rlo) * g->wp + c0 + tile.aoff[m];
+                const int64_t at = (r0 + tile.rlo) * g->wp + c0;
                 const uint32_t *b = dyt + tile.rlo * lenp * st->ldo;
                 for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
                     const int64_t nr = min64(st->nr, oc - o0);
@@ -1139,15 +1177,20 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *xs, int xmin, 
                     float *c[CONV_UKERNEL_MAX_MR];
                     for (int64_t m = 0; m < tile.mr; ++m)
                         c[m] = pg + tile.prow[m] * st->ldb + ob + o0;
-                    if (tile.rhi > tile.rlo || !acc)
+                    for (int64_t i = 0; i < nimg; ++i) {
+                        if (tile.rhi == tile.rlo && (acc || i > 0)) break;
+                        const uint16_t *a[CONV_UKERNEL_MAX_MR];
+                        for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
+                            a[m] = xs[i] + at + tile.aoff[m];
                         r->pairwt((size_t)tile.mr, (size_t)nr, (size_t)(tile.rhi - tile.rlo),
-                                  (size_t)ncol, a, (size_t)g->wp, b + o0, (size_t)st->ldo, c, acc);
+                                  (size_t)ncol, a, (size_t)g->wp, b + i * blk + o0,
+                                  (size_t)st->ldo, c, acc || i > 0);
+                    }
                 }
                 if (!more) break;
                 tile = next_tile;
             }
         }
-    if (lanes) bias_block_sums(r, lanes, n, grp * g->cout + ob, oc);
 }
 
 static void wt_chunk_task(void *ctx, size_t task, int slot)
@@ -1185,7 +1228,8 @@ static void wt_chunk_task(void *ctx, size_t task, int slot)
                       slab);
         return;
     }
-    for (int64_t u = u0; u < u1; ++u) {
+    for (int64_t u = u0, ng; u < u1; u += ng) {
+        ng = min64(st->wimg, u1 - u); /* units of a group (wimg > 1: images) */
         const int64_t cbi = u % g->nwb, v = u / g->nwb;
         const int64_t rbi = v % g->nrb, od = (v / g->nrb) % g->os[0], n = v / g->nrb / g->os[0];
         const int64_t oh0 = rbi * g->rb, rows = min64(g->rb, g->os[1] - oh0);
@@ -1193,17 +1237,22 @@ static void wt_chunk_task(void *ctx, size_t task, int slot)
         for (int64_t grp = 0; grp < g->g; ++grp) {
             if (st->pairs) {
                 if (atomic_load_explicit(r->tiny, memory_order_relaxed)) return; /* redone */
-                uint16_t *xs = (uint16_t *)(void *)slab;
-                const int xmin =
-                    pack_slab_bf16(&gs, &r->p->x, r->k, n, grp * g->cin + c_lo, od, oh0, ow0, xs);
+                const uint16_t *xs[FAST_WT_GROUP_MAX];
+                int xmin[FAST_WT_GROUP_MAX];
+                for (int64_t i = 0; i < ng; ++i) {
+                    uint16_t *at = (uint16_t *)(void *)(slab + i * g->slab_floats);
+                    xmin[i] = pack_slab_bf16(&gs, &r->p->x, r->k, n + i, grp * g->cin + c_lo, od,
+                                             oh0, ow0, at);
+                    xs[i] = at;
+                }
                 float *lanes = bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
-                if (st->rv) {
+                if (st->rv) { /* (ng == 1) */
                     float *pg = part + grp * krows * st->ldb;
                     if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
                     for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
                         for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols)
-                            if (!wt_block_rv_pairs(r, xs, xmin, pg, lanes, n, grp, od, oh0, r0,
-                                                   min64(st->brows, rows - r0), ow0, c0,
+                            if (!wt_block_rv_pairs(r, xs[0], xmin[0], pg, lanes, n, grp, od, oh0,
+                                                   r0, min64(st->brows, rows - r0), ow0, c0,
                                                    min64(st->bcols, ow_n - c0)))
                                 return;
                     if (lanes) bias_block_sums(r, lanes, n, grp * g->cout, g->cout);
@@ -1212,22 +1261,26 @@ static void wt_chunk_task(void *ctx, size_t task, int slot)
                 for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
                     wt_oblock_gemm_pairs(r, xs, xmin, (uint32_t *)(void *)dyt,
                                          part + (grp * krows + c_lo * g->nt) * st->ldb, srows,
-                                         lanes, n, grp, od, oh0, rows, ow0, ow_n, ob, u == u0);
+                                         lanes, n, ng, grp, od, oh0, rows, ow0, ow_n, ob, u == u0);
                 continue;
             }
-            const float *xs = slab;
+            const float *xs[FAST_WT_GROUP_MAX];
             int64_t cs = g->cs;
-            if (!slab_in_place(&gs, &r->p->x, r->p->mode, n, grp * g->cin + c_lo, od, oh0, ow0,
-                               false, &xs, &cs))
-                pack_slab(&gs, &r->p->x, r->p->mode, r->k, n, grp * g->cin + c_lo, od, oh0, ow0,
-                          slab);
+            for (int64_t i = 0; i < ng; ++i) {
+                float *at = slab + i * g->slab_floats;
+                xs[i] = at;
+                if (!slab_in_place(&gs, &r->p->x, r->p->mode, n + i, grp * g->cin + c_lo, od, oh0,
+                                   ow0, false, &xs[i], &cs))
+                    pack_slab(&gs, &r->p->x, r->p->mode, r->k, n + i, grp * g->cin + c_lo, od, oh0,
+                              ow0, at);
+            }
             float *pg = part + (grp * krows + c_lo * g->nt) * st->ldb;
-            if (st->rv) { /* (st->nsplit == 1) */
+            if (st->rv) { /* (st->nsplit == 1, ng == 1) */
                 float *lanes = bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
                 if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
                 for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
                     for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols)
-                        wt_block_rv(r, true, xs, cs, NULL, dyt, pg, lanes, n, grp, od, oh0, r0,
+                        wt_block_rv(r, true, xs[0], cs, NULL, dyt, pg, lanes, n, grp, od, oh0, r0,
                                     min64(st->brows, rows - r0), ow0, c0,
                                     min64(st->bcols, ow_n - c0));
                 if (lanes) /* the unit was image n: its blocks are complete */
@@ -1237,8 +1290,8 @@ static void wt_chunk_task(void *ctx, size_t task, int slot)
             /* GEMM path: blocks of ldo output channels, each over all positions */
             float *lanes = bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL;
             for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
-                wt_oblock_gemm(r, xs, cs, dyt, pg, srows, lanes, n, grp, od, oh0, rows, ow0, ow_n,
-                               ob, u == u0);
+                wt_oblock_gemm(r, xs, cs, dyt, pg, srows, lanes, n, ng, grp, od, oh0, rows, ow0,
+                               ow_n, ob, u == u0);
         }
     }
 }
@@ -1452,8 +1505,8 @@ static void wt_stream_chunk(void *ctx, size_t chunk, int slot)
                             const int64_t rows = min64(gd->rb, gd->os[1] - oh0),
                                           cols = min64(gd->wb, gd->os[2] - ow0);
                             for (int64_t ob = 0; ob < g->cout; ob += st->ldo)
-                                wt_oblock_gemm(r, ds, dcs, dyt, pg, g->cin * g->nt, NULL, n, grp,
-                                               od, oh0, rows, ow0, cols, ob, fresh);
+                                wt_oblock_gemm(r, &ds, dcs, dyt, pg, g->cin * g->nt, NULL, n, 1,
+                                               grp, od, oh0, rows, ow0, cols, ob, fresh);
                             fresh = false;
                             if (lanes)
                                 bias_block_x(r, lanes, n, grp * g->cin, od, oh0, rows, ow0, cols);
