@@ -1217,6 +1217,8 @@ static void wt_chunk_task(void *ctx, size_t task, int slot)
     gs.cin = g->cin * (part_i + 1) / st->nsplit - c_lo;
     const int64_t srows = gs.cin * g->nt;
     const bool bias = st->bias && part_i == 0;
+    /* a group's slabs side by side, each the task's channels */
+    const int64_t ipitch = round_up64(gs.cin * g->cs + CONV_UKERNEL_SLACK, 16);
     if (st->fnb > 0 && st->pairs) {
         if (!atomic_load_explicit(r->tiny, memory_order_relaxed))
             wt_chunk_flat_pairs(r, u0, u1, part, (uint32_t *)(void *)dyt,
@@ -1240,7 +1242,7 @@ static void wt_chunk_task(void *ctx, size_t task, int slot)
                 const uint16_t *xs[FAST_WT_GROUP_MAX];
                 int xmin[FAST_WT_GROUP_MAX];
                 for (int64_t i = 0; i < ng; ++i) {
-                    uint16_t *at = (uint16_t *)(void *)(slab + i * g->slab_floats);
+                    uint16_t *at = (uint16_t *)(void *)(slab + i * ipitch);
                     xmin[i] = pack_slab_bf16(&gs, &r->p->x, r->k, n + i, grp * g->cin + c_lo, od,
                                              oh0, ow0, at);
                     xs[i] = at;
@@ -1267,7 +1269,7 @@ static void wt_chunk_task(void *ctx, size_t task, int slot)
             const float *xs[FAST_WT_GROUP_MAX];
             int64_t cs = g->cs;
             for (int64_t i = 0; i < ng; ++i) {
-                float *at = slab + i * g->slab_floats;
+                float *at = slab + i * ipitch;
                 xs[i] = at;
                 if (!slab_in_place(&gs, &r->p->x, r->p->mode, n + i, grp * g->cin + c_lo, od, oh0,
                                    ow0, false, &xs[i], &cs))
