@@ -23,7 +23,8 @@ static inline __attribute__((always_inline)) __m512 half_of(__m512i v, int high)
 static inline __attribute__((always_inline)) void
 convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, size_t ntw,
             const uint32_t *w, const uint32_t *x, size_t cs, const ptrdiff_t *toff,
-            const uint8_t *tedge, void *yv, size_t ldy, size_t ystep, int accumulate, int ybf16)
+            const uint8_t *tedge, const int edges, void *yv, size_t ldy, size_t ystep,
+            int accumulate, int ybf16)
 {
     __m512 lo[VL], hi[VL];
     /* (accumulate: a float y only, the contract's) */
@@ -31,7 +32,8 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, si
     for (size_t c = 0; c < ncp; ++c, w += (ntw - nt) * MR) /* (taps outside the range) */
         for (size_t t = 0; t < nt; ++t) {
             const uint32_t *xt = x + c * cs + toff[t];
-            const unsigned e = tedge ? tedge[t] : 0u; /* (the exact kernel: no twin instances) */
+            /* edges (a constant): the flagged tiles in instances of their own */
+            const unsigned e = edges ? tedge[t] : 0u;
 #pragma GCC unroll 2
             for (int high = 1; high >= 0; --high) {
                 /* the weights loaded again per half: 28 accumulators, 2
@@ -53,14 +55,20 @@ convcv_body(const int nr, const int halves, size_t mr, size_t ncp, size_t nt, si
     tile_finish(lo, hi, nr, halves, mr, yv, ldy, ystep, ybf16, narrow_bf16);
 }
 
+#define CONVCV_HALVES(n, edges)                                                                    \
+    if (mr > VL)                                                                                   \
+        convcv_body(n, 2, mr, ncp, nt, ntw, w, x, cs, toff, tedge, edges, y, ldy, ystep,           \
+                    accumulate, ybf16);                                                            \
+    else                                                                                           \
+        convcv_body(n, 1, mr, ncp, nt, ntw, w, x, cs, toff, tedge, edges, y, ldy, ystep,           \
+                    accumulate, ybf16);
 #define CONVCV(n)                                                                                  \
     case n:                                                                                        \
-        if (mr > VL)                                                                               \
-            convcv_body(n, 2, mr, ncp, nt, ntw, w, x, cs, toff, tedge, y, ldy, ystep, accumulate,  \
-                        ybf16);                                                                    \
-        else                                                                                       \
-            convcv_body(n, 1, mr, ncp, nt, ntw, w, x, cs, toff, tedge, y, ldy, ystep, accumulate,  \
-                        ybf16);                                                                    \
+        if (tedge) {                                                                               \
+            CONVCV_HALVES(n, 1)                                                                    \
+        } else {                                                                                   \
+            CONVCV_HALVES(n, 0)                                                                    \
+        }                                                                                          \
         break;
 
 void bf16_convcv_ukernel_32x14__avx512(size_t mr, size_t nr, size_t ncp, size_t nt, size_t ntw,
