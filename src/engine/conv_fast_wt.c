@@ -700,6 +700,17 @@ static void bias_block_sums(const wt_run *r, float *lanes, int64_t n, int64_t o0
     }
 }
 
+/* Block (h0, nrow, c0, ncol) of image n's gradBias lanes for channels
+ * [o0, o0 + oc): cleared at the image's first block, summed at its last. */
+static void bias_image_block(const wt_run *r, float *lanes, int64_t n, int64_t o0, int64_t oc,
+                             int64_t od, int64_t h0, int64_t nrow, int64_t c0, int64_t ncol,
+                             bool first, bool last)
+{
+    if (first) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
+    bias_block_rows(r, lanes, NULL, 0, 0, n, o0, oc, od, h0, nrow, c0, ncol);
+    if (last) bias_block_sums(r, lanes, n, o0, oc);
+}
+
 /* The reduction-vector path of one position block: dW^T[(c,t)][o] += dy row
  * o . slab rows of (c,t), dy read in place or, a block of the kernel's rows
  * at a time, converted into dyr[m][rr*ncol + j] (small: in L1 when the
@@ -1076,12 +1087,9 @@ static void wt_oblock_gemm(const wt_run *r, const float *const *xs, int64_t cs, 
             for (int64_t i = 0; i < nimg; ++i) {
                 pack_dyt(r, n + i, grp * g->cout + ob, oc, od, oh0 + r0, nrow, ow0 + c0, ncol,
                          dyt + i * blk);
-                if (!lanes) continue;
-                if (r0 == 0 && c0 == 0)
-                    memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
-                bias_block_rows(r, lanes, NULL, 0, 0, n + i, grp * g->cout + ob, oc, od, oh0 + r0,
-                                nrow, ow0 + c0, ncol);
-                if (last) bias_block_sums(r, lanes, n + i, grp * g->cout + ob, oc);
+                if (lanes)
+                    bias_image_block(r, lanes, n + i, grp * g->cout + ob, oc, od, oh0 + r0, nrow,
+                                     ow0 + c0, ncol, r0 == 0 && c0 == 0, last);
             }
             /* the unit's next block, if any, asked for a part per call */
             dy_block next;
@@ -1148,12 +1156,9 @@ static void wt_oblock_gemm_pairs(const wt_run *r, const uint16_t *const *xs, con
                     atomic_store_explicit(r->tiny, 1, memory_order_relaxed);
                     return;
                 }
-                if (!lanes) continue;
-                if (r0 == 0 && c0 == 0)
-                    memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
-                bias_block_rows(r, lanes, NULL, 0, 0, n + i, grp * g->cout + ob, oc, od, oh0 + r0,
-                                nrow, ow0 + c0, ncol);
-                if (last) bias_block_sums(r, lanes, n + i, grp * g->cout + ob, oc);
+                if (lanes)
+                    bias_image_block(r, lanes, n + i, grp * g->cout + ob, oc, od, oh0 + r0, nrow,
+                                     ow0 + c0, ncol, r0 == 0 && c0 == 0, last);
             }
             /* the unit's next block, if any, asked for a part per call */
             dy_block next;
