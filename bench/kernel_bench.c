@@ -461,6 +461,31 @@ static double dwrowwt_calls(int kind, int calls)
     return 2.0 * 9 * DWH * DWW * calls;
 }
 
+/* dw_3x3_s2's gradInput plane (56 x 56 from a packed 30 x 30 dy plane):
+ * the merged stride-2 kernel's two calls, even output rows (1 + 2 taps)
+ * and odd rows (2 + 4), into a plane in L1 (the slot's, streamed out by
+ * the pass afterwards). */
+enum { S2P = 30, S2W = 56 };
+static float g_s2src[S2P * S2P + 64], g_s2out[S2W * S2W];
+
+static double run_dwconv_s2(const conv_ukernels *k, int calls)
+{
+    (void)k;
+    static const ptrdiff_t even0[1] = {S2P + 1}, even1[2] = {S2P + 1, S2P + 2},
+                           odd0[2] = {1, S2P + 1}, odd1[4] = {1, 2, S2P + 1, S2P + 2};
+    const float w0[4] = {0.5f, 0.25f, -0.5f, 1.0f}, w1[4] = {0.125f, -0.25f, 0.75f, 2.0f};
+    const size_t nte[2] = {1, 2}, nto[2] = {2, 4};
+    const float *const w[2] = {w0, w1};
+    const ptrdiff_t *const te[2] = {even0, even1}, *const to[2] = {odd0, odd1};
+    for (int c = 0; c < calls; ++c) {
+        f32_dwconv_s2_ukernel_32__avx512(S2W / 2, S2W, nte, w, g_s2src, S2P, te, g_s2out, 2 * S2W,
+                                         F32_ROUND_NONE);
+        f32_dwconv_s2_ukernel_32__avx512(S2W / 2, S2W, nto, w, g_s2src, S2P, to, g_s2out + S2W,
+                                         2 * S2W, F32_ROUND_NONE);
+    }
+    return 2.0 * 9 * (S2W / 2) * (S2W / 2) * calls;
+}
+
 /* The kernel cases of a kind: name(k, calls) runs fn(kind, calls). */
 #define DW_CASE(name, fn, kind)                                                                    \
     static double name(const conv_ukernels *k, int calls)                                          \
@@ -601,6 +626,8 @@ int main(int argc, char **argv)
          "resnext_g32's dx, one plane in L1", 0},
         {"grpconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv_s2 : NULL, 4, 64,
          "resnext_g32_s2's dx, one plane", 0},
+        {"dwconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_dwconv_s2 : NULL, 1, 32,
+         "dw_3x3_s2's dx plane, packed dy in L1", 0},
         {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow : NULL, 4, 32,
          "dw_3x3's dx, a 28x28 plane in L1", 0},
         {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt : NULL, 12, 32,

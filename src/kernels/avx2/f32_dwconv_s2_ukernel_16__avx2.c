@@ -12,16 +12,18 @@
 #define VL 8
 
 /* The phase's sum over its taps, t ascending from +0 (dwconv's order).
- * NT > 0: that many taps, weights in wv; else nt taps, weights from w. */
+ * NT > 0: that many taps, weights in wv and offsets in ov (registers);
+ * else nt taps, weights from w, offsets from toff. n: the columns to load
+ * (8 or more: a whole vector). */
 static inline __attribute__((always_inline)) __m256 phase_sum(const int NT, size_t nt,
-                                                              const __m256 *wv, const float *w,
-                                                              const float *x, const ptrdiff_t *toff,
-                                                              int64_t n)
+                                                              const __m256 *wv, const ptrdiff_t *ov,
+                                                              const float *w, const float *x,
+                                                              const ptrdiff_t *toff, int64_t n)
 {
     __m256 s = _mm256_setzero_ps();
     if (NT > 0) {
         _Pragma("GCC unroll 4") for (int t = 0; t < NT; ++t) s =
-            _mm256_fmadd_ps(wv[t], avx2_load_n(x + toff[t], n), s);
+            _mm256_fmadd_ps(wv[t], avx2_load_n(x + ov[t], n), s);
     } else {
         for (size_t t = 0; t < nt; ++t)
             s = _mm256_fmadd_ps(_mm256_broadcast_ss(w + t), avx2_load_n(x + toff[t], n), s);
@@ -29,6 +31,25 @@ static inline __attribute__((always_inline)) __m256 phase_sum(const int NT, size
     return s;
 }
 
+/* One step: 8 columns of each W phase from column j of the phase rows into
+ * 16 columns of y at 2j; n0 / n1: the phases' columns left, c: the row's
+ * (from 2j). */
+static inline __attribute__((always_inline)) void
+step(const int NT0, const int NT1, int yround, const size_t nt[2], const __m256 *w0,
+     const __m256 *w1, const ptrdiff_t *o0, const ptrdiff_t *o1, const float *const w[2],
+     const float *xj, const ptrdiff_t *const toff[2], float *yj, int64_t n0, int64_t n1, int64_t c)
+{
+    const __m256 e = f32x8_round(phase_sum(NT0, nt[0], w0, o0, w[0], xj, toff[0], n0), yround);
+    const __m256 o = f32x8_round(phase_sum(NT1, nt[1], w1, o1, w[1], xj, toff[1], n1), yround);
+    const __m256 a = _mm256_unpacklo_ps(e, o), b = _mm256_unpackhi_ps(e, o);
+    avx2_store_n(yj, c, _mm256_permute2f128_ps(a, b, 0x20));
+    avx2_store_n(yj + VL, c - VL, _mm256_permute2f128_ps(a, b, 0x31));
+}
+
+/* The taps' offsets are copied into locals first: the intrinsic stores may
+ * alias anything, so toff[u][t] was reloaded after every store (as in the
+ * AVX-512 kernel). Full steps (8 columns of both phases, 16 stored) come
+ * first; after them at most one part step is left per row. */
 static inline __attribute__((always_inline)) void body(const int NT0, const int NT1, size_t rows,
                                                        size_t ncol, const size_t nt[2],
                                                        const float *const w[2], const float *x,
@@ -36,22 +57,27 @@ static inline __attribute__((always_inline)) void body(const int NT0, const int 
                                                        float *y, size_t yrs, int yround)
 {
     __m256 w0[4], w1[4];
-    _Pragma("GCC unroll 4") for (int t = 0; t < NT0; ++t) w0[t] = _mm256_set1_ps(w[0][t]);
-    _Pragma("GCC unroll 4") for (int t = 0; t < NT1; ++t) w1[t] = _mm256_set1_ps(w[1][t]);
+    ptrdiff_t o0[4], o1[4];
+#pragma GCC unroll 4
+    for (int t = 0; t < NT0; ++t) {
+        w0[t] = _mm256_set1_ps(w[0][t]);
+        o0[t] = toff[0][t];
+    }
+#pragma GCC unroll 4
+    for (int t = 0; t < NT1; ++t) {
+        w1[t] = _mm256_set1_ps(w[1][t]);
+        o1[t] = toff[1][t];
+    }
     const int64_t n0 = (int64_t)(ncol + 1) / 2, n1 = (int64_t)ncol / 2; /* columns per phase */
+    const int64_t full = n1 / VL * VL;
     for (size_t i = 0; i < rows; ++i) {
         const float *xi = x + i * xrs;
         float *yi = y + i * yrs;
-        for (int64_t j = 0; j < n0; j += VL) {
-            const __m256 e =
-                f32x8_round(phase_sum(NT0, nt[0], w0, w[0], xi + j, toff[0], n0 - j), yround);
-            const __m256 o =
-                f32x8_round(phase_sum(NT1, nt[1], w1, w[1], xi + j, toff[1], n1 - j), yround);
-            const __m256 a = _mm256_unpacklo_ps(e, o), b = _mm256_unpackhi_ps(e, o);
-            const int64_t c = (int64_t)ncol - 2 * j; /* columns left from 2j */
-            avx2_store_n(yi + 2 * j, c, _mm256_permute2f128_ps(a, b, 0x20));
-            avx2_store_n(yi + 2 * j + VL, c - VL, _mm256_permute2f128_ps(a, b, 0x31));
-        }
+        for (int64_t j = 0; j < full; j += VL)
+            step(NT0, NT1, yround, nt, w0, w1, o0, o1, w, xi + j, toff, yi + 2 * j, VL, VL, 2 * VL);
+        if (full < n0)
+            step(NT0, NT1, yround, nt, w0, w1, o0, o1, w, xi + full, toff, yi + 2 * full, n0 - full,
+                 n1 - full, (int64_t)ncol - 2 * full);
     }
 }
 
