@@ -22,6 +22,7 @@
 #include "common/cpu.h"
 #include "common/dtype.h"
 #include "engine/conv_bias.h"
+#include "engine/conv_slots.h"
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
 #include "kernels/cvt_ukernels.h" /* f32_copy_nt and the store fence after it */
@@ -617,7 +618,8 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
     if (st->bias) aux *= DW_SUM_GROUP; /* dwsum reads the widened dy planes of a group */
     st->aux_off = round_floats(src);
     st->out_off = st->aux_off + round_floats(aux);
-    st->slot_floats = st->out_off + (st->merge_nt ? round_floats(view_plane(&p->grad_input)) : 0);
+    st->slot_floats =
+        conv_slot_pitch(st->out_off + (st->merge_nt ? round_floats(view_plane(&p->grad_input)) : 0));
     uint64_t size = 0, slot_off; /* the slots come first: offset 0 */
     int64_t slot_total;
     if (!checked_mul_i64(st->slot_floats, st->slots, &slot_total) ||

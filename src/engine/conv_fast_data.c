@@ -361,7 +361,7 @@ bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs
      * plane; +5% with one) */
     st->store_tiles = st->cv ? 16 : 1;
     st->tile_ld = st->store_tiles * st->nr;
-    st->tile_floats = round_up64((int64_t)st->mr * st->tile_ld, 16);
+    st->tile_floats = conv_slot_pitch((int64_t)st->mr * st->tile_ld); /* (a slot's pitch) */
     st->nsub = nsub;
     for (int64_t sub = 0; sub < st->nsub; ++sub) {
         const fast_geom *g = &subs[sub];
@@ -383,6 +383,7 @@ bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs
     for (int64_t sub = 0; sub < st->nsub; ++sub)
         if (!empty[sub] && (subs[sub].cout > st->mr || subs[sub].nt > FAST_KERNEL_ROUND_TAPS))
             st->kernel_rounds = false;
+    st->slab_floats = conv_slot_pitch(st->slab_floats); /* (a slot's pitch) */
     uint64_t size = 0;
     int64_t slabs, tiles;
     if (!checked_mul_i64(st->slab_floats, st->slots, &slabs) ||

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "engine/conv_fast.h"
+#include "engine/conv_slots.h"
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
 #include "kernels/ukernel_prefetch.h"

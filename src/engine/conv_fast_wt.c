@@ -228,6 +228,7 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
     st->slots = plan_slots();
     st->part_floats = round_up64(smul(smul(smul(g->g, g->cin), g->nt), st->ldb), 16);
     if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
+    if (st->dyt_floats > 0) st->dyt_floats = conv_slot_pitch(st->dyt_floats); /* (per slot) */
     int64_t parts, slabs, dyts;
     if (!checked_mul_i64(st->part_floats, st->nchunks, &parts) ||
         !checked_mul_i64(bwd ? g->slab_floats : 0, st->slots, &slabs) ||
@@ -333,9 +334,11 @@ bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *byte
     const int64_t dyt_rows = st->rv ? min64(g->cout, CONV_UKERNEL_MAX_MR) : st->ldo;
     st->dyt_floats = round_up64(st->brows * st->bcols * dyt_rows + CONV_UKERNEL_SLACK, 16);
     if (st->part_floats > FAST_MAX_FLOATS || st->dyt_floats > FAST_MAX_FLOATS) return false;
-    st->slab_pitch = st->fnb == 0 ? st->wimg * g->slab_floats
-                     : st->fcopy  ? round_up64(st->fnb * st->mr * st->fpos + CONV_UKERNEL_SLACK, 16)
+    /* (per slot, a guard after each: conv_slots.h) */
+    st->slab_pitch = st->fnb == 0 ? conv_slot_pitch(st->wimg * g->slab_floats)
+                     : st->fcopy  ? conv_slot_pitch(st->fnb * st->mr * st->fpos + CONV_UKERNEL_SLACK)
                                   : 16;
+    st->dyt_floats = conv_slot_pitch(st->dyt_floats);
     uint64_t size = 0;
     int64_t parts, slabs, dyts;
     if (!checked_mul_i64(st->part_floats, st->nchunks, &parts) ||

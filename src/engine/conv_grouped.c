@@ -15,6 +15,7 @@
 #include "common/checked.h"
 #include "common/dtype.h"
 #include "engine/conv_bias.h"
+#include "engine/conv_slots.h"
 #include "engine/conv_plane.h"
 #include "engine/conv_views.h"
 #include "kernels/conv_ukernels.h"
@@ -298,7 +299,7 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
         return false;
     st->aux_off = guard + src + CONV_UKERNEL_SLACK;
     st->out_off = round_floats(st->aux_off + grid);
-    st->slot_floats = round_floats(slot);
+    st->slot_floats = conv_slot_pitch(slot);
     if (!checked_mul_i64(st->nmb * st->mr * st->nin, st->ntaps, &st->gpanel)) return false;
     uint64_t size = 0, slot_off;
     int64_t slot_total, wpk;
@@ -359,7 +360,7 @@ static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void
     if (!st->dy_direct && !checked_mul_i64(st->ysz, p->og, &aux)) return false;
     /* masked: guard floats before and the slack after the copies */
     st->aux_off = st->masked ? round_floats(st->xguard + src + CONV_UKERNEL_SLACK) : src;
-    st->slot_floats = st->aux_off + aux;
+    st->slot_floats = conv_slot_pitch(st->aux_off + aux);
     uint64_t size = 0, slot_off; /* the slots come first: offset 0 */
     int64_t slot_total, part;
     if (!checked_mul_i64(st->slot_floats, st->slots, &slot_total) ||
