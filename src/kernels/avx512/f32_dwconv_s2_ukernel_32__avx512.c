@@ -12,6 +12,8 @@
 #include "kernels/dw_ukernels.h"
 
 #define VL 16
+/* an instance's ROUND when the rounding kind comes at run time (kind) */
+#define ROUND_ANY (-2)
 
 static inline __mmask16 lanes(int64_t n)
 {
@@ -40,7 +42,7 @@ static inline __attribute__((always_inline)) __m512 phase_sum(const int NT, size
 /* One step: 16 columns of each W phase from column j of the phase rows,
  * rounded, interleaved into 32 columns of y at 2j; m0 / m1: the phases'
  * columns, s0 / s1: the two stores' (ROUND: the rounding kind, a constant
- * of the instance, or -2: kind) */
+ * of the instance, or ROUND_ANY: kind) */
 static inline __attribute__((always_inline)) void
 step(const int NT0, const int NT1, const int ROUND, int kind, const size_t nt[2], const __m512 *w0,
      const __m512 *w1, const ptrdiff_t *o0, const ptrdiff_t *o1, const float *const w[2],
@@ -53,8 +55,8 @@ step(const int NT0, const int NT1, const int ROUND, int kind, const size_t nt[2]
     __m512 e = phase_sum(NT0, nt[0], w0, o0, w[0], xj, toff[0], m0);
     __m512 o = phase_sum(NT1, nt[1], w1, o1, w[1], xj, toff[1], m1);
     if (ROUND != F32_ROUND_NONE) {
-        e = f32x16_round(e, ROUND == -2 ? kind : ROUND);
-        o = f32x16_round(o, ROUND == -2 ? kind : ROUND);
+        e = f32x16_round(e, ROUND == ROUND_ANY ? kind : ROUND);
+        o = f32x16_round(o, ROUND == ROUND_ANY ? kind : ROUND);
     }
     _mm512_mask_storeu_ps(yj, s0, _mm512_permutex2var_ps(e, lo, o));
     _mm512_mask_storeu_ps(yj + VL, s1, _mm512_permutex2var_ps(e, hi, o));
@@ -122,5 +124,5 @@ void f32_dwconv_s2_ukernel_32__avx512(size_t rows, size_t ncol, const size_t nt[
     if (yround == F32_ROUND_NONE)
         taps(F32_ROUND_NONE, rows, ncol, nt, w, x, xrs, toff, y, yrs, yround);
     else
-        taps(-2, rows, ncol, nt, w, x, xrs, toff, y, yrs, yround);
+        taps(ROUND_ANY, rows, ncol, nt, w, x, xrs, toff, y, yrs, yround);
 }
