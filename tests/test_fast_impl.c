@@ -51,7 +51,10 @@ typedef struct gen_opts {
                       its groups of images (ACLCONV_FAST_WT_IMAGES, set by the caller) */
     int pointwise; /* 1x1, stride 1, no padding, planes of a few hundred positions:
                       whole images per weights-pass call, several of them per unit,
-                      slabs read in place (whole rows) */
+                      slabs read in place (whole rows); 2: 17-20 images of 7-9 x 7-9
+                      with 540-600 output channels, where a dy^T block of every output
+                      channel would hold too few positions and the flat path takes
+                      blocks of 64 (FAST_WT_FLAT_MIN_POSITIONS) */
     int stream;    /* the streamed weights pass (the big operand read once for both
                       passes): D of 1-D / 2-D layers with few channels, or transposed
                       layers with strides (k = s, or s + 1 in W), N >= 4 */
@@ -76,7 +79,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     p.rank = sfwd                        ? (int)rng_range(&r, 1, 3)
              : go->long1d || go->phase_w ? 1
              : go->wide || go->groups    ? 2
-             : go->pointwise             ? (int)rng_range(&r, 2, 3)
+             : go->pointwise             ? (go->pointwise == 2 ? 2 : (int)rng_range(&r, 2, 3))
              : go->stream                ? (int)rng_range(&r, 1, 2)
                                          : (int)rng_range(&r, 1, 3);
     /* pointwise: N >= 9 gives units of several images (wt_flat_images) */
@@ -104,6 +107,11 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (go->pointwise) {
         p.cg = rng_range(&r, 20, 90);
         p.og = rng_range(&r, 28, 90);
+    }
+    if (go->pointwise == 2) {
+        p.n = rng_range(&r, 17, 20);
+        p.cg = rng_range(&r, 24, 40); /* (fewer: the reduction-vector path) */
+        p.og = rng_range(&r, 540, 600);
     }
     if (go->stream) {
         p.cg = sfwd ? rng_range(&r, 12, 24) : rng_range(&r, 1, 4);
@@ -171,7 +179,9 @@ static void one_case(uint64_t seed, const gen_opts *go)
              * rest of their problem from the same random numbers */
             p.ks[i] = p.stride[i] = p.dil[i] = 1;
             p.pad[i] = 0;
-            p.xs[i] = p.ys[i] = i == 0 ? rng_range(&r, 1, 3) : rng_range(&r, 8, 24);
+            p.xs[i] = p.ys[i] = i == 0               ? rng_range(&r, 1, 3)
+                                : go->pointwise == 2 ? rng_range(&r, 7, 9)
+                                                     : rng_range(&r, 8, 24);
         }
     }
     /* the streamed pass wants few (c, tap) rows: C * taps < 24 */
@@ -397,6 +407,11 @@ int main(int argc, char **argv)
                 for (int i = 0; i < count / 40 + 1; ++i)
                     one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa +
                                  (uint64_t)kind * 7u,
+                             &gp);
+                gp.pointwise = 2;
+                for (int i = 0; i < count / 80 + 1; ++i)
+                    one_case(seed + 524287u * (uint64_t)(i + 1) + (uint64_t)isa +
+                                 (uint64_t)kind * 5u,
                              &gp);
             }
         }

@@ -62,6 +62,14 @@
  * 2048 positions whatever OG, so each kernel call reduces over that many and
  * the partial sums are swept once per 2048 positions, not per 128Ki/OG. */
 #define FAST_WT_OBLOCK 64
+/* The flat weights path (wt_flat_images) takes a dy^T block of every output
+ * channel when a unit of images then reduces over at least this many
+ * positions: a unit sweeps the partial sums (C x OG) once, and on 7 x 7
+ * planes with OG = 2048 (one image a unit) that was 8 bytes of memory
+ * traffic per 49 multiply-adds, more than the machine streams
+ * (r50_c5_1x1_up's weights pass 15.8 -> 12.4 ms with blocks of 64 channels
+ * and 8 images). */
+#define FAST_WT_FLAT_MIN_POSITIONS 256
 /* The GEMM weights pass groups whole 2-D images (wt_state.wimg) up to this
  * many positions a group, at most FAST_WT_GROUP_MAX images: on 7 x 7 planes
  * a tile's call is 49 positions, next to the per-tile walk and the loads and

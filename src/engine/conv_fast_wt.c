@@ -77,8 +77,9 @@ static int64_t wt_flat_images(const conv_problem *p, const fast_geom *g, bool rv
      * the GEMM path's slabs made its weights pass 19% slower than fp32's) */
     *copy = x->dtype != ACL_FLOAT || p->mode != CONV_MODE_F32;
     if (*copy && (ldb < round_up64(g->cout, 16) || (g->cin > 1 && x->stride[1] != pos))) return 0;
-    /* at least 2 units per chunk when N allows (chunks of equal size) */
-    return nb < 1 ? 0 : min64(nb, ceil_div(g->n, 2 * FAST_WT_CHUNKS));
+    /* at most one chunk's images (FAST_WT_CHUNKS chunks): a unit's first
+     * call writes the partial sums, the others read and write them */
+    return nb < 1 ? 0 : min64(nb, ceil_div(g->n, FAST_WT_CHUNKS));
 }
 
 /* Whether the weights pass walks the data pass's blocks and shares its slabs
@@ -287,14 +288,22 @@ bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *byte
     st->bcols = min64(g->wb, positions);
     st->brows = st->bcols == g->wb ? max64(1, positions / g->wb) : 1;
     st->nunits = smul(smul(g->n, g->os[0]), smul(g->nrb, g->nwb));
-    /* flat: all output channels in one dy^T block when an image fits, so the
-     * x rows of a kernel call are read once for every o tile */
-    st->fnb = wt_flat_images(p, g, st->rv, st->ldb, &st->fcopy);
-    if (st->fnb > 0)
-        st->ldo = st->ldb;
-    else
-        st->fnb = wt_flat_images(p, g, st->rv, st->ldo, &st->fcopy);
+    /* flat: all output channels in one dy^T block when a unit of images
+     * then reduces over FAST_WT_FLAT_MIN_POSITIONS, so the x rows of a
+     * kernel call are read once for every o tile; else blocks of ldo
+     * channels if they hold more images (each unit sweeps the partial sums
+     * once) */
     st->fpos = g->is[0] * g->is[1] * g->is[2];
+    bool all_copy;
+    const int64_t fnb_all = wt_flat_images(p, g, st->rv, st->ldb, &all_copy);
+    st->fnb = fnb_all > 0 && fnb_all * st->fpos >= FAST_WT_FLAT_MIN_POSITIONS
+                  ? 0
+                  : wt_flat_images(p, g, st->rv, st->ldo, &st->fcopy);
+    if (fnb_all > 0 && st->fnb <= fnb_all) {
+        st->fnb = fnb_all;
+        st->fcopy = all_copy;
+        st->ldo = st->ldb;
+    }
     if (st->fnb > 0) { /* x is read in place or copied whole; blocks of whole images */
         st->nunits = ceil_div(g->n, st->fnb);
         st->brows = st->fnb;
