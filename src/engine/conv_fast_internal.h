@@ -70,6 +70,13 @@
  * (r50_c5_1x1_up's weights pass 15.8 -> 12.4 ms with blocks of 64 channels
  * and 8 images). */
 #define FAST_WT_FLAT_MIN_POSITIONS 256
+/* Output channels per dy^T block of the flat path below that: every block
+ * sweeps the unit's x rows once and every unit the partial sums once, so
+ * with the block at 128 Ki floats the bytes per multiply-add are about
+ * 4 / L + 8 L / 128 Ki for L channels a block, least near 256
+ * (r50_c5_1x1_up and conv1d_k1_1024's weights passes -3 to -4% against
+ * 64). */
+#define FAST_WT_FLAT_OBLOCK 256
 /* The GEMM weights pass groups whole 2-D images (wt_state.wimg) up to this
  * many positions a group, at most FAST_WT_GROUP_MAX images: on 7 x 7 planes
  * a tile's call is 49 positions, next to the per-tile walk and the loads and

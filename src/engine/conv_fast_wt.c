@@ -296,9 +296,11 @@ bool wt_plan(const conv_problem *p, aclconvIsa isa, wt_state *st, uint64_t *byte
     st->fpos = g->is[0] * g->is[1] * g->is[2];
     bool all_copy;
     const int64_t fnb_all = wt_flat_images(p, g, st->rv, st->ldb, &all_copy);
+    const int64_t flat_ldo = min64(st->ldb, FAST_WT_FLAT_OBLOCK);
     st->fnb = fnb_all > 0 && fnb_all * st->fpos >= FAST_WT_FLAT_MIN_POSITIONS
                   ? 0
-                  : wt_flat_images(p, g, st->rv, st->ldo, &st->fcopy);
+                  : wt_flat_images(p, g, st->rv, flat_ldo, &st->fcopy);
+    if (st->fnb > 0) st->ldo = flat_ldo;
     if (fnb_all > 0 && st->fnb <= fnb_all) {
         st->fnb = fnb_all;
         st->fcopy = all_copy;
