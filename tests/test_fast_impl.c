@@ -327,10 +327,21 @@ int main(int argc, char **argv)
             for (int kind = 0; kind < 3; ++kind) {
                 gen_opts go = {
                     .stride_max = 4, .int_data = kind != 2, .dtypes = kind == 1, .isa = isa};
-                for (int i = 0; i < count; ++i)
+                for (int i = 0; i < count; ++i) {
+                    /* every other case streams its results where it can
+                     * (the spatial-vector kernel's twin, any size), its
+                     * tensors' views on 64-byte boundaries so that the
+                     * planes of 16k positions do */
+                    if (i % 2) {
+                        setenv("ACLCONV_FAST_NT", "1", 1);
+                        it_view_offset = 0;
+                    }
                     one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u +
                                  (uint64_t)isa * 7777777u,
                              &go);
+                    unsetenv("ACLCONV_FAST_NT");
+                    it_view_offset = 3;
+                }
             }
             /* long stride-2 W phases of rounded fp32 results (phase_w) */
             gen_opts gph = {.stride_max = 2, .int_data = 1, .dtypes = 0, .isa = isa, .phase_w = 1};

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "common/alloc.h"
 #include "common/cpu.h"
 #include "common/dtype.h"
 #include "engine/conv_fast_convert.h"
@@ -94,6 +95,52 @@ static int check_conv(const conv_ukernels *k, int MR, int NR, f32_conv_ukernel_f
                 free(x);
                 free(w);
                 free(y);
+                free(want);
+            }
+    return bad;
+}
+
+/* conv_nt against conv: the same bits in every element the tile names and
+ * nothing else written, with y and its pitch on 64-byte boundaries (full
+ * vectors streamed) and one float off (no vector can stream), x rounded or
+ * not. */
+static int check_conv_nt(const conv_ukernels *k, test_rng *r)
+{
+    if (!k->conv_nt) return 0;
+    int bad = 0;
+    const int MR = k->conv_mr, NR = k->conv_nr;
+    for (int mr = 1; mr <= MR; ++mr)
+        for (int nr = 1; nr <= NR; ++nr)
+            for (int off = 0; off < 2; ++off) {
+                const size_t nc = (size_t)rng_range(r, 1, 5), nt = (size_t)rng_range(r, 1, 3);
+                const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40);
+                const int xround = rng_chance(r, 1, 3) ? F32_ROUND_HF32 : F32_ROUND_NONE;
+                ptrdiff_t toff[3];
+                for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+                const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK;
+                const size_t ldy = ((size_t)NR + 16 + 15) / 16 * 16, yn = (size_t)(MR + 1) * ldy + 16;
+                float *x = malloc(xn * sizeof(float));
+                float *w = malloc(nc * nt * (size_t)MR * sizeof(float));
+                float *yb = aclconv_aligned_alloc(yn * sizeof(float));
+                float *want = malloc(yn * sizeof(float));
+                for (size_t i = 0; i < xn; ++i) x[i] = (float)rng_unit(r) * 2.0f - 1.0f;
+                for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = (float)rng_unit(r) - 0.5f;
+                for (size_t i = 0; i < yn; ++i) yb[i] = want[i] = GUARD;
+                k->conv((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, want + off, ldy, 0, xround);
+                k->conv_nt((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, yb + off, ldy, 0, xround);
+                k->store_fence();
+                for (size_t i = 0; i < yn; ++i)
+                    if (f32_bits(yb[i]) != f32_bits(want[i])) {
+                        if (bad++ < 3)
+                            printf("FAIL conv_nt %dx%d %s mr=%d nr=%d off=%d xround=%d: y[%zu] = %g, "
+                                   "conv wrote %g\n",
+                                   MR, NR, cpu_isa_name(k->isa), mr, nr, off, xround, i, yb[i],
+                                   want[i]);
+                        break;
+                    }
+                free(x);
+                free(w);
+                aclconv_free(yb);
                 free(want);
             }
     return bad;
@@ -1693,7 +1740,8 @@ int main(void)
         test_rng r;
         rng_seed(&r, seed + (uint64_t)isa);
         int bad_conv = check_conv(k, k->conv_mr, k->conv_nr, k->conv, NULL, 1, &r) +
-                       check_conv_xround(k, k->conv_mr, k->conv_nr, k->conv, &r);
+                       check_conv_xround(k, k->conv_mr, k->conv_nr, k->conv, &r) +
+                       check_conv_nt(k, &r);
         int bad_conv1 = check_conv(k, 1, k->conv1_nr, k->conv1, NULL, 1, &r) +
                         check_conv_xround(k, 1, k->conv1_nr, k->conv1, &r);
         int bad_wt = check_convwt(k, &r);

@@ -296,6 +296,30 @@ static bool data_use_cv(const conv_problem *p, const data_state *st, const conv_
     return out % block == 0 || out >= 4 * block || (pairs && out > 8);
 }
 
+/* Whether the data pass's results stream out (FAST_NT_MIN_BYTES): fp32
+ * gradInput without result rounding, one sub-problem (unit output steps), a
+ * short reduction, and the ISA's conv_nt. Decided before the kernel family:
+ * where it holds the spatial-vector kernel runs, whose in-place tiles are
+ * whole lines of a row (not when ACLCONV_FAST_CV=1 asks for the other).
+ * allow: not for the streamed weights pass's data runs (their tasks do not
+ * fence). */
+static bool data_streams_out(const conv_problem *p, const data_state *st, const conv_ukernels *k,
+                             const fast_geom *subs, const bool *empty, int64_t nsub, bool allow)
+{
+    const char *e = getenv("ACLCONV_FAST_NT"), *cv = getenv("ACLCONV_FAST_CV");
+    if (!allow || (e && e[0] == '0') || (cv && cv[0] == '1') || !k->conv_nt || st->phase_rows || st->one_row || nsub != 1 ||
+        empty[0])
+        return false;
+    const conv_view *out = &p->grad_input;
+    if (out->dtype != ACL_FLOAT || conv_result_round_kind(p->mode) != F32_ROUND_NONE ||
+        smul(subs[0].cin, subs[0].nt) > FAST_NT_MAX_TERMS)
+        return false;
+    int64_t bytes = 4;
+    for (int i = 0; i < CONV_VIEW_DIMS; ++i)
+        bytes = smul(bytes, out->dim[i]);
+    return (e && e[0] == '1') || bytes >= FAST_NT_MIN_BYTES;
+}
+
 /* Whether the FLOAT16 / BF16 modes' result rounding of a task waits until
  * every output phase of its block is stored, and then runs over whole rows
  * (round_block): the channel-vector kernel's in-place results when the W
@@ -335,11 +359,13 @@ static int64_t data_panel_floats(const data_state *st, const fast_geom *g)
 }
 
 /* The data pass's plan over its sub-problems (data_subs' results).
- * allow_pairs: BF16 pairs may be planned (not for the streamed weights
- * pass's data slabs: it has no redo for a failed guard). */
+ * alone: the data pass runs its own tasks, so BF16 pairs and streamed
+ * results may be planned (not for the streamed weights pass's data slabs: it
+ * has no redo for a failed guard, and its tasks do not fence). */
 bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs, const bool *empty,
-                    int64_t nsub, bool allow_pairs, data_state *st, uint64_t *bytes)
+                    int64_t nsub, bool alone, data_state *st, uint64_t *bytes)
 {
+    const bool allow_pairs = alone;
     const conv_ukernels *k = conv_ukernels_for(isa);
     st->bwd = p->data_dir == CONV_DIR_BWD_DATA;
     st->isa = isa;
@@ -347,7 +373,8 @@ bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs
     st->one_row = !st->phase_rows && (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
     const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
     const bool pairs = allow_pairs && data_pairs_fit(p, st, k, dot);
-    st->cv = data_use_cv(p, st, k, pairs);
+    st->stream_out = !pairs && data_streams_out(p, st, k, subs, empty, nsub, alone);
+    st->cv = !st->stream_out && data_use_cv(p, st, k, pairs);
     st->round_blocks = data_rounds_block(p, st);
     st->mr = st->cv ? k->convcv_mr : st->one_row ? 1 : k->conv_mr;
     st->nr = st->cv ? k->convcv_nr : st->one_row ? k->conv1_nr : k->conv_nr;
@@ -751,7 +778,7 @@ static int data_edge_taps(const fast_geom *g, int64_t ow0, int64_t cols, uint8_t
 static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const fast_geom *g,
                                int64_t ta, int64_t tb, const uint8_t *te, const float *w,
                                const float *x, int64_t cs, int xround, const ptrdiff_t *toff,
-                               void *y, int64_t ldy, int64_t ystep, int y16)
+                               void *y, int64_t ldy, int64_t ystep, int y16, bool stream)
 {
     const float *wt = w + ta * r->st->mr; /* (panel rows of MR) */
     if (r->st->pairs) /* panels and slab of pairs: 32-bit words at the floats' offsets */
@@ -763,8 +790,8 @@ static inline void data_kernel(const data_run *r, int64_t mr, int64_t nr, const 
         r->convcv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)(tb - ta), (size_t)g->nt, wt, x,
                   (size_t)cs, toff + ta, te, y, (size_t)ldy, (size_t)ystep, 0, y16);
     else
-        r->conv((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w, x, (size_t)cs, toff, y,
-                (size_t)ldy, 0, xround);
+        (stream ? r->k->conv_nt : r->conv)((size_t)mr, (size_t)nr, (size_t)g->cin, (size_t)g->nt, w,
+                                            x, (size_t)cs, toff, y, (size_t)ldy, 0, xround);
 }
 
 /* The mode's result rounding of rows results written in place: row m has n
@@ -963,14 +990,16 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
                             char *dst = dst0 + es * c0 * ystep;
                             /* (the channel-vector kernel asks for its unit-step
                              * results itself, spread over its loop) */
-                            if (!st->cv || (ystep != 1 && !(st->pairs && ystep == 2)))
+                            /* (streamed results: no line to bring in) */
+                            if (!st->stream_out &&
+                                (!st->cv || (ystep != 1 && !(st->pairs && ystep == 2))))
                                 prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1,
                                               (size_t)es);
                             data_kernel(r, mr, nr, g, ta, tb, te, w, xs + j0, cs, xround, toff,
-                                        dst, out->stride[1], ystep, y16);
+                                        dst, out->stride[1], ystep, y16, st->stream_out);
                         } else {
                             data_kernel(r, mr, nr, g, ta, tb, te, w, xs + j0, cs, xround, toff,
-                                        tile + (c0 - g0), st->tile_ld, 1, CONVCV_Y_F32);
+                                        tile + (c0 - g0), st->tile_ld, 1, CONVCV_Y_F32, false);
                         }
                     }
                     if (in_place && rounds && y16 == CONVCV_Y_F32 && !st->round_blocks)
@@ -1052,6 +1081,7 @@ static void data_task(void *ctx, size_t index, int slot)
     }
     if (st->round_blocks) /* strided W: several sub-problems, so no depth run */
         round_block(r, n, grp, od0, rbi, cbi);
+    if (st->stream_out) r->k->store_fence();
 }
 
 /* Zeros gradInput[n, c] at the positions of the output phases without taps

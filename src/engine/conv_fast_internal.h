@@ -118,6 +118,16 @@
 /* Largest image of dy the streamed D pass copies whole (stream_image_floats):
  * a quarter of L3 per thread, where the copy stays while its blocks read it. */
 #define FAST_STREAM_IMG_FLOATS (2 * 1024 * 1024)
+/* The data pass streams its results out (data_state.stream_out) when the
+ * fp32 gradInput has at least this many bytes (not kept in L3 for the caller
+ * anyway) and the spatial-vector kernel does at most FAST_NT_MAX_TERMS
+ * multiply-adds per result: there the stores' reads for ownership were the
+ * pass's limit (MobileNet-v2's 1x1 gradInput, 16 and 24 dy channels on 112 x
+ * 112 and 56 x 56: -7 to -12% against the channel-vector kernel, which
+ * stores 14-position runs that cannot stream). ACLCONV_FAST_NT=1 streams
+ * any size (tests), =0 never. */
+#define FAST_NT_MIN_BYTES (16 * 1024 * 1024)
+#define FAST_NT_MAX_TERMS 32
 /* Largest element count of any buffer we plan (keeps int64 math far from overflow). */
 #define FAST_MAX_FLOATS ((int64_t)1 << 34)
 
@@ -253,6 +263,9 @@ typedef struct data_state {
      * the weight panels hold input channel pairs (docs/kernels.md, "BF16
      * pairs"); pairs_exact: the fused multiply-add kernel (ACLCONV_BF16_DOT) */
     bool pairs, pairs_exact;
+    /* in-place fp32 results of the spatial-vector kernel streamed out by its
+     * twin (conv_nt; data_streams_out), each task ending with a store fence */
+    bool stream_out;
     aclconvIsa isa;
     int mr, nr;
     /* results not stored in place: kernel tiles side by side in the tile
@@ -314,7 +327,7 @@ bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *
 void data_run_pass(const conv_problem *p, const data_state *st, void *workspace);
 const char *data_subs(const conv_problem *p, fast_geom *subs, bool *empty, int64_t *nsub);
 bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs, const bool *empty,
-                    int64_t nsub, bool allow_pairs, data_state *st, uint64_t *bytes);
+                    int64_t nsub, bool alone, data_state *st, uint64_t *bytes);
 const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, int64_t grp, int64_t od,
                        int64_t oh0, int64_t ow0, int slot, int64_t *cs, int *xround);
 void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t od, int64_t rbi,

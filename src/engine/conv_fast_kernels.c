@@ -60,6 +60,7 @@ static const conv_ukernels table_avx2 = {
 static const conv_ukernels table_avx512 = {
     .isa = ACLCONV_ISA_AVX512,
     .conv_mr = 8, .conv_nr = 48, .conv = f32_conv_ukernel_8x48__avx512,
+    .conv_nt = f32_conv_ukernel_8x48_nt__avx512, .store_fence = store_fence__avx2,
     .convwt_mr = 6, .convwt_nr = 64, .convwt = f32_convwt_ukernel_6x64__avx512,
     .convrv_mr = 4, .convrv_nr = 6, .convrv = f32_convrv_ukernel_4x6__avx512,
     .conv1_nr = 128, .conv1 = f32_conv_ukernel_1x128__avx512,

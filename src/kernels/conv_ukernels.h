@@ -33,6 +33,13 @@
 typedef void (*f32_conv_ukernel_fn)(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                     const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                     size_t ldy, int accumulate, int xround);
+/*
+ * Its streaming twin ("conv_nt"): the same results, accumulate must be 0, and
+ * when y and ldy are 64-byte aligned every full vector of the tile is stored
+ * non-temporally (the line is not read for ownership; the caller runs
+ * store_fence before another thread reads y). For results written once and
+ * not read again soon: a gradInput larger than the caches.
+ */
 
 /*
  * Channel-vector convolution kernel ("convcv"): the sums, sum order and panel
@@ -221,6 +228,8 @@ typedef struct conv_ukernels {
     aclconvIsa isa;
     int conv_mr, conv_nr;
     f32_conv_ukernel_fn conv;
+    f32_conv_ukernel_fn conv_nt; /* NULL: the ISA has none */
+    void (*store_fence)(void);   /* after conv_nt's stores; NULL with conv_nt */
     int convwt_mr, convwt_nr;
     f32_convwt_ukernel_fn convwt;
     int convrv_mr, convrv_nr;
@@ -286,6 +295,9 @@ void f32_conv_ukernel_4x16__scalar(size_t mr, size_t nr, size_t nc, size_t nt, c
 void f32_conv_ukernel_4x24__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                  const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                  size_t ldy, int accumulate, int xround);
+void f32_conv_ukernel_8x48_nt__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                      const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                      size_t ldy, int accumulate, int xround);
 void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                    size_t ldy, int accumulate, int xround);

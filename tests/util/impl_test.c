@@ -39,6 +39,8 @@ void it_reset_sentinel(it_tensor *t)
     }
 }
 
+int64_t it_view_offset = 3;
+
 void it_tensor_make(it_tensor *t, aclDataType dt, const int64_t d[5], int strided, test_rng *r)
 {
     memset(t, 0, sizeof *t);
@@ -53,7 +55,7 @@ void it_tensor_make(it_tensor *t, aclDataType dt, const int64_t d[5], int stride
     t->buf_elems = st + 8;
     t->buf = aclconv_aligned_alloc((size_t)t->buf_elems * it_dt_size(dt));
     it_reset_sentinel(t);
-    t->v.data = (char *)t->buf + 3 * it_dt_size(dt); /* a non-zero offset */
+    t->v.data = (char *)t->buf + it_view_offset * it_dt_size(dt); /* (a non-zero one by default) */
 }
 
 void it_tensor_free(it_tensor *t)

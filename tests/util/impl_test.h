@@ -72,6 +72,10 @@ size_t it_dt_size(aclDataType dt);
 /* A view with dims d; when strided, a step of 1-2 elements and gaps after
  * rows and planes (draws from r only when strided). */
 void it_tensor_make(it_tensor *t, aclDataType dt, const int64_t d[5], int strided, test_rng *r);
+/* Elements between a tensor's 64-byte-aligned buffer and its view's first
+ * element (it_tensor_make): 3 unless a test sets it (0: aligned views, where
+ * the kernels may stream their results). */
+extern int64_t it_view_offset;
 void it_tensor_free(it_tensor *t);
 /* A fresh buffer with src's layout, all sentinel. */
 void it_clone_layout(it_tensor *dst, const it_tensor *src);

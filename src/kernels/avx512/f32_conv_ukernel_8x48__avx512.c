@@ -9,6 +9,10 @@
 
 #define MR 8
 #define VL 16
+/* conv_body's `accumulate`: the tile starts from zero and is stored, starts
+ * from y, or starts from zero and its full vectors are streamed out
+ * (f32_conv_ukernel_8x48_nt__avx512) */
+enum { CONV_STORE = 0, CONV_ACCUMULATE = 1, CONV_STREAM = 2 };
 
 /* rounds: a constant, whether x is rounded (for kind xround) */
 static inline __attribute__((always_inline)) void conv_body(const int nv, const int rows,
@@ -22,7 +26,7 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
     const __mmask16 last = (__mmask16)((1u << (nr - (size_t)(nv - 1) * VL)) - 1u);
     for (int m = 0; m < rows; ++m)
         for (int v = 0; v < nv; ++v) acc[m][v] = _mm512_setzero_ps();
-    if (accumulate)
+    if (accumulate == CONV_ACCUMULATE)
         for (int m = 0; m < rows; ++m) /* rows == mr, a constant: acc stays in registers */
             for (int v = 0; v < nv; ++v)
                 acc[m][v] = _mm512_maskz_loadu_ps(v == nv - 1 ? last : (__mmask16)0xffff,
@@ -61,10 +65,17 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
             w += MR;
         }
     }
+    /* (non-temporal stores need 64-byte-aligned vectors: every row's when
+     * y and the row pitch are) */
+    const int stream = accumulate == CONV_STREAM && (uintptr_t)y % 64 == 0 && ldy % VL == 0;
     for (int m = 0; m < rows; ++m)
-        for (int v = 0; v < nv; ++v)
-            _mm512_mask_storeu_ps(y + (size_t)m * ldy + (size_t)v * VL,
-                                  v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
+        for (int v = 0; v < nv; ++v) {
+            float *at = y + (size_t)m * ldy + (size_t)v * VL;
+            if (stream && (v < nv - 1 || last == (__mmask16)0xffff))
+                _mm512_stream_ps(at, acc[m][v]);
+            else
+                _mm512_mask_storeu_ps(at, v == nv - 1 ? last : (__mmask16)0xffff, acc[m][v]);
+        }
 }
 
 /* the rows the tile has, as a constant: an edge tile (mr < MR) does no
@@ -88,6 +99,19 @@ void f32_conv_ukernel_8x48__avx512(size_t mr, size_t nr, size_t nc, size_t nt, c
                                    const float *x, size_t cs, const ptrdiff_t *toff, float *y,
                                    size_t ldy, int accumulate, int xround)
 {
+    accumulate = accumulate ? CONV_ACCUMULATE : CONV_STORE;
+    if (xround == F32_ROUND_NONE)
+        CONV_ROWS(0);
+    else
+        CONV_ROWS(1);
+}
+
+void f32_conv_ukernel_8x48_nt__avx512(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,
+                                      const float *x, size_t cs, const ptrdiff_t *toff, float *y,
+                                      size_t ldy, int accumulate, int xround)
+{
+    (void)accumulate; /* (0 by its contract) */
+    accumulate = CONV_STREAM;
     if (xround == F32_ROUND_NONE)
         CONV_ROWS(0);
     else
