@@ -307,8 +307,8 @@ static bool data_streams_out(const conv_problem *p, const data_state *st, const 
                              const fast_geom *subs, const bool *empty, int64_t nsub, bool allow)
 {
     const char *e = getenv("ACLCONV_FAST_NT"), *cv = getenv("ACLCONV_FAST_CV");
-    if (!allow || (e && e[0] == '0') || (cv && cv[0] == '1') || !k->conv_nt || st->phase_rows || st->one_row || nsub != 1 ||
-        empty[0])
+    if (!allow || (e && e[0] == '0') || (cv && cv[0] == '1') || !k->conv_nt || st->phase_rows ||
+        st->one_row || nsub != 1 || empty[0])
         return false;
     const conv_view *out = &p->grad_input;
     if (out->dtype != ACL_FLOAT || conv_result_round_kind(p->mode) != F32_ROUND_NONE ||
@@ -365,14 +365,13 @@ static int64_t data_panel_floats(const data_state *st, const fast_geom *g)
 bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs, const bool *empty,
                     int64_t nsub, bool alone, data_state *st, uint64_t *bytes)
 {
-    const bool allow_pairs = alone;
     const conv_ukernels *k = conv_ukernels_for(isa);
     st->bwd = p->data_dir == CONV_DIR_BWD_DATA;
     st->isa = isa;
     st->phase_rows = data_use_phase_rows(p);
     st->one_row = !st->phase_rows && (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
     const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
-    const bool pairs = allow_pairs && data_pairs_fit(p, st, k, dot);
+    const bool pairs = alone && data_pairs_fit(p, st, k, dot);
     st->stream_out = !pairs && data_streams_out(p, st, k, subs, empty, nsub, alone);
     st->cv = !st->stream_out && data_use_cv(p, st, k, pairs);
     st->round_blocks = data_rounds_block(p, st);

@@ -74,7 +74,7 @@
  * sweeps the unit's x rows once and every unit the partial sums once, so
  * with the block at 128 Ki floats the bytes per multiply-add are about
  * 4 / L + 8 L / 128 Ki for L channels a block, least near 256
- * (r50_c5_1x1_up and conv1d_k1_1024's weights passes -3 to -4% against
+ * (r50_c5_1x1_up and conv1d_k1_1024's weights passes -2 to -4% against
  * 64). */
 #define FAST_WT_FLAT_OBLOCK 256
 /* The GEMM weights pass groups whole 2-D images (wt_state.wimg) up to this
@@ -123,7 +123,7 @@
  * anyway) and the spatial-vector kernel does at most FAST_NT_MAX_TERMS
  * multiply-adds per result: there the stores' reads for ownership were the
  * pass's limit (MobileNet-v2's 1x1 gradInput, 16 and 24 dy channels on 112 x
- * 112 and 56 x 56: -7 to -12% against the channel-vector kernel, which
+ * 112 and 56 x 56: -12% and -22% against the channel-vector kernel, which
  * stores 14-position runs that cannot stream). ACLCONV_FAST_NT=1 streams
  * any size (tests), =0 never. */
 #define FAST_NT_MIN_BYTES (16 * 1024 * 1024)

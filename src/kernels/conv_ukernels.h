@@ -229,7 +229,7 @@ typedef struct conv_ukernels {
     int conv_mr, conv_nr;
     f32_conv_ukernel_fn conv;
     f32_conv_ukernel_fn conv_nt; /* NULL: the ISA has none */
-    void (*store_fence)(void);   /* after conv_nt's stores; NULL with conv_nt */
+    void (*store_fence)(void);   /* after conv_nt's stores (NULL where conv_nt is) */
     int convwt_mr, convwt_nr;
     f32_convwt_ukernel_fn convwt;
     int convrv_mr, convrv_nr;
