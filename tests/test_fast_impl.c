@@ -53,8 +53,9 @@ typedef struct gen_opts {
                       whole images per weights-pass call, several of them per unit,
                       slabs read in place (whole rows); 2: 17-20 images of 7-9 x 7-9
                       with 540-600 output channels, where a dy^T block of every output
-                      channel would hold too few positions and the flat path takes
-                      blocks of 64 (FAST_WT_FLAT_MIN_POSITIONS) */
+                      channel would hold too few positions (FAST_WT_FLAT_MIN_POSITIONS)
+                      and the flat path takes blocks of 256 (FAST_WT_FLAT_OBLOCK), the
+                      last one part full */
     int stream;    /* the streamed weights pass (the big operand read once for both
                       passes): D of 1-D / 2-D layers with few channels, or transposed
                       layers with strides (k = s, or s + 1 in W), N >= 4 */

@@ -118,22 +118,26 @@ static int check_conv_nt(const conv_ukernels *k, test_rng *r)
                 ptrdiff_t toff[3];
                 for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
                 const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK;
-                const size_t ldy = ((size_t)NR + 16 + 15) / 16 * 16, yn = (size_t)(MR + 1) * ldy + 16;
+                const size_t ldy = ((size_t)NR + 31) / 16 * 16; /* (64-byte rows) */
+                const size_t yn = (size_t)(MR + 1) * ldy + 16;
                 float *x = malloc(xn * sizeof(float));
                 float *w = malloc(nc * nt * (size_t)MR * sizeof(float));
                 float *yb = aclconv_aligned_alloc(yn * sizeof(float));
                 float *want = malloc(yn * sizeof(float));
                 for (size_t i = 0; i < xn; ++i) x[i] = (float)rng_unit(r) * 2.0f - 1.0f;
-                for (size_t i = 0; i < nc * nt * (size_t)MR; ++i) w[i] = (float)rng_unit(r) - 0.5f;
+                for (size_t i = 0; i < nc * nt * (size_t)MR; ++i)
+                    w[i] = (float)rng_unit(r) - 0.5f;
                 for (size_t i = 0; i < yn; ++i) yb[i] = want[i] = GUARD;
-                k->conv((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, want + off, ldy, 0, xround);
-                k->conv_nt((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, yb + off, ldy, 0, xround);
+                k->conv((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, want + off, ldy, 0,
+                        xround);
+                k->conv_nt((size_t)mr, (size_t)nr, nc, nt, w, x, cs, toff, yb + off, ldy, 0,
+                           xround);
                 k->store_fence();
                 for (size_t i = 0; i < yn; ++i)
                     if (f32_bits(yb[i]) != f32_bits(want[i])) {
                         if (bad++ < 3)
-                            printf("FAIL conv_nt %dx%d %s mr=%d nr=%d off=%d xround=%d: y[%zu] = %g, "
-                                   "conv wrote %g\n",
+                            printf("FAIL conv_nt %dx%d %s mr=%d nr=%d off=%d xround=%d: "
+                                   "y[%zu] = %g, conv wrote %g\n",
                                    MR, NR, cpu_isa_name(k->isa), mr, nr, off, xround, i, yb[i],
                                    want[i]);
                         break;
