@@ -314,10 +314,7 @@ static bool data_streams_out(const conv_problem *p, const data_state *st, const 
     if (out->dtype != ACL_FLOAT || conv_result_round_kind(p->mode) != F32_ROUND_NONE ||
         smul(subs[0].cin, subs[0].nt) > FAST_NT_MAX_TERMS)
         return false;
-    int64_t bytes = 4;
-    for (int i = 0; i < CONV_VIEW_DIMS; ++i)
-        bytes = smul(bytes, out->dim[i]);
-    return (e && e[0] == '1') || bytes >= FAST_NT_MIN_BYTES;
+    return (e && e[0] == '1') || conv_view_numel(out) * 4 >= FAST_NT_MIN_BYTES;
 }
 
 /* Whether the FLOAT16 / BF16 modes' result rounding of a task waits until
