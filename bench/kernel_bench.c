@@ -366,6 +366,8 @@ static double run_grpconv_s2(const conv_ukernels *k, int calls)
     static const ptrdiff_t roff1[1] = {0}, roff2[2] = {0, GPW}, sh0[1] = {0}, sh1[2] = {1, 0};
     const size_t nk[2] = {1, 2};
     const ptrdiff_t *const sh[2] = {sh0, sh1};
+    /* the instance the pass runs for a 3x3 */
+    const f32_grpconv_s2_ukernel_fn s2 = f32_grpconv_s2_select__avx512(nk, sh);
     double flops = 0;
     for (int c = 0; c < calls; ++c)
         for (int h = 0; h < 56; ++h) {
@@ -373,9 +375,8 @@ static double run_grpconv_s2(const conv_ukernels *k, int calls)
             for (int mb = 0; mb < 2; ++mb) {
                 const float *const w[2] = {g_w + mb * nrt * 3 * GC * 4,
                                            g_w + (2 + mb) * nrt * 3 * GC * 4};
-                f32_grpconv_s2_ukernel_4x64__avx512(4, 28, 56, GC, nrt, nk, w, g_x + h / 2 * GPW,
-                                                    GCS, nrt == 1 ? roff1 : roff2, sh,
-                                                    g_y + mb * 4 * 56, 56, F32_ROUND_NONE);
+                s2(4, 28, 56, GC, nrt, nk, w, g_x + h / 2 * GPW, GCS, nrt == 1 ? roff1 : roff2, sh,
+                   g_y + mb * 4 * 56, 56, F32_ROUND_NONE);
                 flops += 2.0 * 4 * 28 * GC * (double)nrt * 3;
             }
         }

@@ -123,6 +123,7 @@ typedef struct grp_kernels {
     /* after streamed stores (grpconv, the results' stores); NULL: none stream */
     void (*fence)(void);
     f32_grpconv_s2_ukernel_fn conv_s2; /* W stride 2, both W output phases */
+    f32_grpconv_s2_select_fn conv_s2_for; /* its instance for a call's taps, or NULL */
     int conv_s2_mr, conv_s2_nr;        /* channels, columns of each W phase */
 } grp_kernels;
 
@@ -141,6 +142,7 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              f32_copy_nt_ukernel__avx512,
                              store_fence__avx2,
                              f32_grpconv_s2_ukernel_4x64__avx512,
+                             f32_grpconv_s2_select__avx512,
                              4,
                              32};
     case ACLCONV_ISA_AVX2:
@@ -155,6 +157,7 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              f32_copy_nt_ukernel__avx2,
                              store_fence__avx2,
                              f32_grpconv_s2_ukernel_3x32__avx2,
+                             NULL,
                              3,
                              16};
     default:
@@ -169,6 +172,7 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              NULL,
                              NULL,
                              f32_grpconv_s2_ukernel_2x8__scalar,
+                             NULL,
                              2,
                              4};
     }
@@ -1169,6 +1173,8 @@ static void data_merged(const grp_run *r, int64_t n, int64_t g, int slot)
         for (size_t k = 0; k < nk[u]; ++k)
             shu[u][k] = dw->tap_off[dw->sub_tb[u] + (int64_t)k];
     const ptrdiff_t *const sh[2] = {shu[0], shu[1]};
+    const f32_grpconv_s2_ukernel_fn conv_s2 =
+        r->k.conv_s2_for ? r->k.conv_s2_for(nk, sh) : r->k.conv_s2;
     for (int64_t z = 0; z < od; ++z) {
         const int64_t u0 = z % dd->out_step, a = z / dd->out_step;
         const int64_t nd = dd->sub_tb[u0 + 1] - dd->sub_tb[u0];
@@ -1203,10 +1209,10 @@ static void data_merged(const grp_run *r, int64_t n, int64_t g, int slot)
                                              wu[1] + mb * nin * nrt * (int64_t)nk[1] * mrr};
                         for (int64_t j0 = 0; j0 < nj; j0 += nr_max) {
                             const int64_t nr = min64(nr_max, nj - j0);
-                            r->k.conv_s2((size_t)min64(mrr, nout - mb * mrr), (size_t)nr,
-                                         (size_t)min64(ow - 2 * j0, 2 * nr), (size_t)nin,
-                                         (size_t)nrt, nk, w, x + j0, (size_t)st->cs, roff, sh,
-                                         row + (size_t)(mb * mrr) * ldy + 2 * j0, ldy, yround);
+                            conv_s2((size_t)min64(mrr, nout - mb * mrr), (size_t)nr,
+                                    (size_t)min64(ow - 2 * j0, 2 * nr), (size_t)nin, (size_t)nrt,
+                                    nk, w, x + j0, (size_t)st->cs, roff, sh,
+                                    row + (size_t)(mb * mrr) * ldy + 2 * j0, ldy, yround);
                         }
                     }
                 }

@@ -180,4 +180,21 @@ void f32_grpconv_s2_ukernel_4x64__avx512(size_t mr, size_t nr, size_t ncol, size
                                          const ptrdiff_t *const sh[2], float *y, size_t ldy,
                                          int yround);
 
+/*
+ * The grpconv_s2 kernel for calls whose W taps are nk / sh ("select"): an
+ * instance specialized for their shape where the ISA has one, else the
+ * ISA's kernel. Its contract is grpconv_s2's, for calls whose nk equal these
+ * and whose shifts are these plus one offset (the same for every shift).
+ * AVX-512: phases whose shifts run S, S - 1, ... (stride 2, dilation 1: a
+ * 3x3 with padding 1 or 0, a 2x2, a 4x4 with padding 1, a 1x1) load each
+ * source vector once per (row tap, channel) for both phases, where the
+ * kernel loads it per tap and phase; the sums and their order are the
+ * kernel's.
+ */
+typedef f32_grpconv_s2_ukernel_fn (*f32_grpconv_s2_select_fn)(const size_t nk[2],
+                                                              const ptrdiff_t *const sh[2]);
+
+f32_grpconv_s2_ukernel_fn f32_grpconv_s2_select__avx512(const size_t nk[2],
+                                                         const ptrdiff_t *const sh[2]);
+
 #endif /* ACLCONV_GRP_UKERNELS_H_ */
