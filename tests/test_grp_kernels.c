@@ -35,7 +35,7 @@ typedef struct s2_isa {
 typedef struct s2_shape {
     size_t nk[2];
     ptrdiff_t sh[2][3];
-    int special; /* the AVX-512 selector has an instance for it */
+    int special; /* the selectors have an instance for it */
 } s2_shape;
 
 static const s2_shape k_shapes[] = {
@@ -153,7 +153,7 @@ int main(void)
     printf("test_grp_kernels: seed %" PRIu64 "\n", seed);
     const s2_isa isas[] = {
         {ACLCONV_ISA_SCALAR, f32_grpconv_s2_ukernel_2x8__scalar, NULL, 2, 4},
-        {ACLCONV_ISA_AVX2, f32_grpconv_s2_ukernel_3x32__avx2, NULL, 3, 16},
+        {ACLCONV_ISA_AVX2, f32_grpconv_s2_ukernel_3x32__avx2, f32_grpconv_s2_select__avx2, 3, 16},
         {ACLCONV_ISA_AVX512, f32_grpconv_s2_ukernel_4x64__avx512, f32_grpconv_s2_select__avx512,
          4, 32},
     };

@@ -157,7 +157,7 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              f32_copy_nt_ukernel__avx2,
                              store_fence__avx2,
                              f32_grpconv_s2_ukernel_3x32__avx2,
-                             NULL,
+                             f32_grpconv_s2_select__avx2,
                              3,
                              16};
     default:

@@ -185,15 +185,17 @@ void f32_grpconv_s2_ukernel_4x64__avx512(size_t mr, size_t nr, size_t ncol, size
  * instance specialized for their shape where the ISA has one, else the
  * ISA's kernel. Its contract is grpconv_s2's, for calls whose nk equal these
  * and whose shifts are these plus one offset (the same for every shift).
- * AVX-512: phases whose shifts run S, S - 1, ... (stride 2, dilation 1: a
- * 3x3 with padding 1 or 0, a 2x2, a 4x4 with padding 1, a 1x1) load each
- * source vector once per (row tap, channel) for both phases, where the
- * kernel loads it per tap and phase; the sums and their order are the
- * kernel's.
+ * AVX-512 and AVX2: phases whose shifts run S, S - 1, ... (stride 2,
+ * dilation 1: a 3x3 with padding 1 or 0, a 2x2, a 4x4 with padding 1, a
+ * 1x1) load each source vector once per (row tap, channel) for both
+ * phases, where the kernel loads it per tap and phase; the sums and their
+ * order are the kernel's. The scalar ISA has no selector.
  */
 typedef f32_grpconv_s2_ukernel_fn (*f32_grpconv_s2_select_fn)(const size_t nk[2],
                                                               const ptrdiff_t *const sh[2]);
 
+f32_grpconv_s2_ukernel_fn f32_grpconv_s2_select__avx2(const size_t nk[2],
+                                                       const ptrdiff_t *const sh[2]);
 f32_grpconv_s2_ukernel_fn f32_grpconv_s2_select__avx512(const size_t nk[2],
                                                          const ptrdiff_t *const sh[2]);
 
