@@ -72,7 +72,8 @@ static int check_call(const s2_isa *k, f32_grpconv_s2_ukernel_fn fn, f32_grpconv
         for (size_t t = 0; t < s->nk[u]; ++t) shu[u][t] = s->sh[u][t] + off;
     const ptrdiff_t *const sh[2] = {shu[0], shu[1]};
     const size_t cs = (size_t)k->nr + 8 + (size_t)rng_range(r, 0, 40);
-    for (size_t t = 0; t < nrt; ++t) roff[t] = (ptrdiff_t)(t * cs * nc) + (ptrdiff_t)rng_range(r, 0, 9);
+    for (size_t t = 0; t < nrt; ++t)
+        roff[t] = (ptrdiff_t)(t * cs * nc) + (ptrdiff_t)rng_range(r, 0, 9);
     const size_t xn = (nrt + 1) * cs * nc + 64;
     float *x = malloc(xn * sizeof(float));
     for (size_t i = 0; i < xn; ++i)
@@ -98,9 +99,11 @@ static int check_call(const s2_isa *k, f32_grpconv_s2_ukernel_fn fn, f32_grpconv
                 float sum = 0; /* exact: integers below 2^24 */
                 for (size_t rt = 0; rt < nrt; ++rt)
                     for (size_t c = 0; c < nc; ++c)
-                        for (size_t t = 0; t < s->nk[u]; ++t)
-                            sum += w[u][((rt * s->nk[u] + t) * nc + c) * (size_t)k->mr + (size_t)m] *
+                        for (size_t t = 0; t < s->nk[u]; ++t) {
+                            const size_t wi = ((rt * s->nk[u] + t) * nc + c) * (size_t)k->mr;
+                            sum += w[u][wi + (size_t)m] *
                                    x[c * cs + (size_t)roff[rt] + (size_t)sh[u][t] + j];
+                        }
                 want[(size_t)m * ldy + i] = round_ref(sum, yround);
             }
     int bad = 0;

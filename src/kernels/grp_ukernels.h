@@ -191,6 +191,36 @@ void f32_grpconv_s2_ukernel_4x64__avx512(size_t mr, size_t nr, size_t ncol, size
  * phases, where the kernel loads it per tap and phase; the sums and their
  * order are the kernel's. The scalar ISA has no selector.
  */
+/* The phase shapes the selectors have instances for, {N0, S0, N1, S1}:
+ * phase u has N_u taps at shifts S_u, S_u - 1, ... above the lowest shift
+ * of both phases (N0 >= 1 in each): a 3x3 with padding 1 or 0, a 2x2, a 4x4
+ * with padding 1 and a 1x1, at stride 2. */
+#define GRP_S2_SHAPES(X) X(1, 0, 2, 1) X(2, 1, 1, 1) X(1, 0, 1, 0) X(2, 1, 2, 2) X(1, 0, 0, 0)
+
+/* Which of GRP_S2_SHAPES the taps nk / sh have (its index in that list),
+ * or -1. */
+static inline int grp_s2_shape(const size_t nk[2], const ptrdiff_t *const sh[2])
+{
+#define GRP_S2_ROW(N0, S0, N1, S1) {N0, S0, N1, S1},
+    static const int shapes[][4] = {GRP_S2_SHAPES(GRP_S2_ROW)};
+#undef GRP_S2_ROW
+    ptrdiff_t base = PTRDIFF_MAX;
+    for (int u = 0; u < 2; ++u)
+        for (size_t k = 0; k < nk[u]; ++k)
+            base = sh[u][k] < base ? sh[u][k] : base;
+    for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); ++i) {
+        int ok = 1;
+        for (int u = 0; u < 2 && ok; ++u) {
+            const int n = shapes[i][2 * u], s = shapes[i][2 * u + 1];
+            ok = nk[u] == (size_t)n;
+            for (size_t k = 0; k < nk[u] && ok; ++k)
+                ok = sh[u][k] == base + s - (ptrdiff_t)k;
+        }
+        if (ok) return i;
+    }
+    return -1;
+}
+
 typedef f32_grpconv_s2_ukernel_fn (*f32_grpconv_s2_select_fn)(const size_t nk[2],
                                                               const ptrdiff_t *const sh[2]);
 

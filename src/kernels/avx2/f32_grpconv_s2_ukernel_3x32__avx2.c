@@ -153,25 +153,12 @@ body_run(const int nv, const int N0, const int S0, const int N1, const int S1, s
     store_row(nv, mr, ncol, e, o, y, ldy, yround);
 }
 
-/* Whether phase u's shifts are base + S, base + S - 1, ... */
-static bool run_of(const ptrdiff_t *sh, size_t nk, ptrdiff_t base, int n, int s)
-{
-    if (nk != (size_t)n) return false;
-    for (size_t k = 0; k < nk; ++k)
-        if (sh[k] != base + s - (ptrdiff_t)k) return false;
-    return true;
-}
-
-/* The AVX-512 kernel's shapes, {N0, S0, N1, S1} (N0 >= 1 in each). */
-#define RUN_SHAPES(X) X(1, 0, 2, 1) X(2, 1, 1, 1) X(1, 0, 1, 0) X(2, 1, 2, 2) X(1, 0, 0, 0)
-
 #define RUN_NAME(N0, S0, N1, S1) run_##N0##_##S0##_##N1##_##S1
 #define RUN_INSTANCE(N0, S0, N1, S1)                                                               \
-    static void RUN_NAME(N0, S0, N1, S1)(size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt,   \
-                                         const size_t nk[2], const float *const w[2],           \
-                                         const float *x, size_t cs, const ptrdiff_t *roff,       \
-                                         const ptrdiff_t *const sh[2], float *y, size_t ldy,     \
-                                         int yround)                                             \
+    static void RUN_NAME(N0, S0, N1, S1)(                                                          \
+        size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt, const size_t nk[2],              \
+        const float *const w[2], const float *x, size_t cs, const ptrdiff_t *roff,                 \
+        const ptrdiff_t *const sh[2], float *y, size_t ldy, int yround)                            \
     {                                                                                              \
         (void)nk;                                                                                  \
         const ptrdiff_t base = sh[0][0] - (S0); /* the lowest shift */                             \
@@ -182,7 +169,7 @@ static bool run_of(const ptrdiff_t *sh, size_t nk, ptrdiff_t base, int n, int s)
             body_run(1, N0, S0, N1, S1, mr, nr, ncol, nc, nrt, w, x + base, cs, roff, y, ldy,      \
                      yround);                                                                      \
     }
-RUN_SHAPES(RUN_INSTANCE)
+GRP_S2_SHAPES(RUN_INSTANCE)
 
 void f32_grpconv_s2_ukernel_3x32__avx2(size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt,
                                        const size_t nk[2], const float *const w[2], const float *x,
@@ -196,16 +183,12 @@ void f32_grpconv_s2_ukernel_3x32__avx2(size_t mr, size_t nr, size_t ncol, size_t
         body(1, mr, nr, ncol, nc, nrt, nk, w, x, cs, roff, sh, y, ldy, yround);
 }
 
-f32_grpconv_s2_ukernel_fn f32_grpconv_s2_select__avx2(const size_t nk[2], const ptrdiff_t *const sh[2])
+f32_grpconv_s2_ukernel_fn f32_grpconv_s2_select__avx2(const size_t nk[2],
+                                                       const ptrdiff_t *const sh[2])
 {
-    ptrdiff_t base = PTRDIFF_MAX;
-    for (int u = 0; u < 2; ++u)
-        for (size_t k = 0; k < nk[u]; ++k)
-            base = sh[u][k] < base ? sh[u][k] : base;
-#define RUN_PICK(N0, S0, N1, S1)                                                                   \
-    if (run_of(sh[0], nk[0], base, N0, S0) && run_of(sh[1], nk[1], base, N1, S1))                \
-        return RUN_NAME(N0, S0, N1, S1);
-    RUN_SHAPES(RUN_PICK)
-#undef RUN_PICK
-    return f32_grpconv_s2_ukernel_3x32__avx2;
+#define RUN_PTR(N0, S0, N1, S1) RUN_NAME(N0, S0, N1, S1),
+    static const f32_grpconv_s2_ukernel_fn runs[] = {GRP_S2_SHAPES(RUN_PTR)};
+#undef RUN_PTR
+    const int i = grp_s2_shape(nk, sh);
+    return i < 0 ? f32_grpconv_s2_ukernel_3x32__avx2 : runs[i];
 }
