@@ -472,8 +472,9 @@ static float g_s2src[S2P * S2P + 64], g_s2out[S2W * S2W];
 static double run_dwconv_s2(const conv_ukernels *k, int calls)
 {
     (void)k;
-    static const ptrdiff_t even0[1] = {S2P + 1}, even1[2] = {S2P + 1, S2P + 2},
-                           odd0[2] = {1, S2P + 1}, odd1[4] = {1, 2, S2P + 1, S2P + 2};
+    /* the pass's order: phase 1's taps per row tap at shifts +1, +0 */
+    static const ptrdiff_t even0[1] = {S2P + 1}, even1[2] = {S2P + 2, S2P + 1},
+                           odd0[2] = {1, S2P + 1}, odd1[4] = {2, 1, S2P + 2, S2P + 1};
     const float w0[4] = {0.5f, 0.25f, -0.5f, 1.0f}, w1[4] = {0.125f, -0.25f, 0.75f, 2.0f};
     const size_t nte[2] = {1, 2}, nto[2] = {2, 4};
     const float *const w[2] = {w0, w1};
