@@ -1,17 +1,16 @@
 /* AVX-512 grouped data-gradient kernel for a W stride of 2: 4 channels x 32
- * columns of each W output phase (16 zmm accumulators, two source vectors
- * per tap, the weights broadcast from memory, each for two FMAs), the two
- * phases interleaved in registers (two vpermt2ps per vector pair) into 64
- * consecutive columns of the output row: a row of up to 32 columns per
- * phase in one call. In cache ~57% of the FMA peak on Zen 5 (8 channels x
- * 16 columns, a broadcast per FMA: ~53%); calls reduce over only 8-32
- * terms, so the zeroing and the interleaving stores weigh. Through grids of
- * each phase merged by a copy (f32_merge2, since removed), the results were
- * written twice and read once more, and a phase with one tap (a 3x3's even
- * columns) stored 24 vectors per 24 FMAs; here a call holds every tap of
- * both phases. */
+ * columns of each W output phase (16 zmm accumulators, the weights
+ * broadcast from memory, each for two FMAs), the two phases interleaved in
+ * registers (two vpermt2ps per vector pair) into 64 consecutive columns of
+ * the output row: a row of up to 32 columns per phase in one call. Through
+ * grids of each phase merged by a copy (f32_merge2, since removed), the
+ * results were written twice and read once more, and a phase with one tap
+ * (a 3x3's even columns) stored 24 vectors per 24 FMAs; here a call holds
+ * every tap of both phases. The kernel loads two source vectors per tap
+ * and phase (in cache ~57% of the FMA peak on Zen 5, waiting on its
+ * loads); the instances its selector picks for the common tap shapes load
+ * them once per (row tap, channel) for both phases (~80%). */
 #include <immintrin.h>
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernels/avx512/f32_round__avx512.h"
@@ -135,13 +134,13 @@ phase_run(const int nv, const int N, const int S, __m512 acc[MR][2], size_t nc, 
  * for both phases. A load per tap and phase (body) made the kernel wait on
  * its loads: 2 source vectors and 4 broadcasts per 8 FMAs; here 3x3's
  * phases share 4 source vectors per 24 FMAs (one plane in L1, Zen 5: ~128
- * -> ~178 GFLOP/s on one thread, the same sums). */
+ * -> ~175 GFLOP/s on one thread, the same sums). */
 static inline __attribute__((always_inline)) void
 body_run(const int nv, const int N0, const int S0, const int N1, const int S1, size_t mr, size_t nr,
          size_t ncol, size_t nc, size_t nrt, const float *const w[2], const float *x, size_t cs,
          const ptrdiff_t *roff, float *y, size_t ldy, int yround)
 {
-    enum { NSMAX = 4 };
+    enum { NSMAX = 4 }; /* shifts of GRP_S2_SHAPES: at most 3 */
     const int ns = (S0 > S1 ? S0 : S1) + 1;
     __mmask16 in[2];
     __m512 e[MR][2], o[MR][2];
