@@ -5,7 +5,6 @@
  * into 32 consecutive columns of the output row. */
 #include <immintrin.h>
 #include <stdbool.h>
-#include <stdint.h>
 
 #include "kernels/avx2/f32_round__avx2.h"
 #include "kernels/avx2/lane_mask__avx2.h"
