@@ -13,6 +13,31 @@
 #define MR 3
 #define VL 8
 
+/* Vector v of a row of source columns at p (masked past the row's end). */
+static inline __attribute__((always_inline)) __m256 load_src(const float *p, int v,
+                                                             const __m256i in[2],
+                                                             const bool full[2])
+{
+    return full[v] ? _mm256_loadu_ps(p + v * VL) : _mm256_maskload_ps(p + v * VL, in[v]);
+}
+
+/* The masks and whole-vector flags of avx2_load_n for a row of nr columns,
+ * set once a call; the sums from 0. */
+static inline __attribute__((always_inline)) void
+start(const int nv, size_t nr, __m256i in[2], bool full[2], __m256 e[MR][2], __m256 o[MR][2])
+{
+    in[0] = avx2_lane_mask(nr < VL ? nr : VL);
+    in[1] = avx2_lane_mask(nr > VL ? nr - VL : 0);
+    full[0] = nr >= VL;
+    full[1] = nr >= 2 * VL;
+    _Pragma("GCC unroll 3") for (int m = 0; m < MR; ++m)
+        _Pragma("GCC unroll 2") for (int v = 0; v < nv; ++v)
+    {
+        e[m][v] = _mm256_setzero_ps();
+        o[m][v] = _mm256_setzero_ps();
+    }
+}
+
 /* acc[m][v] += the phase's taps of channel c (w: the panel of the row tap,
  * tap k of channel c at (k*nc + c)*MR) */
 static inline __attribute__((always_inline)) void
@@ -22,8 +47,7 @@ phase_taps(const int nv, __m256 acc[MR][2], size_t nk, size_t nc, size_t c, cons
     for (size_t k = 0; k < nk; ++k) {
         __m256 xv[2];
         _Pragma("GCC unroll 2") for (int v = 0; v < nv; ++v) xv[v] =
-            full[v] ? _mm256_loadu_ps(xc + sh[k] + v * VL)
-                    : _mm256_maskload_ps(xc + sh[k] + v * VL, in[v]);
+            load_src(xc + sh[k], v, in, full);
         const float *wk = w + (k * nc + c) * MR;
         _Pragma("GCC unroll 3") for (int m = 0; m < MR; ++m)
         {
@@ -72,17 +96,10 @@ body(const int nv, size_t mr, size_t nr, size_t ncol, size_t nc, size_t nrt, con
      const float *const w[2], const float *x, size_t cs, const ptrdiff_t *roff,
      const ptrdiff_t *const sh[2], float *y, size_t ldy, int yround)
 {
-    /* the masks and whole-vector flags of avx2_load_n, set once a call */
-    const __m256i in[2] = {avx2_lane_mask(nr < VL ? nr : VL),
-                           avx2_lane_mask(nr > VL ? nr - VL : 0)};
-    const bool full[2] = {nr >= VL, nr >= 2 * VL};
+    __m256i in[2];
+    bool full[2];
     __m256 e[MR][2], o[MR][2];
-    _Pragma("GCC unroll 3") for (int m = 0; m < MR; ++m)
-        _Pragma("GCC unroll 2") for (int v = 0; v < nv; ++v)
-    {
-        e[m][v] = _mm256_setzero_ps();
-        o[m][v] = _mm256_setzero_ps();
-    }
+    start(nv, nr, in, full, e, o);
     for (size_t r = 0; r < nrt; ++r) {
         const float *w0 = w[0] + r * nk[0] * nc * MR, *w1 = w[1] + r * nk[1] * nc * MR;
         for (size_t c = 0; c < nc; ++c) {
@@ -123,16 +140,10 @@ body_run(const int nv, const int N0, const int S0, const int N1, const int S1, s
          const ptrdiff_t *roff, float *y, size_t ldy, int yround)
 {
     const int ns = (S0 > S1 ? S0 : S1) + 1;
-    const __m256i in[2] = {avx2_lane_mask(nr < VL ? nr : VL),
-                           avx2_lane_mask(nr > VL ? nr - VL : 0)};
-    const bool full[2] = {nr >= VL, nr >= 2 * VL};
+    __m256i in[2];
+    bool full[2];
     __m256 e[MR][2], o[MR][2];
-    _Pragma("GCC unroll 3") for (int m = 0; m < MR; ++m)
-        _Pragma("GCC unroll 2") for (int v = 0; v < nv; ++v)
-    {
-        e[m][v] = _mm256_setzero_ps();
-        o[m][v] = _mm256_setzero_ps();
-    }
+    start(nv, nr, in, full, e, o);
     for (size_t r = 0; r < nrt; ++r) {
         const float *w0 = w[0] + r * (size_t)N0 * nc * MR, *w1 = w[1] + r * (size_t)N1 * nc * MR;
         const float *xr = x + roff[r];
@@ -142,8 +153,7 @@ body_run(const int nv, const int N0, const int S0, const int N1, const int S1, s
             {
                 __m256 xv[2];
                 _Pragma("GCC unroll 2") for (int v = 0; v < nv; ++v) xv[v] =
-                    full[v] ? _mm256_loadu_ps(xc + t + v * VL)
-                            : _mm256_maskload_ps(xc + t + v * VL, in[v]);
+                    load_src(xc + t, v, in, full);
                 shift_taps(nv, N0, S0, t, e, nc, c, w0, xv);
                 shift_taps(nv, N1, S1, t, o, nc, c, w1, xv);
             }
