@@ -471,7 +471,9 @@ static float g_s2src[S2P * S2P + 64], g_s2out[S2W * S2W];
 
 static double run_dwconv_s2(const conv_ukernels *k, int calls)
 {
-    (void)k;
+    const f32_dwconv_s2_ukernel_fn kern = k->isa == ACLCONV_ISA_AVX512
+                                              ? f32_dwconv_s2_ukernel_32__avx512
+                                              : f32_dwconv_s2_ukernel_16__avx2;
     /* the pass's order: phase 1's taps per row tap at shifts +1, +0 */
     static const ptrdiff_t even0[1] = {S2P + 1}, even1[2] = {S2P + 2, S2P + 1},
                            odd0[2] = {1, S2P + 1}, odd1[4] = {2, 1, S2P + 2, S2P + 1};
@@ -480,10 +482,8 @@ static double run_dwconv_s2(const conv_ukernels *k, int calls)
     const float *const w[2] = {w0, w1};
     const ptrdiff_t *const te[2] = {even0, even1}, *const to[2] = {odd0, odd1};
     for (int c = 0; c < calls; ++c) {
-        f32_dwconv_s2_ukernel_32__avx512(S2W / 2, S2W, nte, w, g_s2src, S2P, te, g_s2out, 2 * S2W,
-                                         F32_ROUND_NONE);
-        f32_dwconv_s2_ukernel_32__avx512(S2W / 2, S2W, nto, w, g_s2src, S2P, to, g_s2out + S2W,
-                                         2 * S2W, F32_ROUND_NONE);
+        kern(S2W / 2, S2W, nte, w, g_s2src, S2P, te, g_s2out, 2 * S2W, F32_ROUND_NONE);
+        kern(S2W / 2, S2W, nto, w, g_s2src, S2P, to, g_s2out + S2W, 2 * S2W, F32_ROUND_NONE);
     }
     return 2.0 * 9 * (S2W / 2) * (S2W / 2) * calls;
 }
@@ -628,7 +628,7 @@ int main(int argc, char **argv)
          "resnext_g32's dx, one plane in L1", 0},
         {"grpconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv_s2 : NULL, 4, 64,
          "resnext_g32_s2's dx, one plane", 0},
-        {"dwconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_dwconv_s2 : NULL, 1, 32,
+        {"dwconv_s2", k->isa != ACLCONV_ISA_SCALAR ? run_dwconv_s2 : NULL, 1, 32,
          "dw_3x3_s2's dx plane, packed dy in L1", 0},
         {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow : NULL, 4, 32,
          "dw_3x3's dx, a 28x28 plane in L1", 0},
