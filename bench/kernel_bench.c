@@ -443,22 +443,27 @@ static void dw_setup(int step, int kind, dw_case *d)
     }
 }
 
-static double dwrow_calls(int kind, int calls)
+/* The ISA's kernels (fp32 sources only below AVX-512). */
+static double dwrow_calls(const conv_ukernels *k, int kind, int calls)
 {
+    const f32_dwrow_ukernel_fn kern = k->isa == ACLCONV_ISA_AVX512 ? f32_dwrow_ukernel_4x32__avx512
+                                                                   : f32_dwrow_ukernel_4x16__avx2;
     dw_case d;
     dw_setup(-1, kind, &d);
     for (int c = 0; c < calls; ++c)
-        f32_dwrow_ukernel_4x32__avx512(DWH, DWW, &d.s, g_w, g_dy + (c & 1) * DWH * DWW, DWW);
+        kern(DWH, DWW, &d.s, g_w, g_dy + (c & 1) * DWH * DWW, DWW);
     return 2.0 * 9 * DWH * DWW * calls;
 }
 
-static double dwrowwt_calls(int kind, int calls)
+static double dwrowwt_calls(const conv_ukernels *k, int kind, int calls)
 {
+    const f32_dwrowwt_ukernel_fn kern = k->isa == ACLCONV_ISA_AVX512
+                                            ? f32_dwrowwt_ukernel_12x32__avx512
+                                            : f32_dwrowwt_ukernel_4x16__avx2;
     dw_case d;
     dw_setup(1, kind, &d);
     for (int c = 0; c < calls; ++c)
-        f32_dwrowwt_ukernel_12x32__avx512(DWH, DWW, &d.s, dw_src_16bit(kind) ? NULL : g_dy, DWW,
-                                          g_dacc);
+        kern(DWH, DWW, &d.s, dw_src_16bit(kind) ? NULL : g_dy, DWW, g_dacc);
     return 2.0 * 9 * DWH * DWW * calls;
 }
 
@@ -492,8 +497,7 @@ static double run_dwconv_s2(const conv_ukernels *k, int calls)
 #define DW_CASE(name, fn, kind)                                                                    \
     static double name(const conv_ukernels *k, int calls)                                          \
     {                                                                                              \
-        (void)k;                                                                                   \
-        return fn(kind, calls);                                                                    \
+        return fn(k, kind, calls);                                                                 \
     }
 DW_CASE(run_dwrow, dwrow_calls, DW_SRC_F32)
 DW_CASE(run_dwrowwt, dwrowwt_calls, DW_SRC_F32)
@@ -630,9 +634,11 @@ int main(int argc, char **argv)
          "resnext_g32_s2's dx, one plane", 0},
         {"dwconv_s2", k->isa != ACLCONV_ISA_SCALAR ? run_dwconv_s2 : NULL, 1, 32,
          "dw_3x3_s2's dx plane, packed dy in L1", 0},
-        {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow : NULL, 4, 32,
+        {"dwrow", k->isa != ACLCONV_ISA_SCALAR ? run_dwrow : NULL, 4,
+         k->isa == ACLCONV_ISA_AVX512 ? 32 : 16,
          "dw_3x3's dx, a 28x28 plane in L1", 0},
-        {"dwrowwt", k->isa == ACLCONV_ISA_AVX512 ? run_dwrowwt : NULL, 12, 32,
+        {"dwrowwt", k->isa != ACLCONV_ISA_SCALAR ? run_dwrowwt : NULL,
+         k->isa == ACLCONV_ISA_AVX512 ? 12 : 4, k->isa == ACLCONV_ISA_AVX512 ? 32 : 16,
          "dw_3x3's dw, the same", 0},
         {"dwrow", k->isa == ACLCONV_ISA_AVX512 ? run_dwrow_hf32 : NULL, 4, 32,
          "the dx one, dy rounded for HF32", 0},

@@ -312,16 +312,19 @@ static int64_t view_plane(const conv_view *v)
  * applies (any ISA, any taps: how the tests reach every in-place kernel), 0:
  * never. Unset: where it was measured faster than packing (one core, planes
  * 7x7 to 112x112): AVX-512 with a 3x3 kernel in (H, W), unit H dilation, one
- * depth tap (the kernels' 3x3 paths for rows <= 32; 1.6-2x for 3x3). The
- * generic in-place kernels lost to packing for 5x5 and 7x7 (up to 4x, many
- * taps per row and edge rows) and on AVX2 / scalar (2x), so they are not
- * chosen there. */
-static bool inplace_wanted(const conv_problem *p, aclconvIsa isa)
+ * depth tap (the kernels' 3x3 paths for rows <= 32; 1.6-2x for 3x3); AVX2
+ * the same with output rows of at most 32 columns, where its kernels have
+ * a 3x3 path for unit W dilation (dw_3x3 on Zen 5: both passes ~1.4x
+ * faster than packed, and then fused). The generic in-place kernels lost to
+ * packing for 5x5 and 7x7 (up to 4x, many taps per row and edge rows) and
+ * on AVX2 / scalar (2x), so they are not chosen there. */
+static bool inplace_wanted(const conv_problem *p, aclconvIsa isa, int64_t ow)
 {
     const char *e = getenv("ACLCONV_DW_INPLACE");
     if (e != NULL && (e[0] == '0' || e[0] == '1')) return e[0] == '1';
-    return isa == ACLCONV_ISA_AVX512 && p->ks[0] == 1 && p->ks[1] == 3 && p->ks[2] == 3 &&
-           p->dil[1] == 1;
+    const bool k33 = p->ks[0] == 1 && p->ks[1] == 3 && p->ks[2] == 3 && p->dil[1] == 1;
+    return k33 && (isa == ACLCONV_ISA_AVX512 ||
+                   (isa == ACLCONV_ISA_AVX2 && p->dil[2] == 1 && ow <= 32));
 }
 
 /* The weights pass of a 3x3 (one depth tap, H dilation 1) at stride 2 in H
@@ -344,10 +347,10 @@ static bool inplace_s2_applies(const conv_problem *p, conv_pass pass, const dw_s
  * likewise the data pass writes gradInput or a plane in the slot. */
 static bool inplace_applies(const conv_problem *p, conv_pass pass, const dw_state *st)
 {
-    if (!inplace_wanted(p, st->isa)) return false;
+    const int64_t ow = st->dim[2].out_n;
+    if (!inplace_wanted(p, st->isa, ow)) return false;
     for (int i = 0; i < CONV_SPATIAL; ++i)
         if (p->stride[i] != 1) return false;
-    const int64_t ow = st->dim[2].out_n;
     if (st->ntaps * ceil_div(ow, DW_ROW_MIN_VL) > DW_ROW_MASKS) return false;
     const conv_view *src = pass == CONV_PASS_DATA && st->bwd ? &p->y : &p->x;
     const conv_view *other = pass == CONV_PASS_DATA ? &p->grad_input : &p->y;
@@ -583,7 +586,7 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
         st->cb = max64(1, min64(DW_WT_MAX_BLOCK, p->g / DW_WT_MIN_TASKS));
         st->ncb = ceil_div(p->g, st->cb);
     }
-    st->inplace_s2 = inplace_wanted(p, isa) && inplace_s2_applies(p, pass, st);
+    st->inplace_s2 = inplace_wanted(p, isa, st->dim[2].out_n) && inplace_s2_applies(p, pass, st);
     st->inplace = st->inplace_s2 || inplace_applies(p, pass, st);
     int64_t src = st->src_floats;
     if (st->inplace) { /* the slot: a widened source plane, then gradInput's or dy's */

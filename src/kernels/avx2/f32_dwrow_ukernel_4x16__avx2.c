@@ -2,7 +2,10 @@
  * columns (8 independent accumulators), the taps' source rows read where
  * they lie with masked loads (padding columns and rows read as zeros without
  * touching memory). Rows whose taps all fall inside the source take the 4-row
- * blocks; the others one row at a time. */
+ * blocks; the others one row at a time. 3x3 taps on one plane with column
+ * shifts -1, 0, +1 over rows of at most 32 columns take a 3x3 path (g33):
+ * each source row loaded once per shift and row block, its masks computed
+ * once per call. */
 #include <immintrin.h>
 
 #include "kernels/dw_ukernels.h"
@@ -23,6 +26,19 @@ static inline __m256i vmask(unsigned bits)
 {
     const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)bits), sel), sel);
+}
+
+/* m[t*nb + b], t < nt: the lanes of column block b that tap t of s reads
+ * inside the source row and below ow. */
+static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, unsigned char *m)
+{
+    for (size_t t = 0; t < nt; ++t)
+        for (size_t b = 0; b < nb; ++b) {
+            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
+            const ptrdiff_t hi =
+                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
+            m[t * nb + b] = (unsigned char)lanes(-c, hi);
+        }
 }
 
 static inline __attribute__((always_inline)) void block(const int nr, const int nv, size_t r,
@@ -82,19 +98,182 @@ static inline __attribute__((always_inline)) void row_blocks(const int nr, size_
     if (b < nb) block(nr, 1, r, b, nb, s, w, m, y, yrs, ow);
 }
 
+/* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
+ * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + step*kh (step +1
+ * or -1) at column shift step*(kw - 1) (the row-window taps of
+ * dw_row_window, any ow <= 32). Output rows go in blocks of g33_rows(nb),
+ * all nb column blocks at once (12 accumulators at nb = 4, the weights
+ * read from memory by the fused multiply-adds): each source row is loaded
+ * once per shift and column block and feeds every output row that uses it,
+ * where the generic blocks load each tap's rows (and build each mask from
+ * its bits) per use. The inner column blocks read inside the source row and
+ * below ow (g33_setup checks it) with plain loads, the first and the last
+ * with masked ones. Source rows are visited in the order that gives each
+ * output element its taps in ascending t: the dwconv order, so the generic
+ * path's bits. */
+typedef struct g33_geom {
+    const float *x;
+    ptrdiff_t dh0;
+    size_t ih, rs;
+    __m256i mk[3][4]; /* lanes of column block v that shift kw reads inside */
+    __m256i om[4];    /* lanes of column block v below ow */
+} g33_geom;
+
+static inline int g33_rows(const int nb)
+{
+    return nb >= 3 ? 3 : 4;
+}
+
+/* Rows r .. r + nr - 1 of the nb column blocks. edge: some source row may
+ * be outside (its terms then multiply zeros, nothing is read). */
+static inline __attribute__((always_inline)) void g33_block(const int nr, const int nb,
+                                                            const int step, const bool edge,
+                                                            size_t r, const g33_geom *g,
+                                                            const __m256 *wv, float *y, size_t yrs)
+{
+    __m256 a[4][4];
+#pragma GCC unroll 16
+    for (int o = 0; o < nr; ++o)
+#pragma GCC unroll 4
+        for (int v = 0; v < nb; ++v)
+            a[o][v] = _mm256_setzero_ps();
+#pragma GCC unroll 16
+    for (int u = 0; u < nr + 2; ++u) {
+        /* step +1: source row r + dh0 + u serves (o, kh = u - o);
+         * step -1: source row r + dh0 + (nr - 1) - u serves (o, kh = u + o - (nr - 1)) */
+        const ptrdiff_t i = (ptrdiff_t)r + g->dh0 + (step > 0 ? u : nr - 1 - u);
+        const bool in = !edge || (i >= 0 && (size_t)i < g->ih);
+        const float *xr = in ? g->x + i * (ptrdiff_t)g->rs : g->x;
+#pragma GCC unroll 3
+        for (int kw = 0; kw < 3; ++kw)
+#pragma GCC unroll 4
+            for (int v = 0; v < nb; ++v) {
+                const float *p = xr + step * (kw - 1) + v * VL;
+                const __m256 xv = !in                      ? _mm256_setzero_ps()
+                                  : v == 0 || v == nb - 1 ? _mm256_maskload_ps(p, g->mk[kw][v])
+                                                           : _mm256_loadu_ps(p);
+#pragma GCC unroll 16
+                for (int o = 0; o < nr; ++o) {
+                    const int kh = step > 0 ? u - o : u + o - (nr - 1);
+                    if (kh < 0 || kh > 2) continue;
+                    a[o][v] = _mm256_fmadd_ps(wv[3 * kh + kw], xv, a[o][v]);
+                }
+            }
+    }
+#pragma GCC unroll 16
+    for (int o = 0; o < nr; ++o)
+#pragma GCC unroll 4
+        for (int v = 0; v < nb; ++v) {
+            float *yp = y + (r + (size_t)o) * yrs + (size_t)v * VL;
+            if (v == nb - 1)
+                _mm256_maskstore_ps(yp, g->om[v], a[o][v]);
+            else
+                _mm256_storeu_ps(yp, a[o][v]);
+        }
+}
+
+static inline __attribute__((always_inline)) void g33(const int nb, const int step, size_t rows,
+                                                      const g33_geom *gp,
+                                                      const ukernel_prefetch *pf, const float *w,
+                                                      float *y, size_t yrs)
+{
+    /* a local copy: y's stores cannot change it, so its fields stay in
+     * registers (through gp, gcc reloaded them after every store) */
+    const g33_geom g = *gp;
+    __m256 wv[9];
+    for (int t = 0; t < 9; ++t)
+        wv[t] = _mm256_set1_ps(w[t]);
+    const int nr = g33_rows(nb);
+    /* a block reads source rows r + lo .. r + lo + nr + 1 */
+    const ptrdiff_t lo = step > 0 ? g.dh0 : g.dh0 - 2;
+    size_t r = 0;
+    for (; r + (size_t)nr <= rows; r += (size_t)nr) {
+        ukernel_prefetch_steps(pf, r, r + (size_t)nr, rows);
+        const ptrdiff_t first = (ptrdiff_t)r + lo;
+        if (first >= 0 && first + nr + 1 < (ptrdiff_t)g.ih)
+            g33_block(nr, nb, step, false, r, &g, wv, y, yrs);
+        else
+            g33_block(nr, nb, step, true, r, &g, wv, y, yrs);
+    }
+    for (; r < rows; ++r) {
+        ukernel_prefetch_steps(pf, r, r + 1, rows);
+        g33_block(1, nb, step, true, r, &g, wv, y, yrs);
+    }
+}
+
+typedef void (*g33_fn)(size_t rows, const g33_geom *g, const ukernel_prefetch *pf, const float *w,
+                       float *y, size_t yrs);
+#define DW_G33(nb, step, name)                                                                     \
+    static __attribute__((noinline)) void name(size_t rows, const g33_geom *g,                     \
+                                               const ukernel_prefetch *pf, const float *w,         \
+                                               float *y, size_t yrs)                               \
+    {                                                                                              \
+        g33(nb, step, rows, g, pf, w, y, yrs);                                                     \
+    }
+DW_G33(1, 1, g33_1_up)
+DW_G33(2, 1, g33_2_up)
+DW_G33(3, 1, g33_3_up)
+DW_G33(4, 1, g33_4_up)
+DW_G33(1, -1, g33_1_down)
+DW_G33(2, -1, g33_2_down)
+DW_G33(3, -1, g33_3_down)
+DW_G33(4, -1, g33_4_down)
+#undef DW_G33
+
+/* +1 / -1 when the taps are a 3x3 grid on one plane (t = 3*kh + kw at row
+ * offset dh[0] + step*kh, column offset step*(kw - 1)), else 0. */
+static int grid33(const f32_dwrow_src *s)
+{
+    if (s->nt != 9 || s->x[0] == NULL) return 0;
+    const ptrdiff_t step = s->dh[3] - s->dh[0];
+    if (step != 1 && step != -1) return 0;
+    for (size_t t = 0; t < 9; ++t)
+        if (s->x[t] != s->x[0] || s->dh[t] != s->dh[0] + step * (ptrdiff_t)(t / 3) ||
+            s->dw[t] != step * ((ptrdiff_t)(t % 3) - 1))
+            return 0;
+    return (int)step;
+}
+
+/* The geometry of a g33 call over nb <= 4 column blocks (m: the byte masks
+ * of taps 0..2, kh = 0); false when an inner block's loads would need masks
+ * (a source row much narrower than ow). */
+static bool g33_setup(const f32_dwrow_src *s, size_t ow, size_t nb, const unsigned char *m,
+                      g33_geom *g)
+{
+    g->x = s->x[0];
+    g->dh0 = s->dh[0];
+    g->ih = s->ih;
+    g->rs = s->rs;
+    for (int kw = 0; kw < 3; ++kw)
+        for (size_t v = 0; v < 4; ++v) {
+            const unsigned bits = v < nb ? m[(size_t)kw * nb + v] : 0;
+            if (v > 0 && v + 1 < nb && bits != 0xffu) return false;
+            g->mk[kw][v] = vmask(bits);
+        }
+    for (size_t v = 0; v < 4; ++v)
+        g->om[v] = vmask(lanes(0, (ptrdiff_t)ow - (ptrdiff_t)(v * VL)));
+    return true;
+}
+
 void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s, const float *w,
                                   float *y, size_t yrs)
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     unsigned char m[DW_ROW_MASKS];
     ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
-    for (size_t t = 0; t < nt; ++t) {
-        for (size_t b = 0; b < nb; ++b) {
-            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi =
-                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
-            m[t * nb + b] = (unsigned char)lanes(-c, hi);
+    const int step = nb <= 4 ? grid33(s) : 0;
+    if (step != 0) {
+        col_masks(s, ow, nb, 3, m);
+        g33_geom g;
+        if (g33_setup(s, ow, nb, m, &g)) {
+            static const g33_fn fns[2][4] = {{g33_1_down, g33_2_down, g33_3_down, g33_4_down},
+                                             {g33_1_up, g33_2_up, g33_3_up, g33_4_up}};
+            fns[step > 0][nb - 1](rows, &g, &s->pf, w, y, yrs);
+            return;
         }
+    }
+    col_masks(s, ow, nb, nt, m);
+    for (size_t t = 0; t < nt; ++t) {
         if (s->x[t] == NULL) r1 = 0;
         if (-s->dh[t] > r0) r0 = -s->dh[t];
         if ((ptrdiff_t)s->ih - s->dh[t] < r1) r1 = (ptrdiff_t)s->ih - s->dh[t];

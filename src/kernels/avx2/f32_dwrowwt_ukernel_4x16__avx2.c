@@ -2,7 +2,10 @@
  * partial sums (two ymm per tap: the even and the odd 8-wide column blocks of
  * a row), so 8 independent FMA chains, the dy vectors of a block loaded once
  * per group of 4 taps, the x rows read where they lie with masked loads
- * (padding and the columns past ow read as zeros, never touched). */
+ * (padding and the columns past ow read as zeros, never touched). 3x3 taps
+ * with column shifts -1, 0, +1 over rows of at most 32 columns take a 3x3
+ * path (g33): each x row loaded once per shift and row block, its masks
+ * computed once per call. */
 #include <immintrin.h>
 
 #include "kernels/dw_ukernels.h"
@@ -22,6 +25,19 @@ static inline __m256i vmask(unsigned bits)
 {
     const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)bits), sel), sel);
+}
+
+/* m[t*nb + b], t < nt: the lanes of column block b that tap t of s reads
+ * inside the source row and below ow. */
+static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, unsigned char *m)
+{
+    for (size_t t = 0; t < nt; ++t)
+        for (size_t b = 0; b < nb; ++b) {
+            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
+            const ptrdiff_t hi =
+                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
+            m[t * nb + b] = (unsigned char)lanes(-c, hi);
+        }
 }
 
 /* Taps t0 .. t0 + ng - 1 over the whole plane; m: all taps' masks, nb per tap. */
@@ -81,18 +97,173 @@ sweep(const int ng, size_t t0, size_t rows, size_t ow, size_t nb, const f32_dwro
     }
 }
 
+/* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
+ * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + kh at column
+ * shift kw - 1 (the row-window taps of dw_row_window, any ow <= 32). The
+ * lanes of column blocks h and h + 2 (h = 0, 1) are one group of 9
+ * accumulators (8 lanes each): a group's pass goes over the rows in blocks
+ * of 2, both its blocks' dy vectors of those rows in registers, and each x
+ * row of the block's 4 is loaded once per shift and column block and meets
+ * the dy rows of every tap row that uses it (the generic sweep loads each
+ * tap's rows and builds each mask from its bits per use). A lane sees its
+ * rows in ascending order and, within a row, block h before block h + 2:
+ * the dwwt lane order. The inner column blocks read inside the source row
+ * and below ow (g33_setup checks it) with plain loads, the first and the
+ * last with masked ones. */
+typedef struct g33_geom {
+    const float *x;
+    ptrdiff_t dh0;
+    size_t ih, rs;
+    __m256i mk[3][4]; /* lanes of column block v that shift kw reads inside and below ow */
+    __m256i om[4];    /* lanes of column block v below ow */
+} g33_geom;
+
+#define G33_ROWS 2
+
+/* Rows r .. r + nr - 1 of group h's blocks into a. edge: some x row may be
+ * outside (its terms then multiply zeros, nothing is read). */
+static inline __attribute__((always_inline)) void
+g33_block(const int nb, const int h, const int nr, const bool edge, size_t r, const g33_geom *g,
+          const float *dy, size_t dyrs, __m256 *a)
+{
+    const int nv = nb > h + 2 ? 2 : 1;
+    __m256 d[G33_ROWS][2];
+#pragma GCC unroll 4
+    for (int o = 0; o < nr; ++o)
+#pragma GCC unroll 2
+        for (int k = 0; k < nv; ++k) {
+            const int v = h + 2 * k;
+            const float *p = dy + (r + (size_t)o) * dyrs + v * VL;
+            d[o][k] = v == nb - 1 ? _mm256_maskload_ps(p, g->om[v]) : _mm256_loadu_ps(p);
+        }
+#pragma GCC unroll 8
+    for (int sr = 0; sr < nr + 2; ++sr) {
+        const ptrdiff_t i = (ptrdiff_t)r + g->dh0 + sr;
+        const bool in = !edge || (i >= 0 && (size_t)i < g->ih);
+        const float *xr = in ? g->x + i * (ptrdiff_t)g->rs : g->x;
+#pragma GCC unroll 3
+        for (int kw = 0; kw < 3; ++kw)
+#pragma GCC unroll 2
+            for (int k = 0; k < nv; ++k) {
+                const int v = h + 2 * k;
+                const float *p = xr + (kw - 1) + v * VL;
+                const __m256 xv = !in                      ? _mm256_setzero_ps()
+                                  : v == 0 || v == nb - 1 ? _mm256_maskload_ps(p, g->mk[kw][v])
+                                                           : _mm256_loadu_ps(p);
+#pragma GCC unroll 3
+                for (int kh = 0; kh < 3; ++kh) {
+                    const int o = sr - kh;
+                    if (o < 0 || o >= nr) continue;
+                    a[3 * kh + kw] = _mm256_fmadd_ps(xv, d[o][k], a[3 * kh + kw]);
+                }
+            }
+    }
+}
+
+/* Group h's pass over the plane. */
+static inline __attribute__((always_inline)) void g33_group(const int nb, const int h, size_t rows,
+                                                            const g33_geom *g,
+                                                            const ukernel_prefetch *pf,
+                                                            const float *dy, size_t dyrs,
+                                                            float *acc)
+{
+    __m256 a[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; ++t)
+        a[t] = _mm256_loadu_ps(acc + (size_t)t * DW_ACC_LANES + (size_t)h * VL);
+    /* row blocks whose x rows are all inside: [r0, r1) */
+    const ptrdiff_t r0 = g->dh0 < 0 ? -g->dh0 : 0, r1 = (ptrdiff_t)g->ih - g->dh0 - 2;
+    size_t r = 0;
+    for (; r + G33_ROWS <= rows; r += G33_ROWS) {
+        ukernel_prefetch_steps(pf, r, r + G33_ROWS, rows);
+        if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + G33_ROWS <= r1)
+            g33_block(nb, h, G33_ROWS, false, r, g, dy, dyrs, a);
+        else
+            g33_block(nb, h, G33_ROWS, true, r, g, dy, dyrs, a);
+    }
+    for (; r < rows; ++r) {
+        ukernel_prefetch_steps(pf, r, r + 1, rows);
+        g33_block(nb, h, 1, true, r, g, dy, dyrs, a);
+    }
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; ++t)
+        _mm256_storeu_ps(acc + (size_t)t * DW_ACC_LANES + (size_t)h * VL, a[t]);
+}
+
+static inline __attribute__((always_inline)) void g33(const int nb, size_t rows, const g33_geom *gp,
+                                                      const ukernel_prefetch *pf, const float *dy,
+                                                      size_t dyrs, float *acc)
+{
+    /* a local copy, its fields in registers whatever the stores alias */
+    const g33_geom g = *gp;
+    const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
+    g33_group(nb, 0, rows, &g, pf, dy, dyrs, acc); /* it asks for the next operands */
+    if (nb > 1) g33_group(nb, 1, rows, &g, &none, dy, dyrs, acc);
+}
+
+typedef void (*g33_fn)(size_t rows, const g33_geom *g, const ukernel_prefetch *pf, const float *dy,
+                       size_t dyrs, float *acc);
+#define DW_G33(nb, name)                                                                           \
+    static __attribute__((noinline)) void name(size_t rows, const g33_geom *g,                     \
+                                               const ukernel_prefetch *pf, const float *dy,        \
+                                               size_t dyrs, float *acc)                            \
+    {                                                                                              \
+        g33(nb, rows, g, pf, dy, dyrs, acc);                                                       \
+    }
+DW_G33(1, g33_1)
+DW_G33(2, g33_2)
+DW_G33(3, g33_3)
+DW_G33(4, g33_4)
+#undef DW_G33
+
+/* Whether the taps are a 3x3 grid on one plane: t = 3*kh + kw at row offset
+ * dh[0] + kh and column offset kw - 1. */
+static bool grid33(const f32_dwrow_src *s)
+{
+    if (s->nt != 9 || s->x[0] == NULL) return false;
+    for (size_t t = 0; t < 9; ++t)
+        if (s->x[t] != s->x[0] || s->dh[t] != s->dh[0] + (ptrdiff_t)(t / 3) ||
+            s->dw[t] != (ptrdiff_t)(t % 3) - 1)
+            return false;
+    return true;
+}
+
+/* The geometry of a g33 call over nb <= 4 column blocks (m: the byte masks
+ * of taps 0..2, kh = 0); false when an inner block's loads would need masks
+ * (a source row much narrower than ow). */
+static bool g33_setup(const f32_dwrow_src *s, size_t ow, size_t nb, const unsigned char *m,
+                      g33_geom *g)
+{
+    g->x = s->x[0];
+    g->dh0 = s->dh[0];
+    g->ih = s->ih;
+    g->rs = s->rs;
+    for (int kw = 0; kw < 3; ++kw)
+        for (size_t v = 0; v < 4; ++v) {
+            const unsigned bits = v < nb ? m[(size_t)kw * nb + v] : 0;
+            if (v > 0 && v + 1 < nb && bits != 0xffu) return false;
+            g->mk[kw][v] = vmask(bits);
+        }
+    for (size_t v = 0; v < 4; ++v)
+        g->om[v] = vmask(lanes(0, (ptrdiff_t)ow - (ptrdiff_t)(v * VL)));
+    return true;
+}
+
 void f32_dwrowwt_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s, const float *dy,
                                     size_t dyrs, float *acc)
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     unsigned char m[DW_ROW_MASKS];
-    for (size_t t = 0; t < nt; ++t)
-        for (size_t b = 0; b < nb; ++b) {
-            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi =
-                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
-            m[t * nb + b] = (unsigned char)lanes(-c, hi);
+    if (nb <= 4 && grid33(s)) {
+        col_masks(s, ow, nb, 3, m);
+        g33_geom g;
+        if (g33_setup(s, ow, nb, m, &g)) {
+            static const g33_fn fns[4] = {g33_1, g33_2, g33_3, g33_4};
+            fns[nb - 1](rows, &g, &s->pf, dy, dyrs, acc);
+            return;
         }
+    }
+    col_masks(s, ow, nb, nt, m);
     size_t t = 0;
     for (; t + TG <= nt; t += TG)
         sweep(TG, t, rows, ow, nb, s, m, dy, dyrs, acc);
