@@ -1,6 +1,6 @@
 /* AVX2 grouped weight-gradient dot products over one unpadded copy of x:
  * grpwt's 3x4 tile with each b row's lanes cleared by its W tap's row mask
- * (8 bits of a 16-bit word per vector, expanded to a lane mask). The b
+ * (8 bits of a 16-bit word per vector, its lane mask from a table). The b
  * vectors are loaded whole (the engine keeps guard floats around the copy)
  * and the cleared lanes are exact zeros. */
 #include <immintrin.h>
@@ -12,11 +12,28 @@
 #define VL 8
 #define NR 4
 
-static inline __m256 lanes_of(unsigned bits)
+/* The lane masks of the 256 values of a byte of row-mask bits (bit l: lane
+ * l), one load where building one from its bits took a broadcast, an and and
+ * a compare next to the scalar shifts (resnext_g32's weights pass on AVX2:
+ * ~3 extra operations per multiply-add, the kernel front-end bound). */
+#define LUT1(b)                                                                                    \
+    {-((b) & 1), -((b) >> 1 & 1), -((b) >> 2 & 1), -((b) >> 3 & 1),                               \
+     -((b) >> 4 & 1), -((b) >> 5 & 1), -((b) >> 6 & 1), -((b) >> 7 & 1)}
+#define LUT4(b) LUT1(b), LUT1((b) + 1), LUT1((b) + 2), LUT1((b) + 3)
+#define LUT16(b) LUT4(b), LUT4((b) + 4), LUT4((b) + 8), LUT4((b) + 12)
+#define LUT64(b) LUT16(b), LUT16((b) + 16), LUT16((b) + 32), LUT16((b) + 48)
+static const int32_t k_lanes[256][8] __attribute__((aligned(32))) = {LUT64(0), LUT64(64),
+                                                                     LUT64(128), LUT64(192)};
+#undef LUT64
+#undef LUT16
+#undef LUT4
+#undef LUT1
+
+/* Byte j / 8 of a run's mask words is the bits of the vector at position j
+ * (j a multiple of 8; little-endian words: bit j % 16 of word j / 16). */
+static inline __m256 lanes_at(const uint16_t *words, size_t j)
 {
-    const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    const __m256i v = _mm256_and_si256(_mm256_set1_epi32((int)bits), sel);
-    return _mm256_castsi256_ps(_mm256_cmpeq_epi32(v, sel));
+    return _mm256_load_ps((const float *)k_lanes[((const uint8_t *)words)[j / 8]]);
 }
 
 static inline __attribute__((always_inline)) void body(const int M, size_t nr, size_t len,
@@ -42,8 +59,7 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
         __m256 av[3];
         _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) av[m] = _mm256_loadu_ps(a[m] + j);
         _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
-            const unsigned bits = (unsigned)(mp[n][j / 16] >> (j % 16)) & 0xffu;
-            const __m256 bv = _mm256_and_ps(_mm256_loadu_ps(bp[n] + j), lanes_of(bits));
+            const __m256 bv = _mm256_and_ps(_mm256_loadu_ps(bp[n] + j), lanes_at(mp[n], j));
             _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) c[m][n] = _mm256_fmadd_ps(av[m], bv, c[m][n]);
         }
     }
@@ -53,8 +69,8 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
         __m256 av[3];
         _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) av[m] = _mm256_maskload_ps(a[m] + full, tm);
         _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
-            const unsigned bits = (unsigned)(mp[n][full / 16] >> (full % 16)) & 0xffu;
-            const __m256 bv = _mm256_and_ps(_mm256_maskload_ps(bp[n] + full, tm), lanes_of(bits));
+            const __m256 bv =
+                _mm256_and_ps(_mm256_maskload_ps(bp[n] + full, tm), lanes_at(mp[n], full));
             _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) c[m][n] = _mm256_fmadd_ps(av[m], bv, c[m][n]);
         }
     }
