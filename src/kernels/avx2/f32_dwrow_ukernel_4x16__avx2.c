@@ -101,16 +101,25 @@ static inline __attribute__((always_inline)) void row_blocks(const int nr, size_
 /* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
  * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + step*kh (step +1
  * or -1) at column shift step*(kw - 1) (the row-window taps of
- * dw_row_window, any ow <= 32). Output rows go in blocks of g33_rows(nb),
- * all nb column blocks at once (12 accumulators at nb = 4, the weights
- * read from memory by the fused multiply-adds): each source row is loaded
- * once per shift and column block and feeds every output row that uses it,
- * where the generic blocks load each tap's rows (and build each mask from
- * its bits) per use. The inner column blocks read inside the source row and
- * below ow (g33_setup checks it) with plain loads, the first and the last
- * with masked ones. Source rows are visited in the order that gives each
- * output element its taps in ascending t: the dwconv order, so the generic
- * path's bits. */
+ * dw_row_window, any ow <= 32). Output rows go in blocks of 4, column
+ * blocks in pairs (8 accumulators; the 9 weights mostly in registers next
+ * to them): each source row is loaded once per shift and column block and
+ * feeds every output row that uses it, where the generic blocks load each
+ * tap's rows (and build each mask from its bits) per use. Only the first
+ * block's -1 shift and the last block load with masks (g33_masked). Source
+ * rows are visited in the order that gives each output element its taps in
+ * ascending t: the dwconv order, so the generic path's bits. All 4 column
+ * blocks at once in blocks of 3 rows (12 accumulators) ran ~30% slower in
+ * cache: gcc kept the weights in registers and spilled the accumulators. */
+
+/* Whether column block v (of nb) loads its shift with a mask: the first
+ * block's -1 shift (column -1) and the last block (columns past ow or iw);
+ * the other loads read inside the source row and below ow (g33_setup). */
+static inline bool g33_masked(const int nb, const int v, const bool minus)
+{
+    return (v == 0 && minus) || v == nb - 1;
+}
+
 typedef struct g33_geom {
     const float *x;
     ptrdiff_t dh0;
@@ -119,24 +128,20 @@ typedef struct g33_geom {
     __m256i om[4];    /* lanes of column block v below ow */
 } g33_geom;
 
-static inline int g33_rows(const int nb)
-{
-    return nb >= 3 ? 3 : 4;
-}
 
-/* Rows r .. r + nr - 1 of the nb column blocks. edge: some source row may
- * be outside (its terms then multiply zeros, nothing is read). */
-static inline __attribute__((always_inline)) void g33_block(const int nr, const int nb,
-                                                            const int step, const bool edge,
-                                                            size_t r, const g33_geom *g,
-                                                            const __m256 *wv, float *y, size_t yrs)
+/* Rows r .. r + nr - 1 of column blocks v0 .. v0 + nv - 1 (of nb). edge:
+ * some source row may be outside (its terms then multiply zeros, nothing is
+ * read). */
+static inline __attribute__((always_inline)) void
+g33_block(const int nr, const int nb, const int v0, const int nv, const int step, const bool edge,
+          size_t r, const g33_geom *g, const __m256 *wv, float *y, size_t yrs)
 {
-    __m256 a[4][4];
+    __m256 a[4][2];
 #pragma GCC unroll 16
     for (int o = 0; o < nr; ++o)
-#pragma GCC unroll 4
-        for (int v = 0; v < nb; ++v)
-            a[o][v] = _mm256_setzero_ps();
+#pragma GCC unroll 2
+        for (int k = 0; k < nv; ++k)
+            a[o][k] = _mm256_setzero_ps();
 #pragma GCC unroll 16
     for (int u = 0; u < nr + 2; ++u) {
         /* step +1: source row r + dh0 + u serves (o, kh = u - o);
@@ -146,30 +151,55 @@ static inline __attribute__((always_inline)) void g33_block(const int nr, const 
         const float *xr = in ? g->x + i * (ptrdiff_t)g->rs : g->x;
 #pragma GCC unroll 3
         for (int kw = 0; kw < 3; ++kw)
-#pragma GCC unroll 4
-            for (int v = 0; v < nb; ++v) {
+#pragma GCC unroll 2
+            for (int k = 0; k < nv; ++k) {
+                const int v = v0 + k;
                 const float *p = xr + step * (kw - 1) + v * VL;
                 const __m256 xv = !in                      ? _mm256_setzero_ps()
-                                  : v == 0 || v == nb - 1 ? _mm256_maskload_ps(p, g->mk[kw][v])
+                                  : g33_masked(nb, v, step * (kw - 1) < 0) ? _mm256_maskload_ps(p, g->mk[kw][v])
                                                            : _mm256_loadu_ps(p);
 #pragma GCC unroll 16
                 for (int o = 0; o < nr; ++o) {
                     const int kh = step > 0 ? u - o : u + o - (nr - 1);
                     if (kh < 0 || kh > 2) continue;
-                    a[o][v] = _mm256_fmadd_ps(wv[3 * kh + kw], xv, a[o][v]);
+                    a[o][k] = _mm256_fmadd_ps(wv[3 * kh + kw], xv, a[o][k]);
                 }
             }
     }
 #pragma GCC unroll 16
     for (int o = 0; o < nr; ++o)
-#pragma GCC unroll 4
-        for (int v = 0; v < nb; ++v) {
+#pragma GCC unroll 2
+        for (int k = 0; k < nv; ++k) {
+            const int v = v0 + k;
             float *yp = y + (r + (size_t)o) * yrs + (size_t)v * VL;
             if (v == nb - 1)
-                _mm256_maskstore_ps(yp, g->om[v], a[o][v]);
+                _mm256_maskstore_ps(yp, g->om[v], a[o][k]);
             else
-                _mm256_storeu_ps(yp, a[o][v]);
+                _mm256_storeu_ps(yp, a[o][k]);
         }
+}
+
+/* All rows of column blocks v0 .. v0 + nv - 1. */
+static inline __attribute__((always_inline)) void
+g33_cols(const int nb, const int v0, const int nv, const int step, size_t rows, const g33_geom *g,
+         const ukernel_prefetch *pf, const __m256 *wv, float *y, size_t yrs)
+{
+    const int nr = RB;
+    /* a block reads source rows r + lo .. r + lo + nr + 1 */
+    const ptrdiff_t lo = step > 0 ? g->dh0 : g->dh0 - 2;
+    size_t r = 0;
+    for (; r + (size_t)nr <= rows; r += (size_t)nr) {
+        ukernel_prefetch_steps(pf, r, r + (size_t)nr, rows);
+        const ptrdiff_t first = (ptrdiff_t)r + lo;
+        if (first >= 0 && first + nr + 1 < (ptrdiff_t)g->ih)
+            g33_block(nr, nb, v0, nv, step, false, r, g, wv, y, yrs);
+        else
+            g33_block(nr, nb, v0, nv, step, true, r, g, wv, y, yrs);
+    }
+    for (; r < rows; ++r) {
+        ukernel_prefetch_steps(pf, r, r + 1, rows);
+        g33_block(1, nb, v0, nv, step, true, r, g, wv, y, yrs);
+    }
 }
 
 static inline __attribute__((always_inline)) void g33(const int nb, const int step, size_t rows,
@@ -183,22 +213,10 @@ static inline __attribute__((always_inline)) void g33(const int nb, const int st
     __m256 wv[9];
     for (int t = 0; t < 9; ++t)
         wv[t] = _mm256_set1_ps(w[t]);
-    const int nr = g33_rows(nb);
-    /* a block reads source rows r + lo .. r + lo + nr + 1 */
-    const ptrdiff_t lo = step > 0 ? g.dh0 : g.dh0 - 2;
-    size_t r = 0;
-    for (; r + (size_t)nr <= rows; r += (size_t)nr) {
-        ukernel_prefetch_steps(pf, r, r + (size_t)nr, rows);
-        const ptrdiff_t first = (ptrdiff_t)r + lo;
-        if (first >= 0 && first + nr + 1 < (ptrdiff_t)g.ih)
-            g33_block(nr, nb, step, false, r, &g, wv, y, yrs);
-        else
-            g33_block(nr, nb, step, true, r, &g, wv, y, yrs);
-    }
-    for (; r < rows; ++r) {
-        ukernel_prefetch_steps(pf, r, r + 1, rows);
-        g33_block(1, nb, step, true, r, &g, wv, y, yrs);
-    }
+    /* the prefetch requests go with the first pair's rows */
+    const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
+    g33_cols(nb, 0, nb > 1 ? 2 : 1, step, rows, &g, pf, wv, y, yrs);
+    if (nb > 2) g33_cols(nb, 2, nb - 2, step, rows, &g, &none, wv, y, yrs);
 }
 
 typedef void (*g33_fn)(size_t rows, const g33_geom *g, const ukernel_prefetch *pf, const float *w,
@@ -235,10 +253,10 @@ static int grid33(const f32_dwrow_src *s)
 }
 
 /* The geometry of a g33 call over nb <= 4 column blocks (m: the byte masks
- * of taps 0..2, kh = 0); false when an inner block's loads would need masks
- * (a source row much narrower than ow). */
-static bool g33_setup(const f32_dwrow_src *s, size_t ow, size_t nb, const unsigned char *m,
-                      g33_geom *g)
+ * of taps 0..2, kh = 0); false when a load g33_masked leaves plain would
+ * need a mask (a source row much narrower than ow). */
+static bool g33_setup(const f32_dwrow_src *s, int step, size_t ow, size_t nb,
+                      const unsigned char *m, g33_geom *g)
 {
     g->x = s->x[0];
     g->dh0 = s->dh[0];
@@ -247,7 +265,8 @@ static bool g33_setup(const f32_dwrow_src *s, size_t ow, size_t nb, const unsign
     for (int kw = 0; kw < 3; ++kw)
         for (size_t v = 0; v < 4; ++v) {
             const unsigned bits = v < nb ? m[(size_t)kw * nb + v] : 0;
-            if (v > 0 && v + 1 < nb && bits != 0xffu) return false;
+            if (v < nb && !g33_masked((int)nb, (int)v, step * (kw - 1) < 0) && bits != 0xffu)
+                return false;
             g->mk[kw][v] = vmask(bits);
         }
     for (size_t v = 0; v < 4; ++v)
@@ -265,7 +284,7 @@ void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s
     if (step != 0) {
         col_masks(s, ow, nb, 3, m);
         g33_geom g;
-        if (g33_setup(s, ow, nb, m, &g)) {
+        if (g33_setup(s, step, ow, nb, m, &g)) {
             static const g33_fn fns[2][4] = {{g33_1_down, g33_2_down, g33_3_down, g33_4_down},
                                              {g33_1_up, g33_2_up, g33_3_up, g33_4_up}};
             fns[step > 0][nb - 1](rows, &g, &s->pf, w, y, yrs);

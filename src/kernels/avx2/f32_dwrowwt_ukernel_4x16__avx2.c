@@ -107,9 +107,17 @@ sweep(const int ng, size_t t0, size_t rows, size_t ow, size_t nb, const f32_dwro
  * the dy rows of every tap row that uses it (the generic sweep loads each
  * tap's rows and builds each mask from its bits per use). A lane sees its
  * rows in ascending order and, within a row, block h before block h + 2:
- * the dwwt lane order. The inner column blocks read inside the source row
- * and below ow (g33_setup checks it) with plain loads, the first and the
- * last with masked ones. */
+ * the dwwt lane order. Only the first block's -1 shift and the last block
+ * load with masks (g33_masked). */
+
+/* Whether column block v (of nb) loads its shift with a mask: the first
+ * block's -1 shift (column -1) and the last block (columns past ow or iw);
+ * the other loads read inside the source row and below ow (g33_setup). */
+static inline bool g33_masked(const int nb, const int v, const bool minus)
+{
+    return (v == 0 && minus) || v == nb - 1;
+}
+
 typedef struct g33_geom {
     const float *x;
     ptrdiff_t dh0;
@@ -148,7 +156,7 @@ g33_block(const int nb, const int h, const int nr, const bool edge, size_t r, co
                 const int v = h + 2 * k;
                 const float *p = xr + (kw - 1) + v * VL;
                 const __m256 xv = !in                      ? _mm256_setzero_ps()
-                                  : v == 0 || v == nb - 1 ? _mm256_maskload_ps(p, g->mk[kw][v])
+                                  : g33_masked(nb, v, kw == 0) ? _mm256_maskload_ps(p, g->mk[kw][v])
                                                            : _mm256_loadu_ps(p);
 #pragma GCC unroll 3
                 for (int kh = 0; kh < 3; ++kh) {
@@ -229,8 +237,8 @@ static bool grid33(const f32_dwrow_src *s)
 }
 
 /* The geometry of a g33 call over nb <= 4 column blocks (m: the byte masks
- * of taps 0..2, kh = 0); false when an inner block's loads would need masks
- * (a source row much narrower than ow). */
+ * of taps 0..2, kh = 0); false when a load g33_masked leaves plain would
+ * need a mask (a source row much narrower than ow). */
 static bool g33_setup(const f32_dwrow_src *s, size_t ow, size_t nb, const unsigned char *m,
                       g33_geom *g)
 {
@@ -241,7 +249,7 @@ static bool g33_setup(const f32_dwrow_src *s, size_t ow, size_t nb, const unsign
     for (int kw = 0; kw < 3; ++kw)
         for (size_t v = 0; v < 4; ++v) {
             const unsigned bits = v < nb ? m[(size_t)kw * nb + v] : 0;
-            if (v > 0 && v + 1 < nb && bits != 0xffu) return false;
+            if (v < nb && !g33_masked((int)nb, (int)v, kw == 0) && bits != 0xffu) return false;
             g->mk[kw][v] = vmask(bits);
         }
     for (size_t v = 0; v < 4; ++v)
