@@ -155,9 +155,10 @@ g33_block(const int nr, const int nb, const int v0, const int nv, const int step
             for (int k = 0; k < nv; ++k) {
                 const int v = v0 + k;
                 const float *p = xr + step * (kw - 1) + v * VL;
-                const __m256 xv = !in                      ? _mm256_setzero_ps()
-                                  : g33_masked(nb, v, step * (kw - 1) < 0) ? _mm256_maskload_ps(p, g->mk[kw][v])
-                                                           : _mm256_loadu_ps(p);
+                const bool masked = g33_masked(nb, v, step * (kw - 1) < 0);
+                const __m256 xv = !in      ? _mm256_setzero_ps()
+                                  : masked ? _mm256_maskload_ps(p, g->mk[kw][v])
+                                           : _mm256_loadu_ps(p);
 #pragma GCC unroll 16
                 for (int o = 0; o < nr; ++o) {
                     const int kh = step > 0 ? u - o : u + o - (nr - 1);

@@ -155,9 +155,9 @@ g33_block(const int nb, const int h, const int nr, const bool edge, size_t r, co
             for (int k = 0; k < nv; ++k) {
                 const int v = h + 2 * k;
                 const float *p = xr + (kw - 1) + v * VL;
-                const __m256 xv = !in                      ? _mm256_setzero_ps()
+                const __m256 xv = !in                         ? _mm256_setzero_ps()
                                   : g33_masked(nb, v, kw == 0) ? _mm256_maskload_ps(p, g->mk[kw][v])
-                                                           : _mm256_loadu_ps(p);
+                                                               : _mm256_loadu_ps(p);
 #pragma GCC unroll 3
                 for (int kh = 0; kh < 3; ++kh) {
                     const int o = sr - kh;
