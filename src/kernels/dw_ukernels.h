@@ -146,15 +146,12 @@ static inline bool dw_src_16bit(int kind)
     return kind == DW_SRC_BF16 || kind == DW_SRC_F16;
 }
 
-/* Whether the taps and widths take the AVX-512 kernels' row-window form
- * (each source row loaded once, its column shifts formed in registers), the
- * form a source converted as it is loaded needs: a 3x3 grid on one plane, dh[t] = dh[0] +
- * step*(t/3), dw[t] = step*(t%3 - 1) with step = +1, or -1 for dwrow (its
- * flipped taps), 16 < ow <= 32 and iw <= 32; dwrowwt (wt) also iw <= ow
- * and step +1. */
-static inline int dw_row_window(const f32_dwrow_src *s, size_t ow, bool wt)
+/* The row-window taps: +1 (or -1, dwrow's flipped taps; never for dwrowwt,
+ * wt) when the taps are a 3x3 grid on one plane, dh[t] = dh[0] +
+ * step*(t/3), dw[t] = step*(t%3 - 1), else 0. */
+static inline int dw_window_taps(const f32_dwrow_src *s, bool wt)
 {
-    if (s->nt != 9 || ow <= 16 || ow > 32 || s->iw > 32 || (wt && s->iw > ow)) return 0;
+    if (s->nt != 9) return 0;
     const ptrdiff_t step = s->dh[3] - s->dh[0];
     if (step != 1 && (wt || step != -1)) return 0;
     const bool h16 = dw_src_16bit(s->src_kind);
@@ -164,6 +161,17 @@ static inline int dw_row_window(const f32_dwrow_src *s, size_t ow, bool wt)
             s->dw[t] != step * ((ptrdiff_t)(t % 3) - 1))
             return 0;
     return (int)step;
+}
+
+/* Whether the taps and widths take the AVX-512 kernels' row-window form
+ * (each source row loaded once, its column shifts formed in registers), the
+ * form a source converted as it is loaded needs: dw_window_taps, 16 < ow <=
+ * 32 and iw <= 32; dwrowwt (wt) also iw <= ow. (The AVX2 kernels' 3x3 paths
+ * take the same taps at any ow <= 32.) */
+static inline int dw_row_window(const f32_dwrow_src *s, size_t ow, bool wt)
+{
+    if (ow <= 16 || ow > 32 || s->iw > 32 || (wt && s->iw > ow)) return 0;
+    return dw_window_taps(s, wt);
 }
 
 /* Column masks a dwrow call keeps on its stack: the caller takes the

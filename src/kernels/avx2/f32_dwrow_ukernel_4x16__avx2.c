@@ -8,38 +8,11 @@
  * once per call. */
 #include <immintrin.h>
 
+#include "kernels/avx2/dw_g33__avx2.h"
 #include "kernels/dw_ukernels.h"
 
 #define VL 8
 #define RB 4
-
-/* Lanes l with lo <= l < hi, as bits. */
-static inline unsigned lanes(ptrdiff_t lo, ptrdiff_t hi)
-{
-    if (lo < 0) lo = 0;
-    if (hi > VL) hi = VL;
-    if (hi <= lo) return 0;
-    return ((1u << hi) - 1u) & ~((1u << lo) - 1u);
-}
-
-static inline __m256i vmask(unsigned bits)
-{
-    const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)bits), sel), sel);
-}
-
-/* m[t*nb + b], t < nt: the lanes of column block b that tap t of s reads
- * inside the source row and below ow. */
-static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, unsigned char *m)
-{
-    for (size_t t = 0; t < nt; ++t)
-        for (size_t b = 0; b < nb; ++b) {
-            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi =
-                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
-            m[t * nb + b] = (unsigned char)lanes(-c, hi);
-        }
-}
 
 static inline __attribute__((always_inline)) void block(const int nr, const int nv, size_t r,
                                                         size_t b, size_t nb, const f32_dwrow_src *s,
@@ -57,7 +30,8 @@ static inline __attribute__((always_inline)) void block(const int nr, const int 
         const __m256 wv = _mm256_set1_ps(w[t]);
         const ptrdiff_t i0 = (ptrdiff_t)r + s->dh[t];
         if (nr == RB) { /* every row inside the source (the caller checked) */
-            const __m256i m0 = vmask(m[t * nb + b]), m1 = vmask(nv == 2 ? m[t * nb + b + 1] : 0);
+            const __m256i m0 = dw8_vmask(m[t * nb + b]);
+            const __m256i m1 = dw8_vmask(nv == 2 ? m[t * nb + b + 1] : 0);
             const float *p = s->x[t] + (size_t)i0 * s->rs + j + s->dw[t];
 #pragma GCC unroll 16
             for (int i = 0; i < RB; ++i) {
@@ -69,16 +43,16 @@ static inline __attribute__((always_inline)) void block(const int nr, const int 
         } else {
             const bool in = s->x[t] != NULL && i0 >= 0 && (size_t)i0 < s->ih;
             /* outside: all lanes masked, nothing is read */
-            const __m256i m0 = vmask(in ? m[t * nb + b] : 0);
-            const __m256i m1 = vmask(in && nv == 2 ? m[t * nb + b + 1] : 0);
+            const __m256i m0 = dw8_vmask(in ? m[t * nb + b] : 0);
+            const __m256i m1 = dw8_vmask(in && nv == 2 ? m[t * nb + b + 1] : 0);
             const float *p = in ? s->x[t] + (size_t)i0 * s->rs + j + s->dw[t] : w;
             a[0][0] = _mm256_fmadd_ps(wv, _mm256_maskload_ps(p, m0), a[0][0]);
             if (nv == 2)
                 a[0][1] = _mm256_fmadd_ps(wv, _mm256_maskload_ps(in ? p + VL : w, m1), a[0][1]);
         }
     }
-    const __m256i o0 = vmask(lanes(0, (ptrdiff_t)(ow - j)));
-    const __m256i o1 = vmask(lanes(0, (ptrdiff_t)(ow - j) - VL));
+    const __m256i o0 = dw8_vmask(dw8_lanes(0, (ptrdiff_t)(ow - j)));
+    const __m256i o1 = dw8_vmask(dw8_lanes(0, (ptrdiff_t)(ow - j) - VL));
 #pragma GCC unroll 16
     for (int i = 0; i < nr; ++i) {
         float *yr = y + (r + (size_t)i) * yrs + j;
@@ -100,34 +74,17 @@ static inline __attribute__((always_inline)) void row_blocks(const int nr, size_
 
 /* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
  * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + step*kh (step +1
- * or -1) at column shift step*(kw - 1) (the row-window taps of
- * dw_row_window, any ow <= 32). Output rows go in blocks of 4, column
- * blocks in pairs (8 accumulators; the 9 weights mostly in registers next
- * to them): each source row is loaded once per shift and column block and
- * feeds every output row that uses it, where the generic blocks load each
- * tap's rows (and build each mask from its bits) per use. Only the first
- * block's -1 shift and the last block load with masks (g33_masked). Source
- * rows are visited in the order that gives each output element its taps in
- * ascending t: the dwconv order, so the generic path's bits. All 4 column
- * blocks at once in blocks of 3 rows (12 accumulators) ran ~30% slower in
- * cache: gcc kept the weights in registers and spilled the accumulators. */
-
-/* Whether column block v (of nb) loads its shift with a mask: the first
- * block's -1 shift (column -1) and the last block (columns past ow or iw);
- * the other loads read inside the source row and below ow (g33_setup). */
-static inline bool g33_masked(const int nb, const int v, const bool minus)
-{
-    return (v == 0 && minus) || v == nb - 1;
-}
-
-typedef struct g33_geom {
-    const float *x;
-    ptrdiff_t dh0;
-    size_t ih, rs;
-    __m256i mk[3][4]; /* lanes of column block v that shift kw reads inside */
-    __m256i om[4];    /* lanes of column block v below ow */
-} g33_geom;
-
+ * or -1) at column shift step*(kw - 1) (dw_window_taps, any ow <= 32).
+ * Output rows go in blocks of 4, column blocks in pairs (8 accumulators;
+ * the 9 weights mostly in registers next to them): each source row is
+ * loaded once per shift and column block and feeds every output row that
+ * uses it, where the generic blocks load each tap's rows (and build each
+ * mask from its bits) per use. Only the first block's -1 shift and the
+ * last block load with masks (g33_masked). Source rows are visited in the
+ * order that gives each output element its taps in ascending t: the dwconv
+ * order, so the generic path's bits. All 4 column blocks at once in blocks
+ * of 3 rows (12 accumulators) ran ~30% slower in cache: gcc kept the
+ * weights in registers and spilled the accumulators. */
 
 /* Rows r .. r + nr - 1 of column blocks v0 .. v0 + nv - 1 (of nb). edge:
  * some source row may be outside (its terms then multiply zeros, nothing is
@@ -239,60 +196,23 @@ DW_G33(3, -1, g33_3_down)
 DW_G33(4, -1, g33_4_down)
 #undef DW_G33
 
-/* +1 / -1 when the taps are a 3x3 grid on one plane (t = 3*kh + kw at row
- * offset dh[0] + step*kh, column offset step*(kw - 1)), else 0. */
-static int grid33(const f32_dwrow_src *s)
-{
-    if (s->nt != 9 || s->x[0] == NULL) return 0;
-    const ptrdiff_t step = s->dh[3] - s->dh[0];
-    if (step != 1 && step != -1) return 0;
-    for (size_t t = 0; t < 9; ++t)
-        if (s->x[t] != s->x[0] || s->dh[t] != s->dh[0] + step * (ptrdiff_t)(t / 3) ||
-            s->dw[t] != step * ((ptrdiff_t)(t % 3) - 1))
-            return 0;
-    return (int)step;
-}
-
-/* The geometry of a g33 call over nb <= 4 column blocks (m: the byte masks
- * of taps 0..2, kh = 0); false when a load g33_masked leaves plain would
- * need a mask (a source row much narrower than ow). */
-static bool g33_setup(const f32_dwrow_src *s, int step, size_t ow, size_t nb,
-                      const unsigned char *m, g33_geom *g)
-{
-    g->x = s->x[0];
-    g->dh0 = s->dh[0];
-    g->ih = s->ih;
-    g->rs = s->rs;
-    for (int kw = 0; kw < 3; ++kw)
-        for (size_t v = 0; v < 4; ++v) {
-            const unsigned bits = v < nb ? m[(size_t)kw * nb + v] : 0;
-            if (v < nb && !g33_masked((int)nb, (int)v, step * (kw - 1) < 0) && bits != 0xffu)
-                return false;
-            g->mk[kw][v] = vmask(bits);
-        }
-    for (size_t v = 0; v < 4; ++v)
-        g->om[v] = vmask(lanes(0, (ptrdiff_t)ow - (ptrdiff_t)(v * VL)));
-    return true;
-}
-
 void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s, const float *w,
                                   float *y, size_t yrs)
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     unsigned char m[DW_ROW_MASKS];
     ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
-    const int step = nb <= 4 ? grid33(s) : 0;
+    const int step = nb <= 4 ? dw_window_taps(s, false) : 0;
     if (step != 0) {
-        col_masks(s, ow, nb, 3, m);
         g33_geom g;
-        if (g33_setup(s, step, ow, nb, m, &g)) {
+        if (g33_setup(s, step, ow, nb, &g)) {
             static const g33_fn fns[2][4] = {{g33_1_down, g33_2_down, g33_3_down, g33_4_down},
                                              {g33_1_up, g33_2_up, g33_3_up, g33_4_up}};
             fns[step > 0][nb - 1](rows, &g, &s->pf, w, y, yrs);
             return;
         }
     }
-    col_masks(s, ow, nb, nt, m);
+    dw8_col_masks(s, ow, nb, nt, m);
     for (size_t t = 0; t < nt; ++t) {
         if (s->x[t] == NULL) r1 = 0;
         if (-s->dh[t] > r0) r0 = -s->dh[t];

@@ -8,37 +8,11 @@
  * computed once per call. */
 #include <immintrin.h>
 
+#include "kernels/avx2/dw_g33__avx2.h"
 #include "kernels/dw_ukernels.h"
 
 #define VL 8
 #define TG 4
-
-static inline unsigned lanes(ptrdiff_t lo, ptrdiff_t hi)
-{
-    if (lo < 0) lo = 0;
-    if (hi > VL) hi = VL;
-    if (hi <= lo) return 0;
-    return ((1u << hi) - 1u) & ~((1u << lo) - 1u);
-}
-
-static inline __m256i vmask(unsigned bits)
-{
-    const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)bits), sel), sel);
-}
-
-/* m[t*nb + b], t < nt: the lanes of column block b that tap t of s reads
- * inside the source row and below ow. */
-static void col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt, unsigned char *m)
-{
-    for (size_t t = 0; t < nt; ++t)
-        for (size_t b = 0; b < nb; ++b) {
-            const ptrdiff_t j = (ptrdiff_t)(b * VL), c = j + s->dw[t];
-            const ptrdiff_t hi =
-                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
-            m[t * nb + b] = (unsigned char)lanes(-c, hi);
-        }
-}
 
 /* Taps t0 .. t0 + ng - 1 over the whole plane; m: all taps' masks, nb per tap. */
 static inline __attribute__((always_inline)) void
@@ -70,22 +44,25 @@ sweep(const int ng, size_t t0, size_t rows, size_t ow, size_t nb, const f32_dwro
             const size_t j = b * VL;
             const __m256 d0 = _mm256_loadu_ps(dr + j);
             const __m256 d1 =
-                _mm256_maskload_ps(dr + j + VL, vmask(lanes(0, (ptrdiff_t)(ow - j) - VL)));
+                _mm256_maskload_ps(dr + j + VL, dw8_vmask(dw8_lanes(0, (ptrdiff_t)(ow - j) - VL)));
 #pragma GCC unroll 16
             for (int g = 0; g < ng; ++g) {
-                const __m256 v0 = _mm256_maskload_ps(xp[g] + j, vmask(mt[g * nb + b] & keep[g]));
+                const __m256 v0 =
+                    _mm256_maskload_ps(xp[g] + j, dw8_vmask(mt[g * nb + b] & keep[g]));
                 const __m256 v1 =
-                    _mm256_maskload_ps(xp[g] + j + VL, vmask(mt[g * nb + b + 1] & keep[g]));
+                    _mm256_maskload_ps(xp[g] + j + VL, dw8_vmask(mt[g * nb + b + 1] & keep[g]));
                 a0[g] = _mm256_fmadd_ps(v0, d0, a0[g]);
                 a1[g] = _mm256_fmadd_ps(v1, d1, a1[g]);
             }
         }
         if (b < nb) { /* an even block, the last */
             const size_t j = b * VL;
-            const __m256 d0 = _mm256_maskload_ps(dr + j, vmask(lanes(0, (ptrdiff_t)(ow - j))));
+            const __m256 d0 =
+                _mm256_maskload_ps(dr + j, dw8_vmask(dw8_lanes(0, (ptrdiff_t)(ow - j))));
 #pragma GCC unroll 16
             for (int g = 0; g < ng; ++g) {
-                const __m256 v0 = _mm256_maskload_ps(xp[g] + j, vmask(mt[g * nb + b] & keep[g]));
+                const __m256 v0 =
+                    _mm256_maskload_ps(xp[g] + j, dw8_vmask(mt[g * nb + b] & keep[g]));
                 a0[g] = _mm256_fmadd_ps(v0, d0, a0[g]);
             }
         }
@@ -99,9 +76,8 @@ sweep(const int ng, size_t t0, size_t rows, size_t ow, size_t nb, const f32_dwro
 
 /* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
  * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + kh at column
- * shift kw - 1 (the row-window taps of dw_row_window, any ow <= 32). The
- * lanes of column blocks h and h + 2 (h = 0, 1) are one group of 9
- * accumulators (8 lanes each): a group's pass goes over the rows in blocks
+ * shift kw - 1 (dw_window_taps, any ow <= 32). The lanes of column blocks
+ * h and h + 2 (h = 0, 1) are one group of 9 accumulators (8 lanes each): a group's pass goes over the rows in blocks
  * of 2, both its blocks' dy vectors of those rows in registers, and each x
  * row of the block's 4 is loaded once per shift and column block and meets
  * the dy rows of every tap row that uses it (the generic sweep loads each
@@ -109,22 +85,6 @@ sweep(const int ng, size_t t0, size_t rows, size_t ow, size_t nb, const f32_dwro
  * rows in ascending order and, within a row, block h before block h + 2:
  * the dwwt lane order. Only the first block's -1 shift and the last block
  * load with masks (g33_masked). */
-
-/* Whether column block v (of nb) loads its shift with a mask: the first
- * block's -1 shift (column -1) and the last block (columns past ow or iw);
- * the other loads read inside the source row and below ow (g33_setup). */
-static inline bool g33_masked(const int nb, const int v, const bool minus)
-{
-    return (v == 0 && minus) || v == nb - 1;
-}
-
-typedef struct g33_geom {
-    const float *x;
-    ptrdiff_t dh0;
-    size_t ih, rs;
-    __m256i mk[3][4]; /* lanes of column block v that shift kw reads inside and below ow */
-    __m256i om[4];    /* lanes of column block v below ow */
-} g33_geom;
 
 #define G33_ROWS 2
 
@@ -224,54 +184,20 @@ DW_G33(3, g33_3)
 DW_G33(4, g33_4)
 #undef DW_G33
 
-/* Whether the taps are a 3x3 grid on one plane: t = 3*kh + kw at row offset
- * dh[0] + kh and column offset kw - 1. */
-static bool grid33(const f32_dwrow_src *s)
-{
-    if (s->nt != 9 || s->x[0] == NULL) return false;
-    for (size_t t = 0; t < 9; ++t)
-        if (s->x[t] != s->x[0] || s->dh[t] != s->dh[0] + (ptrdiff_t)(t / 3) ||
-            s->dw[t] != (ptrdiff_t)(t % 3) - 1)
-            return false;
-    return true;
-}
-
-/* The geometry of a g33 call over nb <= 4 column blocks (m: the byte masks
- * of taps 0..2, kh = 0); false when a load g33_masked leaves plain would
- * need a mask (a source row much narrower than ow). */
-static bool g33_setup(const f32_dwrow_src *s, size_t ow, size_t nb, const unsigned char *m,
-                      g33_geom *g)
-{
-    g->x = s->x[0];
-    g->dh0 = s->dh[0];
-    g->ih = s->ih;
-    g->rs = s->rs;
-    for (int kw = 0; kw < 3; ++kw)
-        for (size_t v = 0; v < 4; ++v) {
-            const unsigned bits = v < nb ? m[(size_t)kw * nb + v] : 0;
-            if (v < nb && !g33_masked((int)nb, (int)v, kw == 0) && bits != 0xffu) return false;
-            g->mk[kw][v] = vmask(bits);
-        }
-    for (size_t v = 0; v < 4; ++v)
-        g->om[v] = vmask(lanes(0, (ptrdiff_t)ow - (ptrdiff_t)(v * VL)));
-    return true;
-}
-
 void f32_dwrowwt_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s, const float *dy,
                                     size_t dyrs, float *acc)
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     unsigned char m[DW_ROW_MASKS];
-    if (nb <= 4 && grid33(s)) {
-        col_masks(s, ow, nb, 3, m);
+    if (nb <= 4 && dw_window_taps(s, true) != 0) {
         g33_geom g;
-        if (g33_setup(s, ow, nb, m, &g)) {
+        if (g33_setup(s, 1, ow, nb, &g)) {
             static const g33_fn fns[4] = {g33_1, g33_2, g33_3, g33_4};
             fns[nb - 1](rows, &g, &s->pf, dy, dyrs, acc);
             return;
         }
     }
-    col_masks(s, ow, nb, nt, m);
+    dw8_col_masks(s, ow, nb, nt, m);
     size_t t = 0;
     for (; t + TG <= nt; t += TG)
         sweep(TG, t, rows, ow, nb, s, m, dy, dyrs, acc);

@@ -1,0 +1,88 @@
+/* What the AVX2 in-place depthwise kernels share (dwrow, dwrowwt): lane
+ * masks of 8-float column blocks, built from bits once per call, and the
+ * geometry of their 3x3 paths (dw_window_taps in kernels/dw_ukernels.h, rows
+ * of at most 32 columns: at most 4 column blocks). Include only from AVX2
+ * kernel files. */
+#ifndef ACLCONV_DW_G33_AVX2_H_
+#define ACLCONV_DW_G33_AVX2_H_
+
+#include <immintrin.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernels/dw_ukernels.h"
+
+/* Lanes l of an 8-float block with lo <= l < hi, as bits. */
+static inline unsigned dw8_lanes(ptrdiff_t lo, ptrdiff_t hi)
+{
+    if (lo < 0) lo = 0;
+    if (hi > 8) hi = 8;
+    if (hi <= lo) return 0;
+    return ((1u << hi) - 1u) & ~((1u << lo) - 1u);
+}
+
+/* The vmaskmovps mask of those bits. */
+static inline __m256i dw8_vmask(unsigned bits)
+{
+    const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)bits), sel), sel);
+}
+
+/* m[t*nb + b], t < nt: the lanes of column block b that tap t of s reads
+ * inside the source row and below ow. */
+static inline void dw8_col_masks(const f32_dwrow_src *s, size_t ow, size_t nb, size_t nt,
+                                 unsigned char *m)
+{
+    for (size_t t = 0; t < nt; ++t)
+        for (size_t b = 0; b < nb; ++b) {
+            const ptrdiff_t j = (ptrdiff_t)(b * 8), c = j + s->dw[t];
+            const ptrdiff_t hi =
+                (ptrdiff_t)ow - j < (ptrdiff_t)s->iw - c ? (ptrdiff_t)ow - j : (ptrdiff_t)s->iw - c;
+            m[t * nb + b] = (unsigned char)dw8_lanes(-c, hi);
+        }
+}
+
+/* Whether column block v (of nb) loads a shift with a mask: the first
+ * block's -1 shift (minus: column -1) and the last block (columns past ow
+ * or iw); the other loads read inside the source row and below ow
+ * (g33_setup checks it). */
+static inline bool g33_masked(const int nb, const int v, const bool minus)
+{
+    return (v == 0 && minus) || v == nb - 1;
+}
+
+/* A 3x3 path's call: tap (kh, kw) reads source row r + dh0 + step*kh at
+ * column shift step*(kw - 1). */
+typedef struct g33_geom {
+    const float *x;
+    ptrdiff_t dh0;
+    size_t ih, rs;
+    __m256i mk[3][4]; /* lanes of column block v that shift kw reads inside and below ow */
+    __m256i om[4];    /* lanes of column block v below ow */
+} g33_geom;
+
+/* The geometry of a call over nb <= 4 column blocks with the taps of
+ * dw_window_taps(s) = step; false when a load g33_masked leaves plain would
+ * need a mask (a source row much narrower than ow). */
+static inline bool g33_setup(const f32_dwrow_src *s, int step, size_t ow, size_t nb, g33_geom *g)
+{
+    if (nb > 4) return false;
+    unsigned char m[3 * 4];
+    dw8_col_masks(s, ow, nb, 3, m); /* taps 0..2: kh = 0 */
+    g->x = s->x[0];
+    g->dh0 = s->dh[0];
+    g->ih = s->ih;
+    g->rs = s->rs;
+    for (int kw = 0; kw < 3; ++kw)
+        for (size_t v = 0; v < 4; ++v) {
+            const unsigned bits = v < nb ? m[(size_t)kw * nb + v] : 0;
+            if (v < nb && !g33_masked((int)nb, (int)v, step * (kw - 1) < 0) && bits != 0xffu)
+                return false;
+            g->mk[kw][v] = dw8_vmask(bits);
+        }
+    for (size_t v = 0; v < 4; ++v)
+        g->om[v] = dw8_vmask(dw8_lanes(0, (ptrdiff_t)ow - (ptrdiff_t)(v * 8)));
+    return true;
+}
+
+#endif /* ACLCONV_DW_G33_AVX2_H_ */
