@@ -202,7 +202,7 @@ void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     unsigned char m[DW_ROW_MASKS];
     ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
-    const int step = nb <= 4 ? dw_window_taps(s, false) : 0;
+    const int step = nb >= 1 && nb <= 4 ? dw_window_taps(s, false) : 0;
     if (step != 0) {
         g33_geom g;
         if (g33_setup(s, step, ow, nb, &g)) {

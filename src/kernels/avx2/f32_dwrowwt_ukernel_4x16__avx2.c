@@ -77,11 +77,12 @@ sweep(const int ng, size_t t0, size_t rows, size_t ow, size_t nb, const f32_dwro
 /* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
  * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + kh at column
  * shift kw - 1 (dw_window_taps, any ow <= 32). The lanes of column blocks
- * h and h + 2 (h = 0, 1) are one group of 9 accumulators (8 lanes each): a group's pass goes over the rows in blocks
- * of 2, both its blocks' dy vectors of those rows in registers, and each x
- * row of the block's 4 is loaded once per shift and column block and meets
- * the dy rows of every tap row that uses it (the generic sweep loads each
- * tap's rows and builds each mask from its bits per use). A lane sees its
+ * h and h + 2 (h = 0, 1) are one group of 9 accumulators (8 lanes each): a
+ * group's pass goes over the rows in blocks of 2, both its blocks' dy
+ * vectors of those rows in registers, and each x row of the block's 4 is
+ * loaded once per shift and column block and meets the dy rows of every
+ * tap row that uses it (the generic sweep loads each tap's rows and builds
+ * each mask from its bits per use). A lane sees its
  * rows in ascending order and, within a row, block h before block h + 2:
  * the dwwt lane order. Only the first block's -1 shift and the last block
  * load with masks (g33_masked). */
@@ -189,7 +190,7 @@ void f32_dwrowwt_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src 
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     unsigned char m[DW_ROW_MASKS];
-    if (nb <= 4 && dw_window_taps(s, true) != 0) {
+    if (nb >= 1 && nb <= 4 && dw_window_taps(s, true) != 0) {
         g33_geom g;
         if (g33_setup(s, 1, ow, nb, &g)) {
             static const g33_fn fns[4] = {g33_1, g33_2, g33_3, g33_4};
