@@ -69,8 +69,13 @@ typedef struct gen_opts {
                       the weights pass rounds each kernel row block's dy rows */
 } gen_opts;
 
+/* --part K/N: only every N-th case from the K-th (counted over all calls, so
+ * the N parts together run exactly the cases of the whole program) */
+static int g_part, g_parts = 1, g_calls;
+
 static void one_case(uint64_t seed, const gen_opts *go)
 {
+    if (g_calls++ % g_parts != g_part) return;
     test_rng r;
     rng_seed(&r, seed);
     conv_problem p;
@@ -279,9 +284,9 @@ int main(int argc, char **argv)
 {
     uint64_t seed = 0x66617374ull;
     int count = 300;
-    /* --isa NAME [--family F]: one ISA's share, one data kernel family's
-     * (ctest runs one test per ISA and family: under ThreadSanitizer the
-     * whole program took close to the 600 s timeout) */
+    /* --isa NAME [--family F] [--part K/N]: one ISA's share, one data kernel
+     * family's, one part of its cases (ctest runs the program in shards:
+     * under ThreadSanitizer one ISA and family took up to the 600 s timeout) */
     int only = -1, family = -1;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
@@ -298,6 +303,13 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(argv[i], "--family") && i + 1 < argc)
             family = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--part") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d/%d", &g_part, &g_parts) != 2 || g_parts < 1 ||
+                g_part < 0 || g_part >= g_parts) {
+                fprintf(stderr, "test_fast_impl: --part wants K/N with 0 <= K < N\n");
+                return 2;
+            }
+        }
     }
     printf("test_fast_impl: seed %" PRIu64 ", %d cases per ISA and data kind\n", seed, count);
     const aclconvIsa have = cpu_detected_isa();
