@@ -626,7 +626,7 @@ int main(int argc, char **argv)
     bench_peak peak = {0.0, "skipped", o.threads};
     if (peak_seconds > 0) {
         fprintf(stderr, "measuring the FMA peak...\n");
-        peak = bench_measure_peak(o.threads, peak_seconds, PEAK_TRIALS);
+        peak = bench_measure_peak(isa, o.threads, peak_seconds, PEAK_TRIALS);
     }
     printf("peak: %.1f GFLOP/s fp32 (%s FMA loop, %d threads, best of %d)\n", peak.gflops, peak.isa,
            peak.threads, PEAK_TRIALS);
@@ -711,7 +711,7 @@ int main(int argc, char **argv)
         /* The machine is shared: the start-up value may have caught a busy
          * moment. Measure again and let the summary use the higher one. */
         fprintf(stderr, "measuring the FMA peak again...\n");
-        bench_peak end = bench_measure_peak(o.threads, peak_seconds, PEAK_TRIALS);
+        bench_peak end = bench_measure_peak(isa, o.threads, peak_seconds, PEAK_TRIALS);
         printf("\npeak measured again at the end: %.1f GFLOP/s (start %.1f); the summary's %%peak "
                "uses the higher\n",
                end.gflops, peak.gflops);

@@ -202,10 +202,11 @@ static bench_peak measure(peak_kind kind, int threads, double seconds_per_trial,
     return r;
 }
 
-bench_peak bench_measure_peak(int threads, double seconds_per_trial, int trials)
+bench_peak bench_measure_peak(aclconvIsa isa, int threads, double seconds_per_trial, int trials)
 {
-    /* the library's detection: cpuid and XGETBV, ignoring ACLCONV_ISA caps */
-    const aclconvIsa isa = cpu_detected_isa();
+    /* the library's detection (cpuid and XGETBV) bounds the loop */
+    const aclconvIsa have = cpu_detected_isa();
+    if (isa < ACLCONV_ISA_AVX2 || isa > have) isa = have;
     if (isa < ACLCONV_ISA_AVX2) return (bench_peak){0.0, "none", threads};
     return measure(isa >= ACLCONV_ISA_AVX512 ? LOOP_AVX512 : LOOP_AVX2, threads, seconds_per_trial,
                    trials);

@@ -390,16 +390,19 @@ static double run_grpconv_s2(const conv_ukernels *k, int calls)
 enum { GMW = 28, GMCS = (GMW + 2) * GMW + 16 };
 static double run_grpconv(const conv_ukernels *k, int calls)
 {
-    (void)k;
     static const ptrdiff_t roff[3] = {0, GMW, 2 * GMW}, wsh[3] = {-1, 0, 1};
+    const bool avx512 = k->isa == ACLCONV_ISA_AVX512;
+    const f32_grpconv_ukernel_fn conv =
+        avx512 ? f32_grpconv_ukernel_8x48__avx512 : f32_grpconv_ukernel_4x24__avx2;
+    const size_t mr = avx512 ? 8 : 4, nr_max = avx512 ? 48 : 24;
     const float *src = g_x + GRP_CONV_GUARD;
     double flops = 0;
     for (int c = 0; c < calls; ++c)
-        for (size_t j0 = 0; j0 < GMW * GMW; j0 += 48) {
-            const size_t nr = GMW * GMW - j0 < 48 ? GMW * GMW - j0 : 48;
-            f32_grpconv_ukernel_8x48__avx512(8, nr, GC, 3, 3, g_w, src + j0, GMCS, roff, wsh, GMW,
-                                             j0 % GMW, g_y + j0, GMW * GMW, 0, F32_ROUND_NONE,
-                                             NULL);
+        for (size_t j0 = 0; j0 < GMW * GMW; j0 += nr_max) {
+            const size_t nr = GMW * GMW - j0 < nr_max ? GMW * GMW - j0 : nr_max;
+            for (size_t mb = 0; mb < 8 / mr; ++mb)
+                conv(mr, nr, GC, 3, 3, g_w + mb * 9 * GC * mr, src + j0, GMCS, roff, wsh, GMW,
+                     j0 % GMW, g_y + mb * mr * GMW * GMW + j0, GMW * GMW, 0, F32_ROUND_NONE, NULL);
             flops += 2.0 * 8 * (double)nr * GC * 9;
         }
     return flops;
@@ -553,7 +556,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const conv_ukernels *k = conv_ukernels_for(isa);
-    const bench_peak peak = bench_measure_peak(1, 0.1, 10);
+    const bench_peak peak = bench_measure_peak(k->isa, 1, 0.1, 10);
     printf("kernels %s, 1 thread; FMA peak %.1f GFLOP/s (%s)\n", cpu_isa_name(k->isa), peak.gflops,
            peak.isa);
     /* the vdpbf16ps rows against the instruction's own peak (twice the
@@ -630,7 +633,8 @@ int main(int argc, char **argv)
         {"bf16wt", conv_bf16_dot_convwt(k->isa) ? run_bf16_convwt_vgg : NULL, k->bf16_convwt_mr,
          k->bf16_convwt_nr, "vgg's calls: 28 rows of 28, vdpbf16ps", 1},
         {"convrv", run_convrv, k->convrv_mr, k->convrv_nr, "rows of 256, in L1", 0},
-        {"grpconv", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv : NULL, 8, 48,
+        {"grpconv", k->isa != ACLCONV_ISA_SCALAR ? run_grpconv : NULL,
+         k->isa == ACLCONV_ISA_AVX512 ? 8 : 4, k->isa == ACLCONV_ISA_AVX512 ? 48 : 24,
          "resnext_g32's dx, one plane in L1", 0},
         {"grpconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv_s2 : NULL, 4, 64,
          "resnext_g32_s2's dx, one plane", 0},
