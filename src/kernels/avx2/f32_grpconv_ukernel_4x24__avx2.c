@@ -2,7 +2,8 @@
  * accumulators, 3 source vectors, 1 broadcast). AVX2 has no cheap masked
  * load: the source vectors are loaded whole (the engine keeps guard floats
  * around the source) and the lanes whose W tap falls off their row are
- * cleared with a lane mask computed once per call per W tap. */
+ * cleared with a lane mask computed once per call per W tap; a tap none of
+ * whose lanes leaves its row loads without it. */
 #include <immintrin.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,14 +33,22 @@ body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, cons
         }
         col[v] = cv;
     }
+    /* plain[k]: no lane < nr of tap k leaves its row (the middle tap of a
+     * 3x3, every tap of a tile inside one row): its loads skip the masks,
+     * which cost ~20% in cache (one AND per four FMAs); lanes >= nr are
+     * never stored */
     __m256 km[GRP_CONV_MAX_KW][3];
+    bool plain[GRP_CONV_MAX_KW];
     for (size_t k = 0; k < nkw; ++k) {
         const __m256i s = _mm256_set1_epi32((int)wsh[k]);
+        plain[k] = true;
         for (int v = 0; v < nv; ++v) {
+            const __m256i need = v == nv - 1 ? last : ones;
             const __m256i c = _mm256_add_epi32(col[v], s);
             const __m256i neg = _mm256_cmpgt_epi32(_mm256_setzero_si256(), c);
             const __m256i lt = _mm256_cmpgt_epi32(owv, c);
-            const __m256i ok = _mm256_andnot_si256(neg, _mm256_and_si256(lt, v == nv - 1 ? last : ones));
+            const __m256i ok = _mm256_andnot_si256(neg, _mm256_and_si256(lt, need));
+            plain[k] = plain[k] && _mm256_testc_si256(ok, need);
             km[k][v] = _mm256_castsi256_ps(ok);
         }
     }
@@ -48,25 +57,31 @@ body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, cons
         _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v) acc[m][v] = _mm256_setzero_ps();
     const ukernel_prefetch q = ukernel_prefetch_or_none(pf);
     size_t step = 0;
+#define GRP_STEP(LOAD)                                                                             \
+    for (size_t c = 0; c < nc; ++c) {                                                              \
+        const float *xc = xk + c * cs;                                                             \
+        __m256 xv[3];                                                                              \
+        _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v) xv[v] = LOAD;                         \
+        _Pragma("GCC unroll 4") for (int m = 0; m < MR; ++m) {                                     \
+            const __m256 wv = _mm256_broadcast_ss(w + m);                                          \
+            _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v)                                   \
+                acc[m][v] = _mm256_fmadd_ps(wv, xv[v], acc[m][v]);                                 \
+        }                                                                                          \
+        w += MR;                                                                                   \
+        ukernel_prefetch_line(&q, step++);                                                         \
+    }
     for (size_t r = 0; r < nrt; ++r) {
         const float *xr = x + roff[r];
         for (size_t k = 0; k < nkw; ++k) {
             const float *xk = xr + wsh[k];
-            for (size_t c = 0; c < nc; ++c) {
-                const float *xc = xk + c * cs;
-                __m256 xv[3];
-                _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v)
-                    xv[v] = _mm256_and_ps(_mm256_loadu_ps(xc + v * VL), km[k][v]);
-                _Pragma("GCC unroll 4") for (int m = 0; m < MR; ++m) {
-                    const __m256 wv = _mm256_broadcast_ss(w + m);
-                    _Pragma("GCC unroll 3") for (int v = 0; v < nv; ++v)
-                        acc[m][v] = _mm256_fmadd_ps(wv, xv[v], acc[m][v]);
-                }
-                w += MR;
-                ukernel_prefetch_line(&q, step++);
+            if (plain[k]) {
+                GRP_STEP(_mm256_loadu_ps(xc + v * VL))
+            } else {
+                GRP_STEP(_mm256_and_ps(_mm256_loadu_ps(xc + v * VL), km[k][v]))
             }
         }
     }
+#undef GRP_STEP
     ukernel_prefetch_from(&q, step);
     _Pragma("GCC unroll 4") for (int m = 0; m < MR; ++m)
         if ((size_t)m < mr)
