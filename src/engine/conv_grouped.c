@@ -51,6 +51,7 @@ typedef struct grp_state {
     int64_t aux_off;    /* in a slot: packed dy planes (weights) */
     int64_t ysz;        /* floats of one packed dy plane */
     int64_t q;          /* CG * taps */
+    bool tap_major;     /* weights: partial row t*CG + c is (c, tap t), else c*taps + t */
     int64_t nchunk;     /* weights: chunks of n per group */
     uint64_t flag_off;  /* per slot: its packed planes' zero borders are written */
     uint64_t part_off;  /* weights: partial sums, bytes into the workspace */
@@ -125,6 +126,9 @@ typedef struct grp_kernels {
     f32_grpconv_s2_ukernel_fn conv_s2; /* W stride 2, both W output phases */
     f32_grpconv_s2_select_fn conv_s2_for; /* its instance for a call's taps, or NULL */
     int conv_s2_mr, conv_s2_nr;        /* channels, columns of each W phase */
+    /* wtm is faster on tiles of one W tap (one shared row mask, none for a
+     * tap that never leaves its rows) than on rows of mixed taps */
+    bool wtm_one_tap;
 } grp_kernels;
 
 static grp_kernels pick_kernels(aclconvIsa isa)
@@ -144,7 +148,8 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              f32_grpconv_s2_ukernel_4x64__avx512,
                              f32_grpconv_s2_select__avx512,
                              4,
-                             32};
+                             32,
+                             false};
     case ACLCONV_ISA_AVX2:
         return (grp_kernels){f32_grpwt_ukernel_3x4__avx2,
                              f32_grpcopy_ukernel__avx2,
@@ -159,7 +164,8 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              f32_grpconv_s2_ukernel_3x32__avx2,
                              f32_grpconv_s2_select__avx2,
                              3,
-                             16};
+                             16,
+                             true};
     default:
         return (grp_kernels){f32_grpwt_ukernel_2x2__scalar,
                              f32_grpcopy_ukernel__scalar,
@@ -174,7 +180,8 @@ static grp_kernels pick_kernels(aclconvIsa isa)
                              f32_grpconv_s2_ukernel_2x8__scalar,
                              NULL,
                              2,
-                             4};
+                             4,
+                             false};
     }
 }
 
@@ -353,6 +360,11 @@ static bool grp_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void
         st->cs = round_floats(st->wcopies * st->xrow); /* copies_layout's xrow: one copy */
         st->xguard = GRP_CONV_GUARD;
     }
+    /* rows of one tap per grpwtm call where the kernel gains by it and the
+     * tiles stay full (resnext_g32's 8 channels, tiles of 4 on AVX2); the
+     * order of the rows never changes a sum */
+    const grp_kernels gk = pick_kernels(isa);
+    st->tap_major = st->masked && gk.wtm_one_tap && p->cg % gk.wt_nr == 0;
     const conv_view *dy = &p->y;
     st->dy_direct = dy->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32 && dy->stride[4] == 1 &&
                     (dy->stride[3] == p->ys[2] || p->ys[1] == 1) && dy->stride[2] >= 0;
@@ -667,7 +679,8 @@ static void wt_finish(void *ctx, size_t index)
             for (int64_t kd = 0, t = 0; kd < p->ks[0]; ++kd)
                 for (int64_t kh = 0; kh < p->ks[1]; ++kh)
                     for (int64_t kw = 0; kw < p->ks[2]; ++kw, ++t) {
-                        const int64_t at = (o * st->q + c * st->ntaps + t) * GRP_ACC_LANES;
+                        const int64_t row = st->tap_major ? t * p->cg + c : c * st->ntaps + t;
+                        const int64_t at = (o * st->q + row) * GRP_ACC_LANES;
                         float s = lane_sum(partials(r, g, 0) + at);
                         for (int64_t k = 1; k < st->nchunk; ++k)
                             s = s + lane_sum(partials(r, g, k) + at);
@@ -783,11 +796,16 @@ static void wt_task(void *ctx, size_t index, int slot)
                         const uint16_t *bm[8];
                         /* row q0 + i: channel c's tap t (one division per call,
                          * not three per row) */
-                        int64_t c = q0 / nt, t = q0 % nt;
+                        int64_t c = st->tap_major ? q0 % cg : q0 / nt;
+                        int64_t t = st->tap_major ? q0 / cg : q0 % nt;
                         for (int64_t i = 0; i < nr; ++i) {
                             b[i] = src + c * st->cs + r->toff[t] + od * dpitch + j0;
                             bm[i] = mtab + t % p->ks[2] * st->mwords + j0 / 16;
-                            if (++t == nt) t = 0, ++c;
+                            if (st->tap_major) {
+                                if (++c == cg) c = 0, ++t;
+                            } else if (++t == nt) {
+                                t = 0, ++c;
+                            }
                         }
                         if (st->masked) {
                             /* the kernel spreads this call's slice of the next blocks over its steps */

@@ -36,8 +36,16 @@ static inline __m256 lanes_at(const uint16_t *words, size_t j)
     return _mm256_load_ps((const float *)k_lanes[((const uint8_t *)words)[j / 8]]);
 }
 
-static inline __attribute__((always_inline)) void body(const int M, size_t nr, size_t len,
-                                                       const float *const *a, const float *const *b,
+/* How a call's b rows are masked: each by its own row mask, all by one (the
+ * rows of one W tap: one mask load a step instead of four), or by none (one
+ * W tap whose lanes never leave their rows, the middle tap of a 3x3: plain
+ * loads, grpwt's instructions; its ANDs cost as much as a quarter of the
+ * multiply-adds). */
+enum { ROWS_OWN, ROWS_SHARED, ROWS_PLAIN };
+
+static inline __attribute__((always_inline)) void body(const int M, const int kind, size_t nr,
+                                                       size_t len, const float *const *a,
+                                                       const float *const *b,
                                                        const uint16_t *const *bm, float *acc,
                                                        size_t ldm, const ukernel_prefetch *pf)
 {
@@ -58,8 +66,12 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
         ukernel_prefetch_line(&q, j / VL);
         __m256 av[3];
         _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) av[m] = _mm256_loadu_ps(a[m] + j);
+        const __m256 shared = kind == ROWS_SHARED ? lanes_at(mp[0], j) : _mm256_setzero_ps();
         _Pragma("GCC unroll 8") for (int n = 0; n < NR; ++n) {
-            const __m256 bv = _mm256_and_ps(_mm256_loadu_ps(bp[n] + j), lanes_at(mp[n], j));
+            const __m256 bl = _mm256_loadu_ps(bp[n] + j);
+            const __m256 bv = kind == ROWS_PLAIN    ? bl
+                              : kind == ROWS_SHARED ? _mm256_and_ps(bl, shared)
+                                                    : _mm256_and_ps(bl, lanes_at(mp[n], j));
             _Pragma("GCC unroll 8") for (int m = 0; m < M; ++m) c[m][n] = _mm256_fmadd_ps(av[m], bv, c[m][n]);
         }
     }
@@ -79,13 +91,32 @@ static inline __attribute__((always_inline)) void body(const int M, size_t nr, s
             if ((size_t)n < nr) _mm256_storeu_ps(acc + m * ldm + (size_t)n * GRP_ACC_LANES, c[m][n]);
 }
 
+/* Whether the first len bits of a row mask are all set. */
+static int all_set(const uint16_t *words, size_t len)
+{
+    for (size_t i = 0; i < len / 16; ++i)
+        if (words[i] != 0xFFFFu) return 0;
+    const unsigned rest = (unsigned)(len % 16), tail = (1u << rest) - 1u;
+    return rest == 0 || (words[len / 16] & tail) == tail;
+}
+
 void f32_grpwtm_ukernel_3x4__avx2(size_t mr, size_t nr, size_t len, const float *const *a,
                                   const float *const *b, const uint16_t *const *bm, float *acc,
                                   size_t ldm, const ukernel_prefetch *pf)
 {
-    switch (mr) {
-    case 1: body(1, nr, len, a, b, bm, acc, ldm, pf); break;
-    case 2: body(2, nr, len, a, b, bm, acc, ldm, pf); break;
-    default: body(3, nr, len, a, b, bm, acc, ldm, pf); break;
+    int kind = ROWS_SHARED;
+    for (size_t n = 1; n < nr; ++n)
+        if (bm[n] != bm[0]) kind = ROWS_OWN;
+    if (kind == ROWS_SHARED && all_set(bm[0], len)) kind = ROWS_PLAIN;
+    switch ((mr < 3 ? mr : 3) * 3 + (size_t)kind) {
+    case 3: body(1, ROWS_OWN, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 4: body(1, ROWS_SHARED, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 5: body(1, ROWS_PLAIN, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 6: body(2, ROWS_OWN, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 7: body(2, ROWS_SHARED, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 8: body(2, ROWS_PLAIN, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 9: body(3, ROWS_OWN, nr, len, a, b, bm, acc, ldm, pf); break;
+    case 10: body(3, ROWS_SHARED, nr, len, a, b, bm, acc, ldm, pf); break;
+    default: body(3, ROWS_PLAIN, nr, len, a, b, bm, acc, ldm, pf); break;
     }
 }
