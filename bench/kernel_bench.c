@@ -408,6 +408,51 @@ static double run_grpconv(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* The grouped weights pass's masked layout (resnext_g32: 8 x channels of 28
+ * x 28, one copy each with a zero row above and below, 8 dy channels, 3x3):
+ * an image's plane as one run of 784 positions, every (o block, b row
+ * block) tile as wt_task calls grpwtm; b rows (c, t) in the order the pass
+ * takes for the ISA (AVX2: tap-major, so a tile's rows share one W tap). */
+enum { GWQ = GC * 9 };
+static double run_grpwtm(const conv_ukernels *k, int calls)
+{
+    const bool avx512 = k->isa == ACLCONV_ISA_AVX512;
+    const f32_grpwtm_ukernel_fn wtm =
+        avx512 ? f32_grpwtm_ukernel_4x6__avx512 : f32_grpwtm_ukernel_3x4__avx2;
+    const size_t mr_max = avx512 ? 4 : 3, nr_max = avx512 ? 6 : 4, len = GMW * GMW;
+    enum { MWORDS = (GMW * GMW + 15) / 16 };
+    static uint16_t masks[3][MWORDS];
+    static float acc[GC * GWQ * GRP_ACC_LANES];
+    for (int kw = 0; kw < 3; ++kw)
+        for (size_t j = 0; j < len; ++j) {
+            const int col = (int)(j % GMW) + kw - 1;
+            if (col >= 0 && col < GMW) masks[kw][j / 16] |= (uint16_t)(1u << (j % 16));
+        }
+    const float *src = g_x + GRP_CONV_GUARD + GMW; /* the zero row above */
+    double flops = 0;
+    for (int it = 0; it < calls; ++it)
+        for (size_t o0 = 0; o0 < GC; o0 += mr_max) {
+            const size_t mr = GC - o0 < mr_max ? GC - o0 : mr_max;
+            const float *a[4];
+            for (size_t m = 0; m < mr; ++m) a[m] = g_a + (o0 + m) * len;
+            for (size_t q0 = 0; q0 < GWQ; q0 += nr_max) {
+                const size_t nr = GWQ - q0 < nr_max ? GWQ - q0 : nr_max;
+                const float *b[8];
+                const uint16_t *bm[8];
+                for (size_t i = 0; i < nr; ++i) {
+                    const size_t row = q0 + i, c = avx512 ? row / 9 : row % GC;
+                    const size_t t = avx512 ? row % 9 : row / GC;
+                    b[i] = src + c * GMCS + (ptrdiff_t)(t / 3) * GMW - GMW + (ptrdiff_t)(t % 3) - 1;
+                    bm[i] = masks[t % 3];
+                }
+                wtm(mr, nr, len, a, b, bm, acc + (o0 * GWQ + q0) * GRP_ACC_LANES,
+                    GWQ * GRP_ACC_LANES, NULL);
+                flops += 2.0 * (double)(mr * nr * len);
+            }
+        }
+    return flops;
+}
+
 /* dw_3x3's planes (28 x 28, padding 1) read in place from L1: a data call
  * (dwrow, dy's taps flipped as the data pass takes them) and a weights call
  * (dwrowwt, 9 taps of x against dy), as the engine makes them per plane;
@@ -636,6 +681,9 @@ int main(int argc, char **argv)
         {"grpconv", k->isa != ACLCONV_ISA_SCALAR ? run_grpconv : NULL,
          k->isa == ACLCONV_ISA_AVX512 ? 8 : 4, k->isa == ACLCONV_ISA_AVX512 ? 48 : 24,
          "resnext_g32's dx, one plane in L1", 0},
+        {"grpwtm", k->isa != ACLCONV_ISA_SCALAR ? run_grpwtm : NULL,
+         k->isa == ACLCONV_ISA_AVX512 ? 4 : 3, k->isa == ACLCONV_ISA_AVX512 ? 6 : 4,
+         "resnext_g32's dw, one image in L1/L2", 0},
         {"grpconv_s2", k->isa == ACLCONV_ISA_AVX512 ? run_grpconv_s2 : NULL, 4, 64,
          "resnext_g32_s2's dx, one plane", 0},
         {"dwconv_s2", k->isa != ACLCONV_ISA_SCALAR ? run_dwconv_s2 : NULL, 1, 32,
