@@ -8,6 +8,12 @@
  * fp32 (compared bitwise); with real data the selected instances must give
  * the bits of the ISA's kernel, whose order of sums they keep. Guards around
  * the tile must survive. ISAs the CPU lacks: SKIP.
+ *
+ * Likewise the masked-layout kernels: grpconv (rows of ow columns, a run
+ * starting at any column, W taps that leave their rows on either side or
+ * never, streamed or plain stores, every rounding kind) and grpwtm (rows
+ * each with its own mask, rows sharing one, rows whose mask is all set over
+ * len or only over len), integer data, bitwise against plain loops.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -150,6 +156,138 @@ static int check_isa(const s2_isa *k, test_rng *r)
     return bad;
 }
 
+/* ---- the masked layout: grpconv, grpwtm -------------------------------- */
+
+typedef struct masked_isa {
+    aclconvIsa isa;
+    f32_grpconv_ukernel_fn conv;
+    int conv_mr, conv_nr;
+    f32_grpwtm_ukernel_fn wtm;
+    int wtm_mr, wtm_nr, vl;
+} masked_isa;
+
+static int check_grpconv(const masked_isa *k, test_rng *r, int mr, int nr)
+{
+    const size_t ow = (size_t)rng_range(r, 1, 40), col0 = (size_t)rng_range(r, 0, (int64_t)ow - 1);
+    const size_t nc = (size_t)rng_range(r, 1, 9), nrt = (size_t)rng_range(r, 1, 3);
+    const size_t nkw = (size_t)rng_range(r, 1, 5);
+    const int yround = (int)rng_range(r, F32_ROUND_NONE, F32_ROUND_BF16);
+    const int stream = rng_chance(r, 1, 2);
+    ptrdiff_t roff[3], wsh[5];
+    /* shifts left, right, none, or all inside a run of one row */
+    for (size_t t = 0; t < nkw; ++t) wsh[t] = (ptrdiff_t)rng_range(r, -3, 3);
+    const size_t cs = 3 * 48 + (size_t)rng_range(r, 0, 40);
+    for (size_t t = 0; t < nrt; ++t) roff[t] = (ptrdiff_t)(t * 40) + (ptrdiff_t)rng_range(r, 0, 5);
+    const size_t xn = GRP_CONV_GUARD + nc * cs + 64 + 16, wn = nrt * nkw * nc * (size_t)k->conv_mr;
+    float *buf = malloc(xn * sizeof(float)), *w = malloc(wn * sizeof(float));
+    for (size_t i = 0; i < xn; ++i) buf[i] = (float)rng_range(r, -40, 40);
+    for (size_t i = 0; i < wn; ++i) w[i] = (float)rng_range(r, -40, 40);
+    const float *x = buf + GRP_CONV_GUARD;
+    const size_t ldy = (size_t)nr + (size_t)rng_range(r, 0, 20), yn = (size_t)(k->conv_mr + 1) * ldy;
+    float *y = malloc(yn * sizeof(float) + 64), *want = malloc(yn * sizeof(float));
+    float *ya = (float *)(((uintptr_t)y + 63) & ~(uintptr_t)63); /* streamed rows can align */
+    for (size_t i = 0; i < yn; ++i) ya[i] = want[i] = GUARD;
+    k->conv((size_t)mr, (size_t)nr, nc, nrt, nkw, w, x, cs, roff, wsh, ow, col0, ya, ldy, stream,
+            yround, NULL);
+    for (int m = 0; m < mr; ++m)
+        for (size_t j = 0; j < (size_t)nr; ++j) {
+            const ptrdiff_t col = (ptrdiff_t)((col0 + j) % ow);
+            float sum = 0; /* exact: integers below 2^24 */
+            for (size_t rt = 0; rt < nrt; ++rt)
+                for (size_t t = 0; t < nkw; ++t)
+                    for (size_t c = 0; c < nc; ++c) {
+                        const ptrdiff_t cw = col + wsh[t];
+                        const float xv = cw < 0 || cw >= (ptrdiff_t)ow
+                                             ? 0.0f
+                                             : x[(ptrdiff_t)(c * cs) + roff[rt] + wsh[t] +
+                                                 (ptrdiff_t)j];
+                        sum += w[((rt * nkw + t) * nc + c) * (size_t)k->conv_mr + (size_t)m] * xv;
+                    }
+            want[(size_t)m * ldy + j] = round_ref(sum, yround);
+        }
+    int bad = 0;
+    for (size_t i = 0; i < yn; ++i)
+        if (f32_bits(ya[i]) != f32_bits(want[i])) {
+            printf("FAIL grpconv %s: mr=%d nr=%d ow=%zu col0=%zu nc=%zu nrt=%zu nkw=%zu "
+                   "stream=%d yround=%d: y[%zu] = %g, want %g\n",
+                   cpu_isa_name(k->isa), mr, nr, ow, col0, nc, nrt, nkw, stream, yround, i, ya[i],
+                   want[i]);
+            bad = 1;
+            break;
+        }
+    free(buf);
+    free(w);
+    free(y);
+    free(want);
+    return bad;
+}
+
+/* kind: 0 rows with their own masks, 1 one shared mask, 2 one mask all
+ * set, 3 one mask set over len only */
+static int check_grpwtm(const masked_isa *k, test_rng *r, int mr, int nr, int kind)
+{
+    const size_t len = (size_t)rng_range(r, 1, 100), words = len / 16 + 2;
+    const size_t rowlen = len + 16 + 8;
+    float *a = malloc((size_t)mr * rowlen * sizeof(float));
+    float *b = malloc((size_t)nr * rowlen * sizeof(float));
+    uint16_t *mt = malloc((size_t)nr * words * sizeof(uint16_t));
+    for (size_t i = 0; i < (size_t)mr * rowlen; ++i) a[i] = (float)rng_range(r, -40, 40);
+    for (size_t i = 0; i < (size_t)nr * rowlen; ++i) b[i] = (float)rng_range(r, -40, 40);
+    for (size_t i = 0; i < (size_t)nr * words; ++i) {
+        mt[i] = (uint16_t)rng_range(r, 0, 0xFFFF);
+        if (kind >= 2) mt[i] = 0xFFFFu;
+        if (kind == 3 && i * 16 >= len) mt[i] = 0;
+        if (kind == 3 && i == len / 16) mt[i] = (uint16_t)((1u << (len % 16)) - 1u);
+    }
+    const float *ap[4], *bp[8];
+    const uint16_t *bm[8];
+    for (int m = 0; m < mr; ++m) ap[m] = a + (size_t)m * rowlen;
+    for (int n = 0; n < nr; ++n) {
+        bp[n] = b + (size_t)n * rowlen;
+        bm[n] = mt + (kind == 0 ? (size_t)n * words : 0);
+    }
+    const size_t ldm = (size_t)(k->wtm_nr + 1) * GRP_ACC_LANES, an = (size_t)(mr + 1) * ldm;
+    float *acc = malloc(an * sizeof(float)), *want = malloc(an * sizeof(float));
+    for (size_t i = 0; i < an; ++i) acc[i] = want[i] = (float)rng_range(r, -40, 40);
+    k->wtm((size_t)mr, (size_t)nr, len, ap, bp, bm, acc, ldm, NULL);
+    for (int m = 0; m < mr; ++m)
+        for (int n = 0; n < nr; ++n)
+            for (size_t j = 0; j < len; ++j) {
+                const float bv = (bm[n][j / 16] >> (j % 16)) & 1u ? bp[n][j] : 0.0f;
+                want[(size_t)m * ldm + (size_t)n * GRP_ACC_LANES + j % (size_t)k->vl] +=
+                    ap[m][j] * bv;
+            }
+    int bad = 0;
+    for (size_t i = 0; i < an; ++i)
+        if (f32_bits(acc[i]) != f32_bits(want[i])) {
+            printf("FAIL grpwtm %s: mr=%d nr=%d len=%zu masks kind %d: acc[%zu] = %g, want %g\n",
+                   cpu_isa_name(k->isa), mr, nr, len, kind, i, acc[i], want[i]);
+            bad = 1;
+            break;
+        }
+    free(a);
+    free(b);
+    free(mt);
+    free(acc);
+    free(want);
+    return bad;
+}
+
+static int check_masked(const masked_isa *k, test_rng *r)
+{
+    int bad = 0;
+    for (int mr = 1; mr <= k->conv_mr; ++mr)
+        for (int nr = 1; nr <= k->conv_nr; ++nr)
+            for (int rep = 0; rep < 3; ++rep) bad += check_grpconv(k, r, mr, nr);
+    for (int mr = 1; mr <= k->wtm_mr; ++mr)
+        for (int nr = 1; nr <= k->wtm_nr; ++nr)
+            for (int kind = 0; kind < 4; ++kind)
+                for (int rep = 0; rep < 4; ++rep) bad += check_grpwtm(k, r, mr, nr, kind);
+    printf("%s: grpconv %dx%d, grpwtm %dx%d %s\n", cpu_isa_name(k->isa), k->conv_mr, k->conv_nr,
+           k->wtm_mr, k->wtm_nr, bad ? "FAIL" : "ok");
+    return bad;
+}
+
 int main(void)
 {
     const uint64_t seed = 0x67727073326b72ull;
@@ -169,6 +307,20 @@ int main(void)
         test_rng r;
         rng_seed(&r, seed + (uint64_t)isas[i].isa);
         g_fail += check_isa(&isas[i], &r);
+    }
+    const masked_isa masked[] = {
+        {ACLCONV_ISA_SCALAR, f32_grpconv_ukernel_4x16__scalar, 4, 16,
+         f32_grpwtm_ukernel_2x2__scalar, 2, 2, 4},
+        {ACLCONV_ISA_AVX2, f32_grpconv_ukernel_4x24__avx2, 4, 24, f32_grpwtm_ukernel_3x4__avx2, 3,
+         4, 8},
+        {ACLCONV_ISA_AVX512, f32_grpconv_ukernel_8x48__avx512, 8, 48,
+         f32_grpwtm_ukernel_4x6__avx512, 4, 6, 16},
+    };
+    for (size_t i = 0; i < sizeof masked / sizeof masked[0]; ++i) {
+        if (masked[i].isa > have) continue; /* SKIP printed above */
+        test_rng r;
+        rng_seed(&r, seed + 101u + (uint64_t)masked[i].isa);
+        g_fail += check_masked(&masked[i], &r);
     }
     printf("test_grp_kernels: %s\n", g_fail ? "FAILED" : "OK");
     return g_fail ? 1 : 0;
