@@ -64,6 +64,14 @@ static float round_ref(float f, int kind)
                                    : f32_round_bf16(f);
 }
 
+/* The first element whose bits differ, or n. */
+static size_t first_mismatch(const float *got, const float *want, size_t n)
+{
+    size_t i = 0;
+    while (i < n && f32_bits(got[i]) == f32_bits(want[i])) ++i;
+    return i;
+}
+
 /* One call of fn (and of ref, when not NULL, on the same operands) checked
  * against the plain loop (integer data) or against ref's bits (real data). */
 static int check_call(const s2_isa *k, f32_grpconv_s2_ukernel_fn fn, f32_grpconv_s2_ukernel_fn ref,
@@ -112,16 +120,13 @@ static int check_call(const s2_isa *k, f32_grpconv_s2_ukernel_fn fn, f32_grpconv
                         }
                 want[(size_t)m * ldy + i] = round_ref(sum, yround);
             }
-    int bad = 0;
-    for (size_t i = 0; i < yn; ++i)
-        if (f32_bits(y[i]) != f32_bits(want[i])) {
-            printf("FAIL grpconv_s2 %s %s: nk {%zu, %zu} off %td mr=%d nr=%d ncol=%zu nc=%zu "
-                   "nrt=%zu yround=%d: y[%zu] = %g, want %g\n",
-                   cpu_isa_name(k->isa), what, s->nk[0], s->nk[1], off, mr, nr, ncol, nc, nrt,
-                   yround, i, y[i], want[i]);
-            bad = 1;
-            break;
-        }
+    const size_t i = first_mismatch(y, want, yn);
+    const int bad = i < yn;
+    if (bad)
+        printf("FAIL grpconv_s2 %s %s: nk {%zu, %zu} off %td mr=%d nr=%d ncol=%zu nc=%zu "
+               "nrt=%zu yround=%d: y[%zu] = %g, want %g\n",
+               cpu_isa_name(k->isa), what, s->nk[0], s->nk[1], off, mr, nr, ncol, nc, nrt, yround,
+               i, y[i], want[i]);
     free(x);
     free(w[0]);
     free(w[1]);
@@ -205,16 +210,13 @@ static int check_grpconv(const masked_isa *k, test_rng *r, int mr, int nr)
                     }
             want[(size_t)m * ldy + j] = round_ref(sum, yround);
         }
-    int bad = 0;
-    for (size_t i = 0; i < yn; ++i)
-        if (f32_bits(ya[i]) != f32_bits(want[i])) {
-            printf("FAIL grpconv %s: mr=%d nr=%d ow=%zu col0=%zu nc=%zu nrt=%zu nkw=%zu "
-                   "stream=%d yround=%d: y[%zu] = %g, want %g\n",
-                   cpu_isa_name(k->isa), mr, nr, ow, col0, nc, nrt, nkw, stream, yround, i, ya[i],
-                   want[i]);
-            bad = 1;
-            break;
-        }
+    const size_t i = first_mismatch(ya, want, yn);
+    const int bad = i < yn;
+    if (bad)
+        printf("FAIL grpconv %s: mr=%d nr=%d ow=%zu col0=%zu nc=%zu nrt=%zu nkw=%zu "
+               "stream=%d yround=%d: y[%zu] = %g, want %g\n",
+               cpu_isa_name(k->isa), mr, nr, ow, col0, nc, nrt, nkw, stream, yround, i, ya[i],
+               want[i]);
     free(buf);
     free(w);
     free(y);
@@ -257,14 +259,11 @@ static int check_grpwtm(const masked_isa *k, test_rng *r, int mr, int nr, int ki
                 want[(size_t)m * ldm + (size_t)n * GRP_ACC_LANES + j % (size_t)k->vl] +=
                     ap[m][j] * bv;
             }
-    int bad = 0;
-    for (size_t i = 0; i < an; ++i)
-        if (f32_bits(acc[i]) != f32_bits(want[i])) {
-            printf("FAIL grpwtm %s: mr=%d nr=%d len=%zu masks kind %d: acc[%zu] = %g, want %g\n",
-                   cpu_isa_name(k->isa), mr, nr, len, kind, i, acc[i], want[i]);
-            bad = 1;
-            break;
-        }
+    const size_t i = first_mismatch(acc, want, an);
+    const int bad = i < an;
+    if (bad)
+        printf("FAIL grpwtm %s: mr=%d nr=%d len=%zu masks kind %d: acc[%zu] = %g, want %g\n",
+               cpu_isa_name(k->isa), mr, nr, len, kind, i, acc[i], want[i]);
     free(a);
     free(b);
     free(mt);
