@@ -177,6 +177,29 @@ static inline __attribute__((always_inline)) void g33_store(const int nr, const 
             _mm512_mask_storeu_ps(y + (r + (size_t)o) * yrs + (size_t)v * VL, om[v], a[o][v]);
 }
 
+/* Column strip q (columns [32q, 32q + 32)) of a row block: its blocks'
+ * masks, its nv (1 for a last strip of one block) and its results' lanes. */
+typedef struct g33_strip {
+    __mmask16 mk[3][2], om[2];
+    int nv;
+} g33_strip;
+
+static inline __attribute__((always_inline)) g33_strip strip_at(size_t q, size_t ow,
+                                                                const __mmask16 *m, size_t nb)
+{
+    g33_strip st;
+    for (int kw = 0; kw < 3; ++kw)
+        for (size_t v = 0; v < 2; ++v)
+            st.mk[kw][v] = 2 * q + v < nb ? m[(size_t)kw * nb + 2 * q + v] : 0;
+    st.om[0] = dw_lanes(0, (ptrdiff_t)ow - (ptrdiff_t)(32 * q));
+    st.om[1] = dw_lanes(0, (ptrdiff_t)ow - (ptrdiff_t)(32 * q) - VL);
+    st.nv = 2 * q + 1 < nb ? 2 : 1;
+    return st;
+}
+
+/* nv: 1 or 2, rows of one strip of nv blocks; 0: any nb, the strips of a
+ * row block one after another (each output element sums its own taps, so
+ * the strips' order changes no bits). */
 static inline __attribute__((always_inline)) void g33(const int nv, const int step, size_t rows,
                                                       size_t ow, const f32_dwrow_src *s,
                                                       const __mmask16 *m, size_t nb, const float *w,
@@ -185,13 +208,8 @@ static inline __attribute__((always_inline)) void g33(const int nv, const int st
     __m512 wv[9];
     for (int t = 0; t < 9; ++t)
         wv[t] = _mm512_set1_ps(w[t]);
-    __mmask16 mk[3][2], om[2];
+    const size_t ns = nv != 0 ? 1 : (nb + 1) / 2;
     const ptrdiff_t dws[3] = {s->dw[0], s->dw[1], s->dw[2]};
-    for (int kw = 0; kw < 3; ++kw)
-        for (int v = 0; v < 2; ++v)
-            mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
-    om[0] = dw_lanes(0, (ptrdiff_t)ow);
-    om[1] = dw_lanes(0, (ptrdiff_t)ow - VL);
     const float *x = s->x[0];
     const ptrdiff_t dh0 = s->dh[0];
     /* a block of 4 rows reads source rows r + lo .. r + lo + 5 */
@@ -202,33 +220,58 @@ static inline __attribute__((always_inline)) void g33(const int nv, const int st
      * at the same offsets), and the loads waited on them (in cache: 48 -> 75
      * GFLOP/s, depending on where gradInput lies against dy) */
     __m512 a[4][2], prev[4][2];
-    /* set so that gcc sees them set before the first store (r > 0) */
+    /* set so that gcc sees them set before the first store (r > 0); a strip
+     * of one block leaves a[.][1] zero, stored under an empty mask */
 #pragma GCC unroll 16
     for (int o = 0; o < 4; ++o)
 #pragma GCC unroll 16
-        for (int v = 0; v < nv; ++v)
-            prev[o][v] = _mm512_setzero_ps();
+        for (int v = 0; v < 2; ++v)
+            a[o][v] = prev[o][v] = _mm512_setzero_ps();
+    g33_strip pst = strip_at(0, ow, m, nb);
+    size_t pj = 0; /* prev's first row and column */
+    bool pending = false;
     size_t r = 0;
-    while (r + 4 <= rows) {
+    for (; r + 4 <= rows; r += 4) {
         ukernel_prefetch_steps(&s->pf, r, r + 4, rows);
         const ptrdiff_t first = (ptrdiff_t)r + lo;
-        if (first >= 0 && first + 5 < (ptrdiff_t)s->ih)
-            g33_block(4, nv, step, false, r, x, dh0, dws, s->ih, s->rs, mk, wv, w, a);
-        else
-            g33_block(4, nv, step, true, r, x, dh0, dws, s->ih, s->rs, mk, wv, w, a);
-        if (r > 0) g33_store(4, nv, r - 4, prev, om, y, yrs);
+        const bool inner = first >= 0 && first + 5 < (ptrdiff_t)s->ih;
+        for (size_t q = 0; q < ns; ++q) {
+            const g33_strip st = strip_at(q, ow, m, nb);
+            const float *xq = x + 32 * q;
+            if (nv == 1 || (nv == 0 && st.nv == 1)) {
+                if (inner)
+                    g33_block(4, 1, step, false, r, xq, dh0, dws, s->ih, s->rs, st.mk, wv, w, a);
+                else
+                    g33_block(4, 1, step, true, r, xq, dh0, dws, s->ih, s->rs, st.mk, wv, w, a);
+            } else {
+                if (inner)
+                    g33_block(4, 2, step, false, r, xq, dh0, dws, s->ih, s->rs, st.mk, wv, w, a);
+                else
+                    g33_block(4, 2, step, true, r, xq, dh0, dws, s->ih, s->rs, st.mk, wv, w, a);
+            }
+            if (pending) g33_store(4, nv == 1 ? 1 : 2, 0, prev, pst.om, y + pj, yrs);
 #pragma GCC unroll 16
-        for (int o = 0; o < 4; ++o)
+            for (int o = 0; o < 4; ++o)
 #pragma GCC unroll 16
-            for (int v = 0; v < nv; ++v)
-                prev[o][v] = a[o][v];
-        r += 4;
+                for (int v = 0; v < 2; ++v)
+                    prev[o][v] = a[o][v];
+            pst = st;
+            pj = r * yrs + 32 * q;
+            pending = true;
+        }
     }
-    if (r > 0) g33_store(4, nv, r - 4, prev, om, y, yrs);
+    if (pending) g33_store(4, nv == 1 ? 1 : 2, 0, prev, pst.om, y + pj, yrs);
     for (; r < rows; ++r) {
         ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
-        g33_block(1, nv, step, true, r, x, dh0, dws, s->ih, s->rs, mk, wv, w, a);
-        g33_store(1, nv, r, a, om, y, yrs);
+        for (size_t q = 0; q < ns; ++q) {
+            const g33_strip st = strip_at(q, ow, m, nb);
+            const float *xq = x + 32 * q;
+            if (nv == 1 || (nv == 0 && st.nv == 1))
+                g33_block(1, 1, step, true, r, xq, dh0, dws, s->ih, s->rs, st.mk, wv, w, a);
+            else
+                g33_block(1, 2, step, true, r, xq, dh0, dws, s->ih, s->rs, st.mk, wv, w, a);
+            g33_store(1, nv == 1 ? 1 : 2, r, a, st.om, y + 32 * q, yrs);
+        }
     }
 }
 
@@ -320,9 +363,13 @@ DW_G33_WIN(DW_SRC_F32_HF32, -1, g33_win_down_hf32)
     }
 DW_G33(2, 1, g33_nv2_up)
 DW_G33(1, 1, g33_nv1_up)
+DW_G33(0, 1, g33_wide_up)
 DW_G33(2, -1, g33_nv2_down)
 DW_G33(1, -1, g33_nv1_down)
+DW_G33(0, -1, g33_wide_down)
 #undef DW_G33
+typedef void (*g33_fn)(size_t rows, size_t ow, const f32_dwrow_src *s, const __mmask16 *m,
+                       size_t nb, const float *w, float *y, size_t yrs);
 
 /* +1 / -1 when the taps are a 3x3 grid on one plane (t = 3*kh + kw at row
  * offset dh[0] + step*kh, column offset dw[kw]), else 0. */
@@ -355,13 +402,12 @@ void f32_dwrow_ukernel_4x32__avx512(size_t rows, size_t ow, const f32_dwrow_src 
         fns[s->src_kind][win > 0](rows, ow, s, w, y, yrs);
         return;
     }
-    const int step = nb <= 2 ? grid33(s) : 0;
+    const int step = grid33(s);
     if (step != 0) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
+        static const g33_fn fns[2][3] = {{g33_wide_down, g33_nv1_down, g33_nv2_down},
+                                         {g33_wide_up, g33_nv1_up, g33_nv2_up}};
         dw_col_masks(s, ow, nb, 3, m);
-        if (step > 0)
-            (nb == 2 ? g33_nv2_up : g33_nv1_up)(rows, ow, s, m, nb, w, y, yrs);
-        else
-            (nb == 2 ? g33_nv2_down : g33_nv1_down)(rows, ow, s, m, nb, w, y, yrs);
+        fns[step > 0][nb <= 2 ? nb : 0](rows, ow, s, m, nb, w, y, yrs);
         return;
     }
     dw_col_masks(s, ow, nb, nt, m);

@@ -3,7 +3,8 @@
  * even and the odd 16-wide column blocks of a row; a 3x3 kernel is one group
  * of 9, 18 accumulators), the dy vectors of a block loaded once per group,
  * the x rows read where they lie with masked loads (padding and the columns
- * past ow read as zeros, never touched). 3x3 taps take a 3x3 path, over rows
+ * past ow read as zeros, never touched). 3x3 taps on one plane take a 3x3
+ * path (rows of up to 8 vectors; longer ones the generic sweep), over rows
  * of at most ow <= 32 columns with shifts -1, 0, +1 the row-window form
  * (each x row loaded once and shifted in registers; the only form that
  * converts a 16-bit or rounded x and dy as it loads them). */
@@ -101,54 +102,70 @@ static inline __attribute__((always_inline)) void sweep(const int ng, size_t t0,
     }
 }
 
-/* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
+/* ---- 3x3 taps on one source plane, rows of at most G33_MAX_NB vectors ----
  * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + kh at column shift
- * dw[kw]. Output rows go in blocks of R: each of the R + 2 source rows is
- * loaded once per shift and block (6 masked loads) and meets the dy rows of
- * every tap row that uses it, so a row costs ~11 loads instead of 20 (the
- * loads are mostly cache-line splits: they bound the generic sweep). Each
- * tap still sees its rows in ascending order: the dwwt lane order. */
+ * dw[kw]. Output rows go in blocks of nr: each of the nr + 2 source rows is
+ * loaded once per shift, column block and row block (masked loads) and meets
+ * the dy rows of every tap row that uses it, so a row costs ~11 loads per
+ * 9 FMAs instead of 20 (the loads are mostly cache-line splits: they bound
+ * the generic sweep, which also keeps its pointers and masks in memory: ~4x
+ * slower on 56-column rows). Column block b = 2q + v goes to accumulator v
+ * (the acc lanes' (j / VL) % 2); a row's blocks of one v are visited q
+ * ascending after its previous row's, so each tap still sees its lanes' terms
+ * r ascending, then j ascending: the dwwt lane order. */
+#define G33_MAX_NB 8
+
+/* Rows per block for nb column blocks: nr * ceil(nb / 2) dy vectors (at
+ * most 8) are live next to the 18 accumulators. */
+#define G33_ROWS(nb) ((nb) <= 4 ? 4 : 2)
+
 static inline __attribute__((always_inline)) void
-g33_block(const int nr, const int nv, const bool edge, size_t r, const float *x, ptrdiff_t dh0,
-          const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][2],
-          const __mmask16 om[2], const float *dy, size_t dyrs, __m512 *a0, __m512 *a1)
+g33_block(const int nr, const int nb, const bool edge, size_t r, const float *x, ptrdiff_t dh0,
+          const ptrdiff_t *dws, size_t ih, size_t rs, const __mmask16 mk[3][G33_MAX_NB],
+          const __mmask16 *om, const float *dy, size_t dyrs, __m512 *a0, __m512 *a1)
 {
-    /* one column block v at a time: its nr dy vectors, not both blocks', are
-     * live next to the 18 accumulators (with both, gcc spilled ~30 vectors
-     * per 72 FMAs); a tap's lanes of block v see the same rows in the same
-     * order either way */
+    /* one v at a time: its dy vectors, not both v's, are live next to the
+     * 18 accumulators (with both, gcc spilled ~30 vectors per 72 FMAs) */
 #pragma GCC unroll 2
-    for (int v = 0; v < nv; ++v) {
+    for (int v = 0; v < 2 && v < nb; ++v) {
         __m512 *a = v == 0 ? a0 : a1;
-        __m512 d[4];
+        const int nq = (nb - v + 1) / 2; /* blocks 2q + v < nb */
+        __m512 d[4][4];
 #pragma GCC unroll 16
         for (int o = 0; o < nr; ++o)
-            d[o] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
+#pragma GCC unroll 4
+            for (int q = 0; q < nq; ++q) {
+                const int b = 2 * q + v;
+                d[o][q] = _mm512_maskz_loadu_ps(om[b], dy + (r + (size_t)o) * dyrs + (size_t)b * VL);
+            }
 #pragma GCC unroll 16
         for (int sr = 0; sr < nr + 2; ++sr) {
             const ptrdiff_t i = (ptrdiff_t)r + dh0 + sr;
             const bool in = !edge || (i >= 0 && (size_t)i < ih);
             /* a row outside the source: every lane masked (zeros), nothing read */
             const float *xr = in ? x + (size_t)i * rs : dy;
+#pragma GCC unroll 4
+            for (int q = 0; q < nq; ++q) {
+                const int b = 2 * q + v;
 #pragma GCC unroll 16
-            for (int kw = 0; kw < 3; ++kw) {
-                const __mmask16 k = in ? mk[kw][v] : 0;
-                const __m512 xv = _mm512_maskz_loadu_ps(k, in ? xr + dws[kw] + v * VL : dy);
+                for (int kw = 0; kw < 3; ++kw) {
+                    const __mmask16 k = in ? mk[kw][b] : 0;
+                    const __m512 xv = _mm512_maskz_loadu_ps(k, in ? xr + dws[kw] + b * VL : dy);
 #pragma GCC unroll 16
-                for (int kh = 0; kh < 3; ++kh) {
-                    const int o = sr - kh;
-                    if (o < 0 || o >= nr) continue;
-                    a[3 * kh + kw] = _mm512_fmadd_ps(xv, d[o], a[3 * kh + kw]);
+                    for (int kh = 0; kh < 3; ++kh) {
+                        const int o = sr - kh;
+                        if (o < 0 || o >= nr) continue;
+                        a[3 * kh + kw] = _mm512_fmadd_ps(xv, d[o][q], a[3 * kh + kw]);
+                    }
                 }
             }
         }
     }
 }
 
-static inline __attribute__((always_inline)) void g33(const int nv, size_t rows, size_t ow,
+static inline __attribute__((always_inline)) void g33(const int nb, size_t rows, size_t ow,
                                                       const f32_dwrow_src *s, const __mmask16 *m,
-                                                      size_t nb, const float *dy, size_t dyrs,
-                                                      float *acc)
+                                                      const float *dy, size_t dyrs, float *acc)
 {
     __m512 a0[9], a1[9];
 #pragma GCC unroll 9
@@ -156,29 +173,29 @@ static inline __attribute__((always_inline)) void g33(const int nv, size_t rows,
         a0[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES);
         a1[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES + VL);
     }
-    __mmask16 mk[3][2], om[2];
+    __mmask16 mk[3][G33_MAX_NB], om[G33_MAX_NB];
     const ptrdiff_t dws[3] = {s->dw[0], s->dw[1], s->dw[2]};
-    for (int kw = 0; kw < 3; ++kw)
-        for (int v = 0; v < 2; ++v)
-            mk[kw][v] = v < nv ? m[(size_t)kw * nb + (size_t)v] : 0;
-    om[0] = dw_lanes(0, (ptrdiff_t)ow);
-    om[1] = dw_lanes(0, (ptrdiff_t)ow - VL);
+    for (int b = 0; b < nb; ++b) {
+        for (int kw = 0; kw < 3; ++kw) mk[kw][b] = m[(size_t)(kw * nb + b)];
+        om[b] = dw_lanes(0, (ptrdiff_t)ow - b * VL);
+    }
     const float *x = s->x[0];
     const ptrdiff_t dh0 = s->dh[0];
-    /* row blocks of 4 whose source rows are all inside: [r0, r1) */
+    const int nr = G33_ROWS(nb);
+    /* row blocks whose source rows are all inside: [r0, r1) */
     const ptrdiff_t r0 = dh0 < 0 ? -dh0 : 0, r1 = (ptrdiff_t)s->ih - dh0 - 2;
     size_t r = 0;
-    while (r + 4 <= rows) {
-        ukernel_prefetch_steps(&s->pf, r, r + 4, rows);
-        if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + 4 <= r1)
-            g33_block(4, nv, false, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+    while (r + (size_t)nr <= rows) {
+        ukernel_prefetch_steps(&s->pf, r, r + (size_t)nr, rows);
+        if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + nr <= r1)
+            g33_block(nr, nb, false, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
         else
-            g33_block(4, nv, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
-        r += 4;
+            g33_block(nr, nb, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+        r += (size_t)nr;
     }
     for (; r < rows; ++r) {
         ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
-        g33_block(1, nv, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
+        g33_block(1, nb, true, r, x, dh0, dws, s->ih, s->rs, mk, om, dy, dyrs, a0, a1);
     }
 #pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
@@ -359,19 +376,24 @@ DW_G33_WIN(DW_SRC_F32_HF32, DW_SRC_F32, g33_win_hf32)
 DW_G33_WIN(DW_SRC_F32_HF32, DW_SRC_F32_HF32, g33_win_hf32_dy)
 #undef DW_G33_WIN
 
-static __attribute__((noinline)) void g33_nv2(size_t rows, size_t ow, const f32_dwrow_src *s,
-                                              const __mmask16 *m, size_t nb, const float *dy,
-                                              size_t dyrs, float *acc)
-{
-    g33(2, rows, ow, s, m, nb, dy, dyrs, acc);
-}
-
-static __attribute__((noinline)) void g33_nv1(size_t rows, size_t ow, const f32_dwrow_src *s,
-                                              const __mmask16 *m, size_t nb, const float *dy,
-                                              size_t dyrs, float *acc)
-{
-    g33(1, rows, ow, s, m, nb, dy, dyrs, acc);
-}
+typedef void (*g33_fn)(size_t rows, size_t ow, const f32_dwrow_src *s, const __mmask16 *m,
+                       const float *dy, size_t dyrs, float *acc);
+#define DW_G33(nb)                                                                                 \
+    static __attribute__((noinline)) void g33_nb##nb(size_t rows, size_t ow,                     \
+                                                     const f32_dwrow_src *s, const __mmask16 *m,  \
+                                                     const float *dy, size_t dyrs, float *acc)    \
+    {                                                                                              \
+        g33(nb, rows, ow, s, m, dy, dyrs, acc);                                                    \
+    }
+DW_G33(1)
+DW_G33(2)
+DW_G33(3)
+DW_G33(4)
+DW_G33(5)
+DW_G33(6)
+DW_G33(7)
+DW_G33(8)
+#undef DW_G33
 
 /* Whether the taps are a 3x3 grid on one plane: t = 3*kh + kw at row offset
  * dh[0] + kh and column offset dw[kw]. */
@@ -402,12 +424,11 @@ void f32_dwrowwt_ukernel_12x32__avx512(size_t rows, size_t ow, const f32_dwrow_s
         fns[s->src_kind][s->dy_kind != DW_SRC_F32](rows, ow, s, dy, dyrs, acc);
         return;
     }
-    if (nb <= 2 && grid33(s)) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
+    if (nb <= G33_MAX_NB && grid33(s)) { /* the 3x3 path uses the masks of taps 0..2 (kh = 0) */
+        static const g33_fn fns[G33_MAX_NB] = {g33_nb1, g33_nb2, g33_nb3, g33_nb4,
+                                               g33_nb5, g33_nb6, g33_nb7, g33_nb8};
         dw_col_masks(s, ow, nb, 3, m);
-        if (nb == 2)
-            g33_nv2(rows, ow, s, m, nb, dy, dyrs, acc);
-        else
-            g33_nv1(rows, ow, s, m, nb, dy, dyrs, acc);
+        fns[nb - 1](rows, ow, s, m, dy, dyrs, acc);
         return;
     }
     dw_col_masks(s, ow, nb, nt, m);
