@@ -165,12 +165,12 @@ static inline int dw_window_taps(const f32_dwrow_src *s, bool wt)
 
 /* Whether the taps and widths take the AVX-512 kernels' row-window form
  * (each source row loaded once, its column shifts formed in registers), the
- * form a source converted as it is loaded needs: dw_window_taps, 16 < ow <=
- * 32 and iw <= 32; dwrowwt (wt) also iw <= ow. (The AVX2 kernels' 3x3 paths
+ * form a source converted as it is loaded needs: dw_window_taps, ow <= 32
+ * and iw <= 32; dwrowwt (wt) also iw <= ow. (The AVX2 kernels' 3x3 paths
  * take the same taps at any ow <= 32.) */
 static inline int dw_row_window(const f32_dwrow_src *s, size_t ow, bool wt)
 {
-    if (ow <= 16 || ow > 32 || s->iw > 32 || (wt && s->iw > ow)) return 0;
+    if (ow > 32 || s->iw > 32 || (wt && s->iw > ow)) return 0;
     return dw_window_taps(s, wt);
 }
 

@@ -53,10 +53,20 @@ static inline dw_window_mask dw_window_mask_for(size_t iw)
 
 /* 32 16-bit values of kind at row (lanes in m, the others zero), widened
  * into lo | hi, NaNs as vcvtph2ps / the bf16 shift leave them (the kernels'
- * fused multiply-adds quiet them: f32_dwrow_src). */
-static inline __attribute__((always_inline)) void
-dw_window_load16(const int kind, const uint16_t *row, __mmask32 m, __m512 *lo, __m512 *hi)
+ * fused multiply-adds quiet them: f32_dwrow_src). nv == 1: the first 16
+ * only (m within them), hi zero. */
+static inline __attribute__((always_inline)) void dw_window_load16(const int kind, const int nv,
+                                                                   const uint16_t *row, __mmask32 m,
+                                                                   __m512 *lo, __m512 *hi)
 {
+    if (nv == 1) {
+        const __m256i h = _mm256_maskz_loadu_epi16((__mmask16)m, row);
+        *lo = kind == DW_SRC_F16
+                  ? _mm512_cvtph_ps(h)
+                  : _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+        *hi = _mm512_setzero_ps();
+        return;
+    }
     const __m512i h = _mm512_maskz_loadu_epi16(m, row);
     const __m256i h0 = _mm512_castsi512_si256(h), h1 = _mm512_extracti64x4_epi64(h, 1);
     if (kind == DW_SRC_F16) {
@@ -84,21 +94,24 @@ static inline __attribute__((always_inline)) int dw_src_round_kind(const int kin
 
 /* Source row i of plane s (fp32: x[0], rounded for DW_SRC_F32_F16 /
  * DW_SRC_F32_HF32; 16-bit: x16), all zeros when !in (nothing is read then).
- * kind: s->src_kind as a constant. */
+ * kind: s->src_kind as a constant; nv == 1: a row of at most 16 columns
+ * (iw <= 16), hi zero. */
 static inline __attribute__((always_inline)) void
-dw_window_load(const int kind, bool in, const f32_dwrow_src *s, ptrdiff_t i,
+dw_window_load(const int kind, const int nv, bool in, const f32_dwrow_src *s, ptrdiff_t i,
                const dw_window_mask *m, __m512 *lo, __m512 *hi)
 {
     if (!dw_src_16bit(kind)) {
         const float *xr = in ? s->x[0] + i * (ptrdiff_t)s->rs : s->x[0];
         *lo = _mm512_maskz_loadu_ps(in ? m->f32[0] : 0, xr);
-        *hi = _mm512_maskz_loadu_ps(in ? m->f32[1] : 0, xr + (in ? 16 : 0));
+        *hi = nv == 1 ? _mm512_setzero_ps()
+                      : _mm512_maskz_loadu_ps(in ? m->f32[1] : 0, xr + (in ? 16 : 0));
         /* zeros stay zeros; F32_ROUND_NONE returns its argument */
         *lo = f32x16_round(*lo, dw_src_round_kind(kind));
-        *hi = f32x16_round(*hi, dw_src_round_kind(kind));
+        if (nv == 2) *hi = f32x16_round(*hi, dw_src_round_kind(kind));
         return;
     }
-    dw_window_load16(kind, in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16, in ? m->h16 : 0, lo, hi);
+    dw_window_load16(kind, nv, in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16, in ? m->h16 : 0, lo,
+                     hi);
 }
 
 /* Source columns [d, d + 16) of column block v (d = -1, 0, +1) from the

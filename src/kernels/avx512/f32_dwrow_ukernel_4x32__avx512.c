@@ -130,13 +130,13 @@ g33_block(const int nr, const int nv, const int step, const bool edge, size_t r,
  * merged as they are stored (g33_store_win); in cache 60 -> 63-65% of the
  * peak. */
 static inline __attribute__((always_inline)) void
-g33_block_win(const int kind, const int nr, const int step, const bool edge, size_t r,
+g33_block_win(const int kind, const int nv, const int nr, const int step, const bool edge, size_t r,
               const f32_dwrow_src *s, const dw_window_mask *m, const __m512 *wv, __m512 a[WR][2])
 {
 #pragma GCC unroll 16
     for (int o = 0; o < nr; ++o)
 #pragma GCC unroll 16
-        for (int v = 0; v < 2; ++v)
+        for (int v = 0; v < nv; ++v)
             a[o][v] = _mm512_setzero_ps();
 #pragma GCC unroll 16
     for (int u = 0; u < nr + 2; ++u) {
@@ -146,11 +146,11 @@ g33_block_win(const int kind, const int nr, const int step, const bool edge, siz
         if (kind == DW_SRC_BF16)
             dw_phases_load(in ? s->x16 + i * (ptrdiff_t)s->rs : s->x16, in ? m->h16 : 0, &lo, &hi);
         else
-            dw_window_load(kind, in, s, i, m, &lo, &hi);
+            dw_window_load(kind, nv, in, s, i, m, &lo, &hi);
 #pragma GCC unroll 16
         for (int kw = 0; kw < 3; ++kw)
 #pragma GCC unroll 16
-            for (int v = 0; v < 2; ++v) {
+            for (int v = 0; v < nv; ++v) {
                 /* lanes past ow are not stored: no mask */
                 const __m512 xv = kind == DW_SRC_BF16
                                       ? dw_phase_shift(step * (kw - 1), v, 0xffff, lo, hi)
@@ -277,8 +277,9 @@ static inline __attribute__((always_inline)) void g33(const int nv, const int st
 
 /* g33_store of a g33_block_win block (kind: its source's; bf16: the
  * results in column phases, merged first). */
-static inline __attribute__((always_inline)) void g33_store_win(const int kind, const int nr,
-                                                                size_t r, __m512 (*a)[2],
+static inline __attribute__((always_inline)) void g33_store_win(const int kind, const int nv,
+                                                                const int nr, size_t r,
+                                                                __m512 (*a)[2],
                                                                 const __mmask16 om[2], float *y,
                                                                 size_t yrs)
 {
@@ -286,25 +287,26 @@ static inline __attribute__((always_inline)) void g33_store_win(const int kind, 
 #pragma GCC unroll 16
         for (int o = 0; o < nr; ++o)
             dw_phases_merge(a[o][0], a[o][1], &a[o][0], &a[o][1]);
-    g33_store(nr, 2, r, (const __m512(*)[2])a, om, y, yrs);
+    g33_store(nr, nv, r, (const __m512(*)[2])a, om, y, yrs);
 }
 
 /* A last block of nr < WR rows (rows r .. r + nr - 1) of g33_win. */
 static inline __attribute__((always_inline)) void
-g33_win_tail(const int kind, const int nr, const int step, size_t r, size_t rows,
+g33_win_tail(const int kind, const int nv, const int nr, const int step, size_t r, size_t rows,
              const f32_dwrow_src *s, const dw_window_mask *m, const __m512 *wv,
              const __mmask16 om[2], float *y, size_t yrs)
 {
     __m512 a[WR][2];
     ukernel_prefetch_steps(&s->pf, r, r + (size_t)nr, rows);
-    g33_block_win(kind, nr, step, true, r, s, m, wv, a);
-    g33_store_win(kind, nr, r, a, om, y, yrs);
+    g33_block_win(kind, nv, nr, step, true, r, s, m, wv, a);
+    g33_store_win(kind, nv, nr, r, a, om, y, yrs);
 }
 
 /* g33 in the row-window form (g33_block_win), blocks of WR rows stored
- * right after their loads */
-static inline __attribute__((always_inline)) void g33_win(const int kind, const int step,
-                                                          size_t rows, size_t ow,
+ * right after their loads; nv == 1: ow <= 16 and iw <= 16, one vector a
+ * row (a bf16 source keeps both column phases: nv 2) */
+static inline __attribute__((always_inline)) void g33_win(const int kind, const int nv,
+                                                          const int step, size_t rows, size_t ow,
                                                           const f32_dwrow_src *s, const float *w,
                                                           float *y, size_t yrs)
 {
@@ -320,16 +322,16 @@ static inline __attribute__((always_inline)) void g33_win(const int kind, const 
         ukernel_prefetch_steps(&s->pf, r, r + WR, rows);
         const ptrdiff_t first = (ptrdiff_t)r + lo;
         if (first >= 0 && first + WR + 1 < (ptrdiff_t)s->ih)
-            g33_block_win(kind, WR, step, false, r, s, &m, wv, a);
+            g33_block_win(kind, nv, WR, step, false, r, s, &m, wv, a);
         else
-            g33_block_win(kind, WR, step, true, r, s, &m, wv, a);
-        g33_store_win(kind, WR, r, a, om, y, yrs);
+            g33_block_win(kind, nv, WR, step, true, r, s, &m, wv, a);
+        g33_store_win(kind, nv, WR, r, a, om, y, yrs);
     }
     _Static_assert(WR == 4, "the tail blocks below take 1 to 3 rows");
     switch (rows - r) {
-    case 3: g33_win_tail(kind, 3, step, r, rows, s, &m, wv, om, y, yrs); break;
-    case 2: g33_win_tail(kind, 2, step, r, rows, s, &m, wv, om, y, yrs); break;
-    case 1: g33_win_tail(kind, 1, step, r, rows, s, &m, wv, om, y, yrs); break;
+    case 3: g33_win_tail(kind, nv, 3, step, r, rows, s, &m, wv, om, y, yrs); break;
+    case 2: g33_win_tail(kind, nv, 2, step, r, rows, s, &m, wv, om, y, yrs); break;
+    case 1: g33_win_tail(kind, nv, 1, step, r, rows, s, &m, wv, om, y, yrs); break;
     default: break;
     }
 }
@@ -340,7 +342,10 @@ typedef void (*g33_win_fn)(size_t rows, size_t ow, const f32_dwrow_src *s, const
     static __attribute__((noinline)) void name(size_t rows, size_t ow, const f32_dwrow_src *s,     \
                                                const float *w, float *y, size_t yrs)               \
     {                                                                                              \
-        g33_win(kind, step, rows, ow, s, w, y, yrs);                                               \
+        if (kind != DW_SRC_BF16 && ow <= VL && s->iw <= VL)                                        \
+            g33_win(kind, 1, step, rows, ow, s, w, y, yrs);                                        \
+        else                                                                                       \
+            g33_win(kind, 2, step, rows, ow, s, w, y, yrs);                                        \
     }
 DW_G33_WIN(DW_SRC_F32, 1, g33_win_up)
 DW_G33_WIN(DW_SRC_F32, -1, g33_win_down)

@@ -211,20 +211,20 @@ static inline __attribute__((always_inline)) void g33(const int nb, size_t rows,
  * same values meet the same accumulators in the same order as g33_block's:
  * the same bits. */
 static inline __attribute__((always_inline)) void
-g33_block_win(const int kind, const int dkind, const int nr, const bool edge, size_t r,
-              const f32_dwrow_src *s, const dw_window_mask *m, const __mmask16 om[2],
+g33_block_win(const int kind, const int dkind, const int nv, const int nr, const bool edge,
+              size_t r, const f32_dwrow_src *s, const dw_window_mask *m, const __mmask16 om[2],
               const float *dy, size_t dyrs, __m512 *a0, __m512 *a1)
 {
     __m512 d[WR][2];
 #pragma GCC unroll 16
     for (int o = 0; o < nr; ++o) {
         if (dw_src_16bit(dkind)) { /* a 16-bit row of ow values, widened */
-            dw_window_load16(dkind, s->dy16 + (r + (size_t)o) * dyrs,
+            dw_window_load16(dkind, nv, s->dy16 + (r + (size_t)o) * dyrs,
                              (__mmask32)om[0] | (__mmask32)om[1] << 16, &d[o][0], &d[o][1]);
             continue;
         }
 #pragma GCC unroll 2
-        for (int v = 0; v < 2; ++v) {
+        for (int v = 0; v < nv; ++v) {
             d[o][v] = _mm512_maskz_loadu_ps(om[v], dy + (r + (size_t)o) * dyrs + (size_t)v * VL);
             d[o][v] = f32x16_round(d[o][v], dw_src_round_kind(dkind));
         }
@@ -234,11 +234,11 @@ g33_block_win(const int kind, const int dkind, const int nr, const bool edge, si
         const ptrdiff_t i = (ptrdiff_t)r + s->dh[0] + sr;
         const bool in = !edge || (i >= 0 && (size_t)i < s->ih);
         __m512 lo, hi;
-        dw_window_load(kind, in, s, i, m, &lo, &hi);
+        dw_window_load(kind, nv, in, s, i, m, &lo, &hi);
 #pragma GCC unroll 16
         for (int kw = 0; kw < 3; ++kw)
 #pragma GCC unroll 2
-            for (int v = 0; v < 2; ++v) {
+            for (int v = 0; v < nv; ++v) {
                 __m512 *a = v == 0 ? a0 : a1;
                 const __m512 xv = dw_window_shift(kw - 1, v, om[v], lo, hi);
 #pragma GCC unroll 16
@@ -251,8 +251,9 @@ g33_block_win(const int kind, const int dkind, const int nr, const bool edge, si
     }
 }
 
+/* nv == 1: ow <= 16 (so iw <= 16), the lanes of a1 untouched */
 static inline __attribute__((always_inline)) void g33_win(const int kind, const int dkind,
-                                                          size_t rows, size_t ow,
+                                                          const int nv, size_t rows, size_t ow,
                                                           const f32_dwrow_src *s, const float *dy,
                                                           size_t dyrs, float *acc)
 {
@@ -260,7 +261,7 @@ static inline __attribute__((always_inline)) void g33_win(const int kind, const 
 #pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
         a0[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES);
-        a1[t] = _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES + VL);
+        a1[t] = nv == 2 ? _mm512_loadu_ps(acc + (size_t)t * DW_ACC_LANES + VL) : a0[t];
     }
     const __mmask16 om[2] = {dw_lanes(0, (ptrdiff_t)ow), dw_lanes(0, (ptrdiff_t)ow - VL)};
     const dw_window_mask m = dw_window_mask_for(s->iw);
@@ -270,18 +271,18 @@ static inline __attribute__((always_inline)) void g33_win(const int kind, const 
     for (; r + WR <= rows; r += WR) {
         ukernel_prefetch_steps(&s->pf, r, r + WR, rows);
         if ((ptrdiff_t)r >= r0 && (ptrdiff_t)r + WR <= r1)
-            g33_block_win(kind, dkind, WR, false, r, s, &m, om, dy, dyrs, a0, a1);
+            g33_block_win(kind, dkind, nv, WR, false, r, s, &m, om, dy, dyrs, a0, a1);
         else
-            g33_block_win(kind, dkind, WR, true, r, s, &m, om, dy, dyrs, a0, a1);
+            g33_block_win(kind, dkind, nv, WR, true, r, s, &m, om, dy, dyrs, a0, a1);
     }
     for (; r < rows; ++r) {
         ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
-        g33_block_win(kind, dkind, 1, true, r, s, &m, om, dy, dyrs, a0, a1);
+        g33_block_win(kind, dkind, nv, 1, true, r, s, &m, om, dy, dyrs, a0, a1);
     }
 #pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
         _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES, a0[t]);
-        _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES + VL, a1[t]);
+        if (nv == 2) _mm512_storeu_ps(acc + (size_t)t * DW_ACC_LANES + VL, a1[t]);
     }
 }
 
@@ -364,7 +365,10 @@ typedef void (*g33_win_fn)(size_t rows, size_t ow, const f32_dwrow_src *s, const
     static __attribute__((noinline)) void name(size_t rows, size_t ow, const f32_dwrow_src *s,     \
                                                const float *dy, size_t dyrs, float *acc)           \
     {                                                                                              \
-        g33_win(kind, dkind, rows, ow, s, dy, dyrs, acc);                                          \
+        if (ow <= VL)                                                                              \
+            g33_win(kind, dkind, 1, rows, ow, s, dy, dyrs, acc);                                   \
+        else                                                                                       \
+            g33_win(kind, dkind, 2, rows, ow, s, dy, dyrs, acc);                                   \
     }
 DW_G33_WIN(DW_SRC_F32, DW_SRC_F32, g33_win_f32)
 DW_G33_WIN(DW_SRC_BF16, DW_SRC_F32, g33_win_bf16)
