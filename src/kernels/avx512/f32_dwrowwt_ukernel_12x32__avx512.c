@@ -275,9 +275,15 @@ static inline __attribute__((always_inline)) void g33_win(const int kind, const 
         else
             g33_block_win(kind, dkind, nv, WR, true, r, s, &m, om, dy, dyrs, a0, a1);
     }
-    for (; r < rows; ++r) {
-        ukernel_prefetch_steps(&s->pf, r, r + 1, rows);
-        g33_block_win(kind, dkind, nv, 1, true, r, s, &m, om, dy, dyrs, a0, a1);
+    /* the last 1-3 rows one block: each of their source rows loaded once
+     * (row by row, a 7x7 plane's last 3 rows loaded 9 source rows, not 5) */
+    ukernel_prefetch_steps(&s->pf, r, rows, rows);
+    _Static_assert(WR == 4, "the tail blocks below take 1 to 3 rows");
+    switch (rows - r) {
+    case 3: g33_block_win(kind, dkind, nv, 3, true, r, s, &m, om, dy, dyrs, a0, a1); break;
+    case 2: g33_block_win(kind, dkind, nv, 2, true, r, s, &m, om, dy, dyrs, a0, a1); break;
+    case 1: g33_block_win(kind, dkind, nv, 1, true, r, s, &m, om, dy, dyrs, a0, a1); break;
+    default: break;
     }
 #pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
