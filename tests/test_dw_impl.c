@@ -67,6 +67,7 @@
 
 static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_whole;
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
+static int g_chan[3];       /* per ISA: weights passes with the channels in the vector */
 /* per ISA and pass (data, weights): in-place passes whose kernels convert
  * the source (16-bit, or fp32 rounded) as they read it; per ISA: weights
  * passes whose kernels convert dy too */
@@ -98,6 +99,9 @@ typedef struct gen_opts {
     int inplace; /* unit strides, ACLCONV_DW_INPLACE=1: the in-place path */
     int round_win; /* with inplace: fp32 in mode FLOAT16 or HF32 (one case in two), the
                     * row-window form (x rounded in the kernels' window) */
+    int narrow;    /* with inplace: fp32 in mode FLOAT, 2-D, the row-window form over rows
+                    * of at most 8 columns (AVX-512's weights pass with the channels in
+                    * the vector) */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -106,7 +110,9 @@ static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
 static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
 {
     memset(p, 0, sizeof *p);
-    p->rank = go->round_win ? (int)rng_range(r, 2, 3) : (int)rng_range(r, 1, 3);
+    p->rank = go->narrow      ? 2
+              : go->round_win ? (int)rng_range(r, 2, 3)
+                              : (int)rng_range(r, 1, 3);
     p->n = rng_range(r, 1, 4);
     /* in-place, half the cases: >= 16 channels, so one image chunk per
      * channel and the weights pass sums gradBias too */
@@ -120,15 +126,16 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     p->transposed = p->data_dir == CONV_DIR_FWD;
     /* in-place, half the cases: 3x3 in (H, W) (the kernels' 3x3 paths when
      * the H dilation is 1 and the rows are at most 32 wide), depth 1 or 3 */
-    const bool k33 = go->inplace && p->rank >= 2 && (go->round_win || rng_chance(r, 1, 2));
+    const bool k33 =
+        go->inplace && p->rank >= 2 && (go->round_win || go->narrow || rng_chance(r, 1, 2));
     /* and a third of those at stride 2 in H and W, H dilation 1: the
      * weights pass's stride-2 in-place kernel (AVX-512, <= 32 columns) */
-    const bool s2 = k33 && !go->round_win && rng_chance(r, 1, 3);
+    const bool s2 = k33 && !go->round_win && !go->narrow && rng_chance(r, 1, 3);
     /* and two thirds of the others in the kernels' row-window form (shifts
-     * -1, 0, +1: W padding 1 in front, unit W dilation, 17-32 columns on
-     * both sides, one depth tap), the only one whose kernels convert a
+     * -1, 0, +1: W padding 1 in front, unit W dilation, at most 32 columns
+     * on both sides, one depth tap), the only one whose kernels convert a
      * source as they read it */
-    const bool win = k33 && !s2 && (go->round_win || rng_chance(r, 2, 3));
+    const bool win = k33 && !s2 && (go->round_win || go->narrow || rng_chance(r, 2, 3));
     for (int i = 0; i < 3; ++i) {
         const bool used = i >= 3 - p->rank;
         if (!used) {
@@ -148,10 +155,17 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
         if (s2 && i == 1) p->dil[i] = 1;
         if (win && i == 0) p->ks[i] = 1;
         if (win && i == 2) {
-            const int64_t tail = rng_range(r, 0, 2);
+            const int64_t tail = rng_range(r, go->narrow ? 1 : 0, 2);
             p->dil[i] = 1;
             p->pad[i] = 1;
-            p->xs[i] = rng_range(r, 17, 31);
+            if (go->narrow) {
+                p->xs[i] = rng_range(r, 2, 7);
+                p->ys[i] = p->xs[i] + tail - 1;
+                continue;
+            }
+            /* a third of them narrow: one vector a row (at most 8 columns:
+             * AVX-512's weights pass with the channels in the vector) */
+            p->xs[i] = rng_chance(r, 1, 3) ? rng_range(r, 2, 16) : rng_range(r, 17, 31);
             p->ys[i] = p->xs[i] + 1 + tail - p->ks[i] + 1;
             continue;
         }
@@ -161,6 +175,7 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
                          : (go->int_data ? (conv_mode)rng_range(r, 0, 1) : CONV_MODE_F32);
     if (!go->int_data && !go->inplace && rng_chance(r, 1, 2)) p->mode = CONV_MODE_HF32;
     if (go->round_win) p->mode = rng_chance(r, 1, 2) ? CONV_MODE_F16 : CONV_MODE_HF32;
+    if (go->narrow) p->mode = CONV_MODE_F32;
 }
 
 /* Whether dw's pass takes the in-place path when forced: unit strides (the
@@ -271,8 +286,11 @@ static void check_packed_same(conv_problem *p, it_operands *o, it_tensor *gb,
         char names[2][16];
         it_run_plan(p, NULL, names);
         const it_tensor *now[2] = {&o->gi, &o->gw};
+        /* with specials, any NaN for a NaN (docs/numerics.md, section 4:
+         * an inf - inf meeting a data NaN keeps the payload of the add's
+         * first operand, which the paths' adds do not pin) */
         for (int k = 0; k < 2; ++k)
-            if (!it_same_bits(now[k], &got[k])) {
+            if (!(specials ? it_same_bits_nan(now[k], &got[k]) : it_same_bits(now[k], &got[k]))) {
                 printf("FAIL seed %" PRIu64 " isa %s: %s of %s differs from the in-place run: %s\n",
                        seed, isa, k ? "gradWeight" : "gradInput", runs[run], desc);
                 it_fail();
@@ -422,6 +440,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     float *tol[2] = {NULL, NULL}; /* NULL: bitwise (small-integer data) */
     if (!go->int_data && vs_ref) it_tolerances(&p, &o, tol);
     if (go->inplace && conv_dw_weights_inplace_s2(&p, (aclconvIsa)go->isa)) g_inplace_s2[go->isa]++;
+    if (go->inplace && conv_dw_weights_chan_vec(&p, (aclconvIsa)go->isa)) g_chan[go->isa]++;
     if (go->inplace)
         for (int pass = 0; pass < 2; ++pass) {
             const int reads = conv_dw_kernel_converts(
@@ -568,6 +587,21 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_inplace_s2[isa]);
             it_fail();
         }
+        /* narrow rows in mode FLOAT, integers and real values (compared with
+         * the packed path's bits) */
+        for (int real = 0; real < 2; ++real) {
+            const gen_opts gn = {.int_data = !real, .isa = isa, .inplace = 1, .narrow = 1};
+            for (int i = 0; i < count / 8 + 1; ++i)
+                one_case(seed + (uint64_t)i * 130363u + (uint64_t)real * 179424673u +
+                             (uint64_t)isa * 7777777u,
+                         &gn);
+        }
+        /* the weights pass with the channels in the vector: AVX-512's only */
+        if ((isa == ACLCONV_ISA_AVX512) != (g_chan[isa] > 0)) {
+            printf("FAIL %s: %d weights passes with the channels in the vector\n",
+                   cpu_isa_name((aclconvIsa)isa), g_chan[isa]);
+            it_fail();
+        }
         /* sources converted by the kernels in both passes: AVX-512's only */
         if ((isa == ACLCONV_ISA_AVX512) !=
                 (g_src16[isa][0] > 0 && g_src16[isa][1] > 0 && g_dy16[isa] > 0) ||
@@ -619,6 +653,8 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa]);
             it_fail();
         }
+        printf("%s: channels in the vector: %d weights passes\n", cpu_isa_name((aclconvIsa)isa),
+               g_chan[isa]);
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
                "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
                "%d, HF32 %d (copies instead: %d); gradInput in the weights run: %d (FLOAT16 x "

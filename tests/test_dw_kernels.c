@@ -357,6 +357,89 @@ static int check_dwsum16(test_rng *r)
     return bad;
 }
 
+/* dwch_pack + dwchwt (AVX-512) against dwrowwt per channel: 16 channels
+ * (some absent) of planes of rows x ow, x of ih x iw (iw <= ow, its row 0
+ * at tap row dh0), sums from the same start values: the same bits per
+ * (channel, tap, column), over two images in a row. Non-finite values here
+ * and there (the kernels meet them in the same operations). */
+static int check_dwchwt(test_rng *r)
+{
+    int bad = 0;
+    for (int trial = 0; trial < 400 && !bad; ++trial) {
+        const size_t rows = (size_t)rng_range(r, 1, 20), ow = (size_t)rng_range(r, 1, 16);
+        const size_t iw = (size_t)rng_range(r, 1, (int64_t)ow);
+        const size_t ih = (size_t)rng_range(r, 1, (int64_t)rows + 3);
+        const ptrdiff_t dh0 = (ptrdiff_t)rng_range(r, -2, 1);
+        const size_t rs = iw + (size_t)rng_range(r, 0, 3), dyrs = ow + (size_t)rng_range(r, 0, 3);
+        const size_t nch = (size_t)rng_range(r, 1, 16), xp = ow + 2;
+        float *x = malloc(16 * ih * rs * sizeof(float)), *dy = malloc(16 * rows * dyrs * sizeof(float));
+        float *xt = calloc((rows + 2) * xp * 16, sizeof(float));
+        float *dyt = malloc(rows * ow * 16 * sizeof(float));
+        float *sums = malloc(ow * 9 * 16 * sizeof(float)), *acc = malloc(16 * 9 * DW_ACC_LANES * sizeof(float));
+        for (size_t c = 0; c < 16; ++c)
+            for (size_t t = 0; t < 9; ++t)
+                for (size_t j = 0; j < DW_ACC_LANES; ++j) {
+                    const float v = real_val(r);
+                    acc[(c * 9 + t) * DW_ACC_LANES + j] = v;
+                    if (j < ow) sums[(j * 9 + t) * 16 + c] = v;
+                }
+        const size_t i0 = dh0 > 0 ? (size_t)dh0 : 0;
+        const size_t i1 = (ptrdiff_t)ih < dh0 + (ptrdiff_t)rows + 2 ? ih : (size_t)(dh0 + (ptrdiff_t)rows + 2);
+        for (int img = 0; img < 2 && !bad; ++img) {
+            for (size_t i = 0; i < 16 * ih * rs; ++i)
+                x[i] = i % rs >= iw ? NAN : rng_chance(r, 1, 200) ? INFINITY : real_val(r);
+            for (size_t i = 0; i < 16 * rows * dyrs; ++i)
+                dy[i] = i % dyrs >= ow ? NAN : real_val(r);
+            const float *xs[16], *ds[16];
+            for (size_t c = 0; c < 16; ++c) {
+                xs[c] = c < nch ? x + c * ih * rs + i0 * rs : NULL;
+                ds[c] = c < nch ? dy + c * rows * dyrs : NULL;
+            }
+            const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
+            if (i1 > i0)
+                f32_dwch_pack_16__avx512(xs, rs, i1 - i0, iw,
+                                         xt + (((ptrdiff_t)i0 - dh0) * (ptrdiff_t)xp + 1) * 16, xp,
+                                         &none);
+            f32_dwch_pack_16__avx512(ds, dyrs, rows, ow, dyt, ow, &none);
+            f32_dwchwt_ukernel_16x2__avx512(rows, ow, xt, xp, dyt, sums, &none);
+            for (size_t c = 0; c < nch; ++c) {
+                const float *tx[9];
+                ptrdiff_t tdh[9], tdw[9];
+                for (int t = 0; t < 9; ++t) {
+                    tx[t] = x + c * ih * rs;
+                    tdh[t] = dh0 + t / 3;
+                    tdw[t] = t % 3 - 1;
+                }
+                const f32_dwrow_src src = {.x = tx, .dh = tdh, .dw = tdw, .nt = 9, .ih = ih,
+                                           .iw = iw, .rs = rs};
+                f32_dwrowwt_ukernel_12x32__avx512(rows, ow, &src, dy + c * rows * dyrs, dyrs,
+                                                  acc + c * 9 * DW_ACC_LANES);
+            }
+            for (size_t c = 0; c < nch && !bad; ++c)
+                for (size_t t = 0; t < 9 && !bad; ++t)
+                    for (size_t j = 0; j < ow && !bad; ++j) {
+                        const float got = sums[(j * 9 + t) * 16 + c];
+                        const float want = acc[(c * 9 + t) * DW_ACC_LANES + j];
+                        if (!same_bits(got, want)) {
+                            printf("FAIL dwchwt trial %d image %d (rows %zu ow %zu ih %zu iw %zu "
+                                   "dh0 %td nch %zu): channel %zu tap %zu column %zu = 0x%08x, "
+                                   "dwrowwt 0x%08x\n",
+                                   trial, img, rows, ow, ih, iw, dh0, nch, c, t, j,
+                                   f32_bits(got), f32_bits(want));
+                            bad = 1;
+                        }
+                    }
+        }
+        free(x);
+        free(dy);
+        free(xt);
+        free(dyt);
+        free(sums);
+        free(acc);
+    }
+    return bad;
+}
+
 int main(void)
 {
     const uint64_t seed = 0x64776b65726e6cull;
@@ -388,6 +471,9 @@ int main(void)
         const int bad = check_dwsum16(&r);
         printf("avx512: h16_dwsum %s\n", bad ? "FAIL" : "ok");
         fail += bad;
+        const int bad_ch = check_dwchwt(&r);
+        printf("avx512: dwch_pack + dwchwt %s\n", bad_ch ? "FAIL" : "ok");
+        fail += bad_ch;
     }
     printf("test_dw_kernels: %s\n", fail ? "FAILED" : "OK");
     return fail ? 1 : 0;

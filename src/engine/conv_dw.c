@@ -55,6 +55,8 @@ typedef struct dw_state {
     int src_kind;       /* in place: how the kernels convert the source view as they read it
                          * (f32_dwrow_src: DW_SRC_F32 none, or no copy for a 16-bit or
                          * rounded source; src_kind_for) */
+    bool chan_vec;      /* in place, weights pass: 16 channels of an image packed with the
+                         * channels in the vector and summed by dwchwt (chan_vec_applies) */
     bool dy_inplace;    /* weights pass, src_kind: dy, of x's dtype, converted alike by the
                          * kernels (and summed by h16_dwsum for gradBias), no dy plane */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
@@ -509,6 +511,47 @@ static bool dy_inplace_applies(const conv_problem *p, const dw_state *st)
     return true;
 }
 
+/* Rows of at most this many columns take the channels-in-the-vector
+ * weights loop (chan_vec_applies): where the plane kernels leave half their
+ * lanes or more empty. Its packing (16x16 transposes) costs about what a
+ * plane kernel call does, so wider rows lost to those (576 ch of 14 x 14,
+ * N64, one thread: 5.5-5.9 ms against 4.4; 960 ch of 7 x 7, 2 threads: 2.5-2.8
+ * against 3.5-4.5). */
+#define DW_CHAN_MAX_OW 8
+#define DW_CHAN_AHEAD 2 /* images: x and dy asked for so far ahead of the packing */
+
+/* Whether the in-place weights pass packs 16 channels of an image with the
+ * channels in the vector (dwch_pack) and sums them with dwchwt, where a
+ * plane per call costs more in per-plane work than in FMAs: AVX-512, fp32
+ * x and dy read as they lie (mode FLOAT), one depth plane, the row window's
+ * 3x3 taps (rows dh0 .. dh0 + 2, columns -1, 0, +1) over rows of at most
+ * DW_CHAN_MAX_OW columns, iw <= ow. The sums are bitwise the plane
+ * kernels'. ACLCONV_DW_CHAN=0 keeps the plane kernels (tests, A/B). */
+static bool chan_vec_applies(const conv_problem *p, const dw_state *st)
+{
+    const char *e = getenv("ACLCONV_DW_CHAN");
+    if (e != NULL && e[0] == '0') return false;
+    if (st->isa != ACLCONV_ISA_AVX512 || !st->inplace || st->inplace_s2 || !st->src_direct ||
+        !st->dy_direct || st->src_kind != DW_SRC_F32 || p->ks[0] != 1 || p->xs[0] != 1 ||
+        p->ys[0] != 1 || p->ys[2] > DW_CHAN_MAX_OW || p->xs[2] > p->ys[2])
+        return false;
+    dw_taps tp;
+    wt_taps(p, st, &tp);
+    if (tp.n != 9) return false;
+    for (int64_t t = 0; t < 9; ++t)
+        if (tp.dh[t] != tp.dh[0] + t / 3 || tp.dw[t] != t % 3 - 1) return false;
+    return true;
+}
+
+/* Floats of a slot for the chan_vec loop: the packed x (rows + 2 rows of
+ * ow + 2 positions), the packed dy and the sums per (column, tap). */
+static int64_t chan_vec_floats(const conv_problem *p)
+{
+    const int64_t rows = p->ys[1], ow = p->ys[2];
+    return round_floats((rows + 2) * (ow + 2) * 16) + round_floats(rows * ow * 16) +
+           round_floats(ow * 9 * 16);
+}
+
 /* Whether the in-place data pass computes a dense fp32 gradInput plane into
  * the slot and streams it out (f32_copy_nt: no read for ownership of its
  * lines) instead of writing it in place into lines asked for ahead: planes
@@ -597,6 +640,8 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
         src = st->src_direct || st->src_kind != DW_SRC_F32 ? 0 : view_plane(v);
         st->dy_inplace = pass == CONV_PASS_WEIGHTS && !dy_copies && dy_inplace_applies(p, st);
         if (st->dy_inplace) aux = 0;
+        st->chan_vec = pass == CONV_PASS_WEIGHTS && chan_vec_applies(p, st);
+        if (st->chan_vec) src = chan_vec_floats(p); /* x and dy as they lie otherwise */
         if (pass == CONV_PASS_DATA) {
             st->out_direct = f32_out_rows(&p->grad_input);
             st->out_rounds = st->out_direct && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
@@ -1390,6 +1435,83 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
         }
 }
 
+/* The lines of planes (n, c0) .. (n, c1 - 1) of v into stream s of pf, when
+ * they are one dense run (else none). */
+static void block_lines(const conv_view *v, int64_t n, int64_t c0, int64_t c1, int s,
+                        ukernel_prefetch *pf)
+{
+    plane_lines(v, n, c0, s, pf);
+    if (pf->lines[s] != 0 && v->stride[1] == view_plane(v))
+        pf->lines[s] = ukernel_lines((size_t)((c1 - c0) * view_plane(v)) * sizeof(float));
+}
+
+/* The weights loop of wt_task with the channels in the vector (chan_vec):
+ * per image, the task's (at most 16) x and dy planes packed by dwch_pack
+ * into the slot, then dwchwt; its sums per (column, tap, channel) stay in
+ * the slot for the task's images and go to the channels' partial sums at
+ * the end, lane j for column j. Each sum sees the terms and order of the
+ * in-place kernels' lane j (images, then rows ascending): the same bits.
+ * gradInput (with_data) and gradBias as wt_task_inplace, a plane each. */
+static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int64_t n0,
+                         int64_t n1, int64_t k)
+{
+    const conv_problem *p = r->p;
+    const dw_state *st = r->st;
+    const conv_view *x = &p->x, *y = &p->y;
+    const int64_t rows = p->ys[1], ow = p->ys[2], xp = ow + 2, ih = x->dim[3], iw = x->dim[4];
+    float *xt = slot_buf(r, slot);
+    float *dyt = xt + round_floats((rows + 2) * xp * 16);
+    float *sums = dyt + round_floats(rows * ow * 16);
+    /* rows and columns of xt outside the source stay zero for every image */
+    zero_f32(xt, (rows + 2) * xp * 16);
+    zero_f32(sums, ow * 9 * 16);
+    dw_taps tp;
+    wt_taps(p, st, &tp);
+    const int64_t dh0 = tp.dh[0]; /* xt row R: source row R + dh0; column C: C - 1 */
+    const int64_t i0 = max64(0, dh0), i1 = min64(ih, dh0 + rows + 2);
+    const dw_run *rd = r->data;
+    dw_data_views dv;
+    if (rd != NULL) data_views(rd, slot, &dv);
+    const float *planes[DW_SUM_GROUP]; /* gradBias: a group's dy planes (bias_plane) */
+    for (int64_t n = n0; n < n1; ++n) {
+        const float *xs[16], *ds[16];
+        for (int64_t c = c0; c < c0 + 16; ++c) {
+            const bool in = c < c1;
+            if (in && rd != NULL) fused_data_plane(rd, slot, &dv, n0, n1, c0, c1, n, c);
+            xs[c - c0] = in ? (const float *)x->data + conv_view_index(x, n, c, 0, i0, 0) : NULL;
+            ds[c - c0] = in ? (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0) : NULL;
+        }
+        /* the planes DW_CHAN_AHEAD images ahead, asked for into L2 a part
+         * per packed row and kernel row (the packing reads 32 planes side by
+         * side, more streams than the hardware prefetchers follow; in a
+         * burst before each image the requests stalled the core) */
+        ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
+        if (n + DW_CHAN_AHEAD < n1) {
+            block_lines(x, n + DW_CHAN_AHEAD, c0, c1, 0, &next);
+            block_lines(y, n + DW_CHAN_AHEAD, c0, c1, 1, &next);
+        }
+        next.l2 = 1;
+        const ukernel_prefetch px = ukernel_prefetch_part(&next, 0, 3),
+                               pd = ukernel_prefetch_part(&next, 1, 3),
+                               pk = ukernel_prefetch_part(&next, 2, 3);
+        if (i1 > i0)
+            f32_dwch_pack_16__avx512(xs, (size_t)x->stride[3], (size_t)(i1 - i0), (size_t)iw,
+                                     xt + ((i0 - dh0) * xp + 1) * 16, (size_t)xp, &px);
+        f32_dwch_pack_16__avx512(ds, (size_t)y->stride[3], (size_t)rows, (size_t)ow, dyt,
+                                 (size_t)ow, &pd);
+        f32_dwchwt_ukernel_16x2__avx512((size_t)rows, (size_t)ow, xt, (size_t)xp, dyt, sums, &pk);
+        if (st->bias)
+            for (int64_t c = c0; c < c1; ++c)
+                bias_plane(r, planes, NULL, n, c, c0, c1, ds[c - c0]);
+    }
+    for (int64_t c = c0; c < c1; ++c) {
+        float *acc = partials(r, c, k); /* zeroed by wt_task */
+        for (int64_t t = 0; t < 9; ++t)
+            for (int64_t j = 0; j < ow; ++j)
+                acc[t * DW_ACC_LANES + j] = sums[(j * 9 + t) * 16 + c - c0];
+    }
+}
+
 /* Weights: task b*nchunk + k sums chunk k of the images for the channels of
  * block b, image by image (consecutive channels are consecutive in memory);
  * each channel's partial sums see its images in ascending order. */
@@ -1423,7 +1545,9 @@ static void wt_task(void *ctx, size_t index, int slot)
     const dw_run *rd = r->data;
     dw_data_views dv;
     if (rd != NULL && !st->inplace) data_views(rd, slot, &dv);
-    if (st->inplace)
+    if (st->chan_vec)
+        wt_task_chan(r, slot, c0, c1, n0, n1, k);
+    else if (st->inplace)
         wt_task_inplace(r, slot, c0, c1, n0, n1, k);
     else
         for (int64_t n = n0; n < n1; ++n)
@@ -1569,6 +1693,14 @@ bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa)
     uint64_t bytes;
     return dw_plan(p, CONV_PASS_WEIGHTS, isa, state, &bytes) &&
            ((const dw_state *)state)->inplace_s2;
+}
+
+bool conv_dw_weights_chan_vec(const conv_problem *p, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
+    uint64_t bytes;
+    return dw_plan(p, CONV_PASS_WEIGHTS, isa, state, &bytes) &&
+           ((const dw_state *)state)->chan_vec;
 }
 
 int conv_dw_kernel_converts(const conv_problem *p, conv_pass pass, aclconvIsa isa)

@@ -249,4 +249,27 @@ typedef void (*h16_dwsum_ukernel_fn)(size_t nch, size_t len, const uint16_t *con
 void h16_dwsum_ukernel_4x16__avx512(size_t nch, size_t len, const uint16_t *const *x, int bf16,
                                     float *acc);
 
+/*
+ * 16 channel planes into the channels-in-the-vector layout ("dwch_pack"):
+ *   dst[(i*dp + j)*16 + c] = src[c][i*rs + j],  i < rows, j < cols, c < 16
+ * (0 for c with src[c] == NULL). Reads exactly those elements; writes only
+ * those of dst. Asks for pf's lines, a part per row.
+ */
+void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
+                              float *dst, size_t dp, const ukernel_prefetch *pf);
+
+/*
+ * Depthwise 3x3 weight-gradient dot products, 16 channels in the vector
+ * ("dwchwt"), on planes packed by dwch_pack: the source xt with rows + 2
+ * rows of xp >= ow + 2 positions (xt position (R, C) holds X(R + dh0,
+ * C - 1), zeros outside), dyt with rows of ow positions:
+ *   term (t, r, j) = xt[((r + t/3)*xp + j + t%3)*16 + c] * dyt[(r*ow + j)*16 + c]
+ * into acc[(j*9 + t)*16 + c], r < rows, j < ow. Per element r ascending,
+ * one fused multiply-add per term, continuing from its value: a column's
+ * terms in the order of the dwrowwt lane j (ow <= 32), the same bits. Asks
+ * for pf's lines as it goes.
+ */
+void f32_dwchwt_ukernel_16x2__avx512(size_t rows, size_t ow, const float *xt, size_t xp,
+                                     const float *dyt, float *acc, const ukernel_prefetch *pf);
+
 #endif /* ACLCONV_DW_UKERNELS_H_ */

@@ -1,0 +1,128 @@
+/* AVX-512 depthwise 3x3 weight-gradient dot products with 16 channels in
+ * the vector ("dwchwt", kernels/dw_ukernels.h), and the packing of 16
+ * channel planes into that layout ("dwch_pack"). Small planes (rows of at
+ * most 16 columns) cost the plane-per-call kernels more in their per-plane
+ * work than in FMAs (a 7x7 plane: 63 FMAs on 7 of 16 lanes, the 18
+ * accumulator loads and stores, the call); here a vector is 16 channels of
+ * one position, every lane is used, and no load is shifted or masked. The
+ * terms of a (channel, tap, column) meet in the order of the plane kernels'
+ * lane for that column (rows ascending), so the sums are bitwise theirs. */
+#include <immintrin.h>
+
+#include "kernels/dw_ukernels.h"
+
+#define NC 16 /* channels: the vector */
+#define NJ 2  /* columns a pass: 18 accumulators, the dy and x vectors next to them */
+
+/* The 16 x 16 transpose of r[c] (lane l: column l of channel c) into
+ * r[l] (lane c). */
+static inline __attribute__((always_inline)) void transpose16(__m512 r[16])
+{
+    __m512 t[16];
+    for (int k = 0; k < 8; ++k) {
+        t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+    }
+    /* per 128-bit lane, q[4g + m] holds columns m, m + 4, m + 8, m + 12 of
+     * channels 4g .. 4g + 3 */
+    __m512 q[16];
+    for (int g = 0; g < 4; ++g) {
+        q[4 * g + 0] = _mm512_shuffle_ps(t[4 * g], t[4 * g + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        q[4 * g + 1] = _mm512_shuffle_ps(t[4 * g], t[4 * g + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        q[4 * g + 2] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        q[4 * g + 3] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int m = 0; m < 4; ++m) {
+        /* 128-bit lanes: columns m and m + 8 of channel groups 0 and 1 (2 and 3) */
+        const __m512 lo = _mm512_shuffle_f32x4(q[m], q[4 + m], 0x88);
+        const __m512 hi = _mm512_shuffle_f32x4(q[8 + m], q[12 + m], 0x88);
+        /* columns m + 4 and m + 12 */
+        const __m512 lo4 = _mm512_shuffle_f32x4(q[m], q[4 + m], 0xdd);
+        const __m512 hi4 = _mm512_shuffle_f32x4(q[8 + m], q[12 + m], 0xdd);
+        r[m] = _mm512_shuffle_f32x4(lo, hi, 0x88);
+        r[m + 8] = _mm512_shuffle_f32x4(lo, hi, 0xdd);
+        r[m + 4] = _mm512_shuffle_f32x4(lo4, hi4, 0x88);
+        r[m + 12] = _mm512_shuffle_f32x4(lo4, hi4, 0xdd);
+    }
+}
+
+void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
+                              float *dst, size_t dp, const ukernel_prefetch *pf)
+{
+    for (size_t i = 0; i < rows; ++i) {
+        ukernel_prefetch_steps(pf, i, i + 1, rows);
+        for (size_t j = 0; j < cols; j += NC) {
+            const size_t n = cols - j < NC ? cols - j : NC;
+            const __mmask16 m = (__mmask16)((1u << n) - 1u);
+            __m512 r[NC];
+#pragma GCC unroll 16
+            for (int c = 0; c < NC; ++c)
+                r[c] = src[c] != NULL ? _mm512_maskz_loadu_ps(m, src[c] + i * rs + j)
+                                      : _mm512_setzero_ps();
+            transpose16(r);
+            float *d = dst + (i * dp + j) * NC;
+            /* unrolled: r[l] by a runtime l put r on the stack (gcc then
+             * copied it with rep movsq) */
+#pragma GCC unroll 16
+            for (int l = 0; l < NC; ++l)
+                if ((size_t)l < n) _mm512_storeu_ps(d + (size_t)l * NC, r[l]);
+        }
+    }
+}
+
+/* Columns j0 .. j0 + nj - 1 over all rows: their 9 taps' sums in registers,
+ * the nj + 2 x columns of a tap row loaded once for all of them. */
+static inline __attribute__((always_inline)) void columns(const int nj, size_t j0, size_t rows,
+                                                          size_t ow, const float *xt, size_t xp,
+                                                          const float *dyt, float *acc,
+                                                          const ukernel_prefetch *pf)
+{
+    __m512 a[NJ][9];
+#pragma GCC unroll 2
+    for (int j = 0; j < nj; ++j)
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; ++t)
+            a[j][t] = _mm512_loadu_ps(acc + ((j0 + (size_t)j) * 9 + (size_t)t) * NC);
+    for (size_t r = 0; r < rows; ++r) {
+        ukernel_prefetch_steps(pf, r, r + 1, rows);
+        __m512 d[NJ];
+#pragma GCC unroll 2
+        for (int j = 0; j < nj; ++j)
+            d[j] = _mm512_loadu_ps(dyt + (r * ow + j0 + (size_t)j) * NC);
+#pragma GCC unroll 3
+        for (int kh = 0; kh < 3; ++kh) {
+            const float *xr = xt + ((r + (size_t)kh) * xp + j0) * NC;
+#pragma GCC unroll 4
+            for (int cc = 0; cc < nj + 2; ++cc) {
+                const __m512 xv = _mm512_loadu_ps(xr + (size_t)cc * NC);
+#pragma GCC unroll 2
+                for (int j = 0; j < nj; ++j) {
+                    const int kw = cc - j;
+                    if (kw < 0 || kw > 2) continue;
+                    a[j][3 * kh + kw] = _mm512_fmadd_ps(xv, d[j], a[j][3 * kh + kw]);
+                }
+            }
+        }
+    }
+#pragma GCC unroll 2
+    for (int j = 0; j < nj; ++j)
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; ++t)
+            _mm512_storeu_ps(acc + ((j0 + (size_t)j) * 9 + (size_t)t) * NC, a[j][t]);
+}
+
+void f32_dwchwt_ukernel_16x2__avx512(size_t rows, size_t ow, const float *xt, size_t xp,
+                                     const float *dyt, float *acc, const ukernel_prefetch *pf)
+{
+    /* pf's lines a part per pass of columns, a part of that per row */
+    const size_t passes = (ow + NJ - 1) / NJ;
+    size_t j = 0, q = 0;
+    for (; j + NJ <= ow; j += NJ, ++q) {
+        const ukernel_prefetch part = ukernel_prefetch_part(pf, q, passes);
+        columns(NJ, j, rows, ow, xt, xp, dyt, acc, &part);
+    }
+    if (j < ow) {
+        const ukernel_prefetch part = ukernel_prefetch_part(pf, q, passes);
+        columns(1, j, rows, ow, xt, xp, dyt, acc, &part);
+    }
+}
