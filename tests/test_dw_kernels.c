@@ -168,12 +168,12 @@ static void draw_shape(trial *tr, test_rng *r)
 {
     tr->kind = (int)rng_range(r, 0, 2);
     tr->rows = (size_t)rng_range(r, 1, 40);
-    /* kind 0: the row-window form's widths (17-32) and some narrower; the
-     * others also wide rows (AVX-512's 3x3 path up to 8 vectors a row, then
-     * the generic sweep) */
+    /* kind 0: the row-window form's widths (17-32) and some narrower; all
+     * kinds also wide rows (the 3x3 paths' column strips: AVX-512 up to 8
+     * vectors a row, AVX2 up to 16 blocks, then the generic kernels) */
     tr->ow = (size_t)(tr->kind == 0 && rng_chance(r, 3, 4) ? rng_range(r, 17, 32)
-                      : tr->kind != 0 && rng_chance(r, 1, 4) ? rng_range(r, 33, 140)
-                                                              : rng_range(r, 1, 40));
+                      : rng_chance(r, 1, 4)                 ? rng_range(r, 33, 140)
+                                                            : rng_range(r, 1, 40));
     tr->iw = (size_t)rng_range(r, tr->ow > 2 ? (int64_t)tr->ow - 2 : 1, (int64_t)tr->ow + 2);
     tr->ih = (size_t)rng_range(r, tr->rows > 2 ? (int64_t)tr->rows - 2 : 1, (int64_t)tr->rows + 2);
     tr->rs = tr->iw + (size_t)rng_range(r, 0, 5);

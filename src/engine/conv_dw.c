@@ -327,7 +327,7 @@ static bool inplace_wanted(const conv_problem *p, aclconvIsa isa, int64_t ow)
     if (e != NULL && (e[0] == '0' || e[0] == '1')) return e[0] == '1';
     const bool k33 = p->ks[0] == 1 && p->ks[1] == 3 && p->ks[2] == 3 && p->dil[1] == 1;
     return k33 && (isa == ACLCONV_ISA_AVX512 ||
-                   (isa == ACLCONV_ISA_AVX2 && p->dil[2] == 1 && ow <= 32));
+                   (isa == ACLCONV_ISA_AVX2 && p->dil[2] == 1 && ow <= DW_AVX2_G33_MAX_OW));
 }
 
 /* The weights pass of a 3x3 (one depth tap, H dilation 1) at stride 2 in H

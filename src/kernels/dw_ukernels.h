@@ -174,6 +174,10 @@ static inline int dw_row_window(const f32_dwrow_src *s, size_t ow, bool wt)
     return dw_window_taps(s, wt);
 }
 
+/* The AVX2 in-place kernels' 3x3 paths (dw_window_taps) take rows of at
+ * most this many columns; wider rows take their generic kernels. */
+#define DW_AVX2_G33_MAX_OW 128
+
 /* Column masks a dwrow call keeps on its stack: the caller takes the
  * in-place kernels only when nt * ceil(ow / DW_ROW_MIN_VL) <= DW_ROW_MASKS. */
 #define DW_ROW_MASKS 2048

@@ -85,4 +85,42 @@ static inline bool g33_setup(const f32_dwrow_src *s, int step, size_t ow, size_t
     return true;
 }
 
+/* The 3x3 paths' call over rows of more than 4 column blocks (at most
+ * G33W_MAX_NB): only the first block's -1 shift and the last block load
+ * with masks (g33_masked), so only those are kept. */
+#define G33W_MAX_NB (DW_AVX2_G33_MAX_OW / 8)
+
+typedef struct g33w_geom {
+    const float *x;
+    ptrdiff_t dh0;
+    size_t ih, rs, nb;
+    __m256i mk0;    /* block 0, the -1 shift (step * (kw - 1) < 0) */
+    __m256i mkl[3]; /* the last block, shift kw */
+    __m256i oml;    /* the last block's lanes below ow */
+} g33w_geom;
+
+/* g33_setup for 4 < nb <= G33W_MAX_NB. */
+static inline bool g33w_setup(const f32_dwrow_src *s, int step, size_t ow, size_t nb,
+                              g33w_geom *g)
+{
+    if (nb <= 4 || nb > G33W_MAX_NB) return false;
+    unsigned char m[3 * G33W_MAX_NB];
+    dw8_col_masks(s, ow, nb, 3, m);
+    for (int kw = 0; kw < 3; ++kw)
+        for (size_t v = 0; v < nb; ++v)
+            if (!g33_masked((int)nb, (int)v, step * (kw - 1) < 0) &&
+                m[(size_t)kw * nb + v] != 0xffu)
+                return false;
+    g->x = s->x[0];
+    g->dh0 = s->dh[0];
+    g->ih = s->ih;
+    g->rs = s->rs;
+    g->nb = nb;
+    g->mk0 = dw8_vmask(m[step > 0 ? 0 : 2 * nb]);
+    for (int kw = 0; kw < 3; ++kw)
+        g->mkl[kw] = dw8_vmask(m[(size_t)kw * nb + nb - 1]);
+    g->oml = dw8_vmask(dw8_lanes(0, (ptrdiff_t)ow - (ptrdiff_t)((nb - 1) * 8)));
+    return true;
+}
+
 #endif /* ACLCONV_DW_G33_AVX2_H_ */

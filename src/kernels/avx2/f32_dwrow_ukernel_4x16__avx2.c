@@ -196,19 +196,132 @@ DW_G33(3, -1, g33_3_down)
 DW_G33(4, -1, g33_4_down)
 #undef DW_G33
 
+/* ---- 3x3 taps over rows of more than 4 column blocks ----------------------
+ * g33_cols' blocks of 4 rows and column pairs, the pairs of a wide row one
+ * after another (each output sums its own taps: the order of the pairs
+ * changes no bits), the masks from g33w_geom: first, the pair starts the
+ * row (block 0's -1 shift masked); last, it ends it (its last block's
+ * loads and stores masked). */
+static inline __attribute__((always_inline)) void
+g33w_block(const int nr, const int nv, const bool first, const bool last, const int step,
+           const bool edge, size_t r, size_t v0, const g33w_geom *g, const __m256 *wv, float *y,
+           size_t yrs)
+{
+    __m256 a[4][2];
+#pragma GCC unroll 16
+    for (int o = 0; o < nr; ++o)
+#pragma GCC unroll 2
+        for (int k = 0; k < nv; ++k)
+            a[o][k] = _mm256_setzero_ps();
+#pragma GCC unroll 16
+    for (int u = 0; u < nr + 2; ++u) {
+        const ptrdiff_t i = (ptrdiff_t)r + g->dh0 + (step > 0 ? u : nr - 1 - u);
+        const bool in = !edge || (i >= 0 && (size_t)i < g->ih);
+        const float *xr = in ? g->x + i * (ptrdiff_t)g->rs : g->x;
+#pragma GCC unroll 3
+        for (int kw = 0; kw < 3; ++kw)
+#pragma GCC unroll 2
+            for (int k = 0; k < nv; ++k) {
+                const bool lastb = last && k == nv - 1, minus = step * (kw - 1) < 0;
+                const float *p = xr + step * (kw - 1) + (v0 + (size_t)k) * VL;
+                const __m256 xv = !in                         ? _mm256_setzero_ps()
+                                  : lastb                     ? _mm256_maskload_ps(p, g->mkl[kw])
+                                  : first && k == 0 && minus ? _mm256_maskload_ps(p, g->mk0)
+                                                              : _mm256_loadu_ps(p);
+#pragma GCC unroll 16
+                for (int o = 0; o < nr; ++o) {
+                    const int kh = step > 0 ? u - o : u + o - (nr - 1);
+                    if (kh < 0 || kh > 2) continue;
+                    a[o][k] = _mm256_fmadd_ps(wv[3 * kh + kw], xv, a[o][k]);
+                }
+            }
+    }
+#pragma GCC unroll 16
+    for (int o = 0; o < nr; ++o)
+#pragma GCC unroll 2
+        for (int k = 0; k < nv; ++k) {
+            float *yp = y + (r + (size_t)o) * yrs + (v0 + (size_t)k) * VL;
+            if (last && k == nv - 1)
+                _mm256_maskstore_ps(yp, g->oml, a[o][k]);
+            else
+                _mm256_storeu_ps(yp, a[o][k]);
+        }
+}
+
+/* All rows of the pair (or last single block) at v0. */
+static inline __attribute__((always_inline)) void
+g33w_cols(const int nv, const bool first, const bool last, const int step, size_t rows, size_t v0,
+          const g33w_geom *g, const ukernel_prefetch *pf, const __m256 *wv, float *y, size_t yrs)
+{
+    const ptrdiff_t lo = step > 0 ? g->dh0 : g->dh0 - 2;
+    size_t r = 0;
+    for (; r + RB <= rows; r += RB) {
+        ukernel_prefetch_steps(pf, r, r + RB, rows);
+        const ptrdiff_t f = (ptrdiff_t)r + lo;
+        if (f >= 0 && f + RB + 1 < (ptrdiff_t)g->ih)
+            g33w_block(RB, nv, first, last, step, false, r, v0, g, wv, y, yrs);
+        else
+            g33w_block(RB, nv, first, last, step, true, r, v0, g, wv, y, yrs);
+    }
+    for (; r < rows; ++r) {
+        ukernel_prefetch_steps(pf, r, r + 1, rows);
+        g33w_block(1, nv, first, last, step, true, r, v0, g, wv, y, yrs);
+    }
+}
+
+static inline __attribute__((always_inline)) void g33w(const int step, size_t rows,
+                                                       const g33w_geom *gp,
+                                                       const ukernel_prefetch *pf, const float *w,
+                                                       float *y, size_t yrs)
+{
+    const g33w_geom g = *gp; /* in registers whatever y's stores alias */
+    __m256 wv[9];
+    for (int t = 0; t < 9; ++t)
+        wv[t] = _mm256_set1_ps(w[t]);
+    const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
+    g33w_cols(2, true, false, step, rows, 0, &g, pf, wv, y, yrs); /* it asks for the next operands */
+    size_t v0 = 2;
+    for (; v0 + 2 < g.nb; v0 += 2)
+        g33w_cols(2, false, false, step, rows, v0, &g, &none, wv, y, yrs);
+    if (v0 + 2 == g.nb)
+        g33w_cols(2, false, true, step, rows, v0, &g, &none, wv, y, yrs);
+    else
+        g33w_cols(1, false, true, step, rows, v0, &g, &none, wv, y, yrs);
+}
+
+static __attribute__((noinline)) void g33w_up(size_t rows, const g33w_geom *g,
+                                              const ukernel_prefetch *pf, const float *w, float *y,
+                                              size_t yrs)
+{
+    g33w(1, rows, g, pf, w, y, yrs);
+}
+
+static __attribute__((noinline)) void g33w_down(size_t rows, const g33w_geom *g,
+                                                const ukernel_prefetch *pf, const float *w,
+                                                float *y, size_t yrs)
+{
+    g33w(-1, rows, g, pf, w, y, yrs);
+}
+
 void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s, const float *w,
                                   float *y, size_t yrs)
 {
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     unsigned char m[DW_ROW_MASKS];
     ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
-    const int step = nb >= 1 && nb <= 4 ? dw_window_taps(s, false) : 0;
-    if (step != 0) {
+    const int step = nb >= 1 && nb <= G33W_MAX_NB ? dw_window_taps(s, false) : 0;
+    if (step != 0 && nb <= 4) {
         g33_geom g;
         if (g33_setup(s, step, ow, nb, &g)) {
             static const g33_fn fns[2][4] = {{g33_1_down, g33_2_down, g33_3_down, g33_4_down},
                                              {g33_1_up, g33_2_up, g33_3_up, g33_4_up}};
             fns[step > 0][nb - 1](rows, &g, &s->pf, w, y, yrs);
+            return;
+        }
+    } else if (step != 0) {
+        g33w_geom g;
+        if (g33w_setup(s, step, ow, nb, &g)) {
+            (step > 0 ? g33w_up : g33w_down)(rows, &g, &s->pf, w, y, yrs);
             return;
         }
     }

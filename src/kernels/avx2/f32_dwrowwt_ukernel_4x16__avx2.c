@@ -185,6 +185,65 @@ DW_G33(3, g33_3)
 DW_G33(4, g33_4)
 #undef DW_G33
 
+/* ---- 3x3 taps over rows of more than 4 column blocks ----------------------
+ * Group h (the lanes of blocks h, h + 2, ...) a row at a time: its blocks
+ * in ascending order, each block's dy vector next to the 9 accumulators and
+ * the x vectors of its 3 source rows and shifts (with 16 registers a block
+ * of rows would hold too many dy vectors). A lane still sees its rows in
+ * ascending order and, within a row, its blocks in ascending order: the
+ * dwwt lane order. first / last: block 0 (its -1 shift masked) / the last
+ * block (every load masked). */
+static inline __attribute__((always_inline)) void
+g33w_block(const bool first, const bool last, size_t v, const float *const xr[3],
+           const bool in[3], const g33w_geom *g, const float *dyr, __m256 *a)
+{
+    const float *p = dyr + v * VL;
+    const __m256 d = last ? _mm256_maskload_ps(p, g->oml) : _mm256_loadu_ps(p);
+#pragma GCC unroll 3
+    for (int kh = 0; kh < 3; ++kh)
+#pragma GCC unroll 3
+        for (int kw = 0; kw < 3; ++kw) {
+            const float *q = xr[kh] + (kw - 1) + v * VL;
+            const __m256 xv = !in[kh]              ? _mm256_setzero_ps()
+                              : last               ? _mm256_maskload_ps(q, g->mkl[kw])
+                              : first && kw == 0   ? _mm256_maskload_ps(q, g->mk0)
+                                                   : _mm256_loadu_ps(q);
+            a[3 * kh + kw] = _mm256_fmadd_ps(xv, d, a[3 * kh + kw]);
+        }
+}
+
+static void g33w_group(size_t h, size_t rows, const g33w_geom *gp, const ukernel_prefetch *pf,
+                       const float *dy, size_t dyrs, float *acc)
+{
+    const g33w_geom g = *gp; /* in registers whatever the stores alias */
+    __m256 a[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; ++t)
+        a[t] = _mm256_loadu_ps(acc + (size_t)t * DW_ACC_LANES + h * VL);
+    for (size_t r = 0; r < rows; ++r) {
+        ukernel_prefetch_steps(pf, r, r + 1, rows);
+        const float *xr[3];
+        bool in[3];
+        for (int kh = 0; kh < 3; ++kh) {
+            const ptrdiff_t i = (ptrdiff_t)r + g.dh0 + kh;
+            in[kh] = i >= 0 && (size_t)i < g.ih;
+            xr[kh] = in[kh] ? g.x + i * (ptrdiff_t)g.rs : g.x;
+        }
+        const float *dyr = dy + r * dyrs;
+        size_t v = h;
+        if (v == 0) {
+            g33w_block(true, false, 0, xr, in, &g, dyr, a);
+            v = 2;
+        }
+        for (; v + 1 < g.nb; v += 2)
+            g33w_block(false, false, v, xr, in, &g, dyr, a);
+        if (v == g.nb - 1) g33w_block(false, true, v, xr, in, &g, dyr, a);
+    }
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; ++t)
+        _mm256_storeu_ps(acc + (size_t)t * DW_ACC_LANES + h * VL, a[t]);
+}
+
 void f32_dwrowwt_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s, const float *dy,
                                     size_t dyrs, float *acc)
 {
@@ -195,6 +254,15 @@ void f32_dwrowwt_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src 
         if (g33_setup(s, 1, ow, nb, &g)) {
             static const g33_fn fns[4] = {g33_1, g33_2, g33_3, g33_4};
             fns[nb - 1](rows, &g, &s->pf, dy, dyrs, acc);
+            return;
+        }
+    }
+    if (nb > 4 && nb <= G33W_MAX_NB && dw_window_taps(s, true) != 0) {
+        g33w_geom g;
+        if (g33w_setup(s, 1, ow, nb, &g)) {
+            const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
+            g33w_group(0, rows, &g, &s->pf, dy, dyrs, acc); /* it asks for the next operands */
+            g33w_group(1, rows, &g, &none, dy, dyrs, acc);
             return;
         }
     }
