@@ -67,7 +67,7 @@
 
 static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_whole;
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
-static int g_chan[3];       /* per ISA: weights passes with the channels in the vector */
+static int g_chan[3][2];    /* per ISA: data, weights passes with the channels in the vector */
 /* per ISA and pass (data, weights): in-place passes whose kernels convert
  * the source (16-bit, or fp32 rounded) as they read it; per ISA: weights
  * passes whose kernels convert dy too */
@@ -440,7 +440,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
     float *tol[2] = {NULL, NULL}; /* NULL: bitwise (small-integer data) */
     if (!go->int_data && vs_ref) it_tolerances(&p, &o, tol);
     if (go->inplace && conv_dw_weights_inplace_s2(&p, (aclconvIsa)go->isa)) g_inplace_s2[go->isa]++;
-    if (go->inplace && conv_dw_weights_chan_vec(&p, (aclconvIsa)go->isa)) g_chan[go->isa]++;
+    if (go->inplace && conv_dw_chan_vec(&p, CONV_PASS_DATA, (aclconvIsa)go->isa))
+        g_chan[go->isa][0]++;
+    if (go->inplace && conv_dw_chan_vec(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa))
+        g_chan[go->isa][1]++;
     if (go->inplace)
         for (int pass = 0; pass < 2; ++pass) {
             const int reads = conv_dw_kernel_converts(
@@ -596,10 +599,11 @@ int main(int argc, char **argv)
                              (uint64_t)isa * 7777777u,
                          &gn);
         }
-        /* the weights pass with the channels in the vector: AVX-512's only */
-        if ((isa == ACLCONV_ISA_AVX512) != (g_chan[isa] > 0)) {
-            printf("FAIL %s: %d weights passes with the channels in the vector\n",
-                   cpu_isa_name((aclconvIsa)isa), g_chan[isa]);
+        /* both passes with the channels in the vector: AVX-512's only */
+        if ((isa == ACLCONV_ISA_AVX512) != (g_chan[isa][0] > 0 && g_chan[isa][1] > 0) ||
+            (isa != ACLCONV_ISA_AVX512 && g_chan[isa][0] + g_chan[isa][1] > 0)) {
+            printf("FAIL %s: %d data and %d weights passes with the channels in the vector\n",
+                   cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1]);
             it_fail();
         }
         /* sources converted by the kernels in both passes: AVX-512's only */
@@ -653,8 +657,8 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa]);
             it_fail();
         }
-        printf("%s: channels in the vector: %d weights passes\n", cpu_isa_name((aclconvIsa)isa),
-               g_chan[isa]);
+        printf("%s: channels in the vector: %d data, %d weights passes\n",
+               cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1]);
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
                "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
                "%d, HF32 %d (copies instead: %d); gradInput in the weights run: %d (FLOAT16 x "

@@ -440,6 +440,81 @@ static int check_dwchwt(test_rng *r)
     return bad;
 }
 
+/* dwch_pack + dwchconv (AVX-512) against dwrow per channel: the row
+ * window's taps at step +1 or -1 over 16 channels (some absent), the same
+ * weights: the same bits per output, nothing written past ow or into an
+ * absent channel's plane. */
+static int check_dwchconv(test_rng *r)
+{
+    int bad = 0;
+    for (int trial = 0; trial < 400 && !bad; ++trial) {
+        const size_t rows = (size_t)rng_range(r, 1, 20), ow = (size_t)rng_range(r, 1, 16);
+        const size_t iw = (size_t)rng_range(r, 1, (int64_t)ow + 3);
+        const size_t ih = (size_t)rng_range(r, 1, (int64_t)rows + 3);
+        const ptrdiff_t step = rng_chance(r, 1, 2) ? 1 : -1, dh0 = (ptrdiff_t)rng_range(r, -2, 2);
+        const size_t rs = iw + (size_t)rng_range(r, 0, 3), yrs = ow + (size_t)rng_range(r, 0, 3);
+        const size_t nch = (size_t)rng_range(r, 1, 16), sp = ow + 2;
+        float *x = malloc(16 * ih * rs * sizeof(float));
+        float *got = malloc(16 * rows * yrs * sizeof(float)), *want = malloc(16 * rows * yrs * sizeof(float));
+        float *grid = calloc((rows + 2) * sp * 16, sizeof(float));
+        float w[16 * 9], w16[9 * 16];
+        for (size_t i = 0; i < 16 * ih * rs; ++i)
+            x[i] = i % rs >= iw ? NAN : rng_chance(r, 1, 200) ? -INFINITY : real_val(r);
+        for (size_t i = 0; i < 16 * rows * yrs; ++i)
+            got[i] = want[i] = 12345.0f;
+        for (size_t c = 0; c < 16; ++c)
+            for (size_t t = 0; t < 9; ++t)
+                w16[t * 16 + c] = w[c * 9 + t] = real_val(r);
+        ptrdiff_t tdh[9], tdw[9];
+        for (int t = 0; t < 9; ++t) {
+            tdh[t] = dh0 + step * (t / 3);
+            tdw[t] = step * (t % 3 - 1);
+        }
+        const ptrdiff_t rmin = tdh[0] < tdh[6] ? tdh[0] : tdh[6];
+        /* the source rows the grid holds: [i0, i1), maybe none */
+        const ptrdiff_t iend = rmin + (ptrdiff_t)rows + 2;
+        const size_t i0 = rmin > 0 ? (size_t)rmin : 0;
+        const size_t i1 = iend <= 0 ? 0 : (ptrdiff_t)ih < iend ? ih : (size_t)iend;
+        const float *xs[16];
+        float *ys[16];
+        for (size_t c = 0; c < 16; ++c) {
+            xs[c] = c < nch ? x + c * ih * rs + i0 * rs : NULL;
+            ys[c] = c < nch ? got + c * rows * yrs : NULL;
+        }
+        const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
+        const size_t cols = iw < ow + 1 ? iw : ow + 1;
+        if (i1 > i0)
+            f32_dwch_pack_16__avx512(xs, rs, i1 - i0, cols,
+                                     grid + (((ptrdiff_t)i0 - rmin) * (ptrdiff_t)sp + 1) * 16, sp,
+                                     &none);
+        ptrdiff_t toff[9];
+        for (int t = 0; t < 9; ++t)
+            toff[t] = (tdh[t] - rmin) * (ptrdiff_t)sp + tdw[t] + 1;
+        f32_dwchconv_ukernel_16__avx512(rows, ow, grid, sp, toff, w16, ys, yrs);
+        for (size_t c = 0; c < nch; ++c) {
+            const float *tx[9];
+            for (int t = 0; t < 9; ++t)
+                tx[t] = x + c * ih * rs;
+            const f32_dwrow_src src = {.x = tx, .dh = tdh, .dw = tdw, .nt = 9, .ih = ih,
+                                       .iw = iw, .rs = rs};
+            f32_dwrow_ukernel_4x32__avx512(rows, ow, &src, w + c * 9, want + c * rows * yrs, yrs);
+        }
+        for (size_t i = 0; i < 16 * rows * yrs && !bad; ++i)
+            if (!same_bits(got[i], want[i])) {
+                printf("FAIL dwchconv trial %d (rows %zu ow %zu ih %zu iw %zu step %td dh0 %td "
+                       "nch %zu): element %zu = 0x%08x, dwrow 0x%08x\n",
+                       trial, rows, ow, ih, iw, step, dh0, nch, i, f32_bits(got[i]),
+                       f32_bits(want[i]));
+                bad = 1;
+            }
+        free(x);
+        free(got);
+        free(want);
+        free(grid);
+    }
+    return bad;
+}
+
 int main(void)
 {
     const uint64_t seed = 0x64776b65726e6cull;
@@ -474,6 +549,9 @@ int main(void)
         const int bad_ch = check_dwchwt(&r);
         printf("avx512: dwch_pack + dwchwt %s\n", bad_ch ? "FAIL" : "ok");
         fail += bad_ch;
+        const int bad_cc = check_dwchconv(&r);
+        printf("avx512: dwch_pack + dwchconv %s\n", bad_cc ? "FAIL" : "ok");
+        fail += bad_cc;
     }
     printf("test_dw_kernels: %s\n", fail ? "FAILED" : "OK");
     return fail ? 1 : 0;

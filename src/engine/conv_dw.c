@@ -55,8 +55,9 @@ typedef struct dw_state {
     int src_kind;       /* in place: how the kernels convert the source view as they read it
                          * (f32_dwrow_src: DW_SRC_F32 none, or no copy for a 16-bit or
                          * rounded source; src_kind_for) */
-    bool chan_vec;      /* in place, weights pass: 16 channels of an image packed with the
-                         * channels in the vector and summed by dwchwt (chan_vec_applies) */
+    bool chan_vec;      /* in place: 16 channels of an image packed with the channels in
+                         * the vector, summed by dwchwt (weights, chan_vec_applies) or
+                         * correlated by dwchconv into gradInput (data, chan_data_applies) */
     bool dy_inplace;    /* weights pass, src_kind: dy, of x's dtype, converted alike by the
                          * kernels (and summed by h16_dwsum for gradBias), no dy plane */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
@@ -544,6 +545,38 @@ static bool chan_vec_applies(const conv_problem *p, const dw_state *st)
     return true;
 }
 
+/* Whether the in-place data pass packs 16 channels of an image's source
+ * with the channels in the vector (dwch_pack, a zero border) and correlates
+ * them with dwchconv, writing gradInput's rows itself: as chan_vec_applies,
+ * for the data taps of the row window (step +1 or -1), an fp32 gradInput of
+ * dense rows in mode FLOAT. The sums are bitwise dwrow's. */
+static bool chan_data_applies(const conv_problem *p, const dw_state *st)
+{
+    const char *e = getenv("ACLCONV_DW_CHAN");
+    if (e != NULL && e[0] == '0') return false;
+    const conv_view *v = st->bwd ? &p->y : &p->x;
+    if (st->isa != ACLCONV_ISA_AVX512 || !st->inplace || !st->src_direct ||
+        st->src_kind != DW_SRC_F32 || !f32_out_rows(&p->grad_input) || p->mode != CONV_MODE_F32 ||
+        p->ks[0] != 1 || v->dim[2] != 1 || st->dim[0].out_n != 1 ||
+        st->dim[2].out_n > DW_CHAN_MAX_OW)
+        return false;
+    dw_taps tp;
+    data_taps(st, p->ks, &tp);
+    if (tp.n != 9) return false;
+    const ptrdiff_t step = tp.dh[3] - tp.dh[0];
+    if (step != 1 && step != -1) return false;
+    for (int64_t t = 0; t < 9; ++t)
+        if (tp.dh[t] != tp.dh[0] + step * (t / 3) || tp.dw[t] != step * (t % 3 - 1)) return false;
+    return true;
+}
+
+/* Floats of a slot for the chan_vec data pass: the packed source, rows + 2
+ * rows of ow + 2 positions. */
+static int64_t chan_data_floats(const dw_state *st)
+{
+    return round_floats((st->dim[1].out_n + 2) * (st->dim[2].out_n + 2) * 16);
+}
+
 /* Floats of a slot for the chan_vec loop: the packed x (rows + 2 rows of
  * ow + 2 positions), the packed dy and the sums per (column, tap). */
 static int64_t chan_vec_floats(const conv_problem *p)
@@ -650,6 +683,14 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
             if (st->out_nt) st->out_direct = false;
             st->out_group = st->out_direct || st->out_nt ? 0 : group_planes(p, isa);
             aux = st->out_direct ? 0 : view_plane(&p->grad_input) * max64(1, st->out_group);
+            st->chan_vec = chan_data_applies(p, st);
+            if (st->chan_vec) { /* dwchconv writes gradInput's rows */
+                st->out_direct = true;
+                st->out_nt = false;
+                st->out_group = 0;
+                aux = 0;
+                src = chan_data_floats(st);
+            }
         }
     }
     /* the W output phases of a stride-2 gradInput interleave in its rows:
@@ -879,6 +920,16 @@ void plane_lines(const conv_view *v, int64_t n, int64_t c, int s, ukernel_prefet
     const size_t bytes = (size_t)(v->dim[2] * v->dim[3] * v->dim[4]) * es;
     pf->at[s] = v->data + conv_view_index(v, n, c, 0, 0, 0) * (int64_t)es;
     pf->lines[s] = ukernel_lines(bytes);
+}
+
+/* The lines of planes (n, c0) .. (n, c1 - 1) of v into stream s of pf, when
+ * they are one dense run (else none). */
+static void block_lines(const conv_view *v, int64_t n, int64_t c0, int64_t c1, int s,
+                        ukernel_prefetch *pf)
+{
+    plane_lines(v, n, c0, s, pf);
+    if (pf->lines[s] != 0 && v->stride[1] == view_plane(v))
+        pf->lines[s] = ukernel_lines((size_t)((c1 - c0) * view_plane(v)) * sizeof(float));
 }
 
 /* Whether the slot's packed plane already holds its zero borders (the same
@@ -1224,6 +1275,50 @@ static bool out_ahead(const dw_run *r)
     return r->st->inplace && !r->st->out_nt && !r->group_nt;
 }
 
+/* gradInput's planes (n, c0) .. (n, c1 - 1), c1 - c0 <= 16, with the
+ * channels in the vector (chan_vec): the source planes packed into the
+ * slot's grid (source row R + rmin at grid row R, column C - 1 at C; the
+ * rest zero), dwchconv's rows transposed back into gradInput. The next 16
+ * planes of the source are asked for into L2 as these are packed. */
+static void data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int slot)
+{
+    const conv_problem *p = r->p;
+    const dw_state *st = r->st;
+    const conv_view *v = st->bwd ? &p->y : &p->x, *out = &p->grad_input;
+    const int64_t rows = st->dim[1].out_n, ow = st->dim[2].out_n, sp = ow + 2;
+    const int64_t ih = v->dim[3], iw = v->dim[4];
+    float *grid = slot_buf(r, slot);
+    zero_f32(grid, (rows + 2) * sp * 16);
+    dw_taps tp;
+    data_taps(st, p->ks, &tp);
+    const int64_t rmin = min64(tp.dh[0], tp.dh[6]);
+    const int64_t i0 = max64(0, rmin), i1 = min64(ih, rmin + rows + 2);
+    const float *wk = (const float *)(r->ws + st->wv_off);
+    const float *src[16];
+    float *dst[16];
+    float w16[9 * 16];
+    for (int64_t cc = 0; cc < 16; ++cc) {
+        const int64_t c = c0 + cc;
+        const bool in = c < c1;
+        src[cc] = in ? (const float *)v->data + conv_view_index(v, n, c, 0, i0, 0) : NULL;
+        dst[cc] = in ? (float *)out->data + conv_view_index(out, n, c, 0, 0, 0) : NULL;
+        for (int64_t t = 0; t < 9; ++t)
+            w16[t * 16 + cc] = in ? wk[c * st->ntaps + t] : 0.0f;
+    }
+    ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
+    if (c1 < p->g) block_lines(v, n, c1, min64(p->g, c1 + 16), 0, &next);
+    next.l2 = 1;
+    if (i1 > i0)
+        f32_dwch_pack_16__avx512(src, (size_t)v->stride[3], (size_t)(i1 - i0),
+                                 (size_t)min64(iw, ow + 1), grid + ((i0 - rmin) * sp + 1) * 16,
+                                 (size_t)sp, &next);
+    ptrdiff_t toff[9];
+    for (int t = 0; t < 9; ++t)
+        toff[t] = (ptrdiff_t)((tp.dh[t] - rmin) * sp + tp.dw[t] + 1);
+    f32_dwchconv_ukernel_16__avx512((size_t)rows, (size_t)ow, grid, (size_t)sp, toff, w16, dst,
+                                    (size_t)out->stride[3]);
+}
+
 /* Data gradient: task n*nblocks + b computes the planes (n, c) of the
  * channels c of block b, in order (consecutive in memory), prefetching the
  * next plane while computing one. */
@@ -1236,6 +1331,10 @@ static void data_task(void *ctx, size_t index, int slot)
     const int64_t c1 = min64(p->g, c0 + DW_BLOCK);
     const dw_state *st = r->st;
     const conv_view *v = st->bwd ? &p->y : &p->x;
+    if (st->chan_vec) {
+        data_chan(r, n, c0, c1, slot);
+        return;
+    }
     dw_data_views dv;
     data_views(r, slot, &dv);
     for (int64_t c = c0; c < c1; ++c) {
@@ -1436,16 +1535,6 @@ static void wt_task_inplace(const dw_run *r, int slot, int64_t c0, int64_t c1, i
         }
 }
 
-/* The lines of planes (n, c0) .. (n, c1 - 1) of v into stream s of pf, when
- * they are one dense run (else none). */
-static void block_lines(const conv_view *v, int64_t n, int64_t c0, int64_t c1, int s,
-                        ukernel_prefetch *pf)
-{
-    plane_lines(v, n, c0, s, pf);
-    if (pf->lines[s] != 0 && v->stride[1] == view_plane(v))
-        pf->lines[s] = ukernel_lines((size_t)((c1 - c0) * view_plane(v)) * sizeof(float));
-}
-
 /* The weights loop of wt_task with the channels in the vector (chan_vec):
  * per image, the task's (at most 16) x and dy planes packed by dwch_pack
  * into the slot, then dwchwt; its sums per (column, tap, channel) stay in
@@ -1476,9 +1565,11 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
     const float *planes[DW_SUM_GROUP]; /* gradBias: a group's dy planes (bias_plane) */
     for (int64_t n = n0; n < n1; ++n) {
         const float *xs[16], *ds[16];
+        if (rd != NULL && rd->st->chan_vec) data_chan(rd, n, c0, c1, slot);
         for (int64_t c = c0; c < c0 + 16; ++c) {
             const bool in = c < c1;
-            if (in && rd != NULL) fused_data_plane(rd, slot, &dv, n0, n1, c0, c1, n, c);
+            if (in && rd != NULL && !rd->st->chan_vec)
+                fused_data_plane(rd, slot, &dv, n0, n1, c0, c1, n, c);
             xs[c - c0] = in ? (const float *)x->data + conv_view_index(x, n, c, 0, i0, 0) : NULL;
             ds[c - c0] = in ? (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0) : NULL;
         }
@@ -1696,12 +1787,11 @@ bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa)
            ((const dw_state *)state)->inplace_s2;
 }
 
-bool conv_dw_weights_chan_vec(const conv_problem *p, aclconvIsa isa)
+bool conv_dw_chan_vec(const conv_problem *p, conv_pass pass, aclconvIsa isa)
 {
     _Alignas(64) unsigned char state[CONV_IMPL_STATE_BYTES] = {0};
     uint64_t bytes;
-    return dw_plan(p, CONV_PASS_WEIGHTS, isa, state, &bytes) &&
-           ((const dw_state *)state)->chan_vec;
+    return dw_plan(p, pass, isa, state, &bytes) && ((const dw_state *)state)->chan_vec;
 }
 
 int conv_dw_kernel_converts(const conv_problem *p, conv_pass pass, aclconvIsa isa)

@@ -17,9 +17,9 @@ extern const conv_impl conv_impl_dw;
  * (the dwrowwt_s2 kernel), with the in-place choice as planning makes it. */
 bool conv_dw_weights_inplace_s2(const conv_problem *p, aclconvIsa isa);
 
-/* For tests: whether dw's weights pass of p packs 16 channels of an image
- * with the channels in the vector (dwch_pack, dwchwt). */
-bool conv_dw_weights_chan_vec(const conv_problem *p, aclconvIsa isa);
+/* For tests: whether dw's pass of p packs 16 channels of an image with the
+ * channels in the vector (dwch_pack; dwchwt, dwchconv). */
+bool conv_dw_chan_vec(const conv_problem *p, conv_pass pass, aclconvIsa isa);
 
 /* For tests: whether dw's data pass of p computes both W output phases of a
  * stride-2 gradInput in one kernel call (dwconv_s2), without grids. */

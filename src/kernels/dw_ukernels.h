@@ -276,4 +276,16 @@ void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, s
 void f32_dwchwt_ukernel_16x2__avx512(size_t rows, size_t ow, const float *xt, size_t xp,
                                      const float *dyt, float *acc, const ukernel_prefetch *pf);
 
+/*
+ * Depthwise 3x3 correlation, 16 channels in the vector ("dwchconv"), of a
+ * source packed by dwch_pack (rows of sp positions) into 16 planes:
+ *   dst[c][r*drs + j] = sum_{t < 9} w[t*16 + c] * src[(r*sp + j + toff[t])*16 + c]
+ * r < rows, j < ow <= 16, for c with dst[c] != NULL (the others not
+ * written). Sum order per element: t ascending from +0, one fused
+ * multiply-add per term: the dwrow order with the same taps, the same bits.
+ */
+void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, size_t sp,
+                                     const ptrdiff_t *toff, const float *w, float *const *dst,
+                                     size_t drs);
+
 #endif /* ACLCONV_DW_UKERNELS_H_ */

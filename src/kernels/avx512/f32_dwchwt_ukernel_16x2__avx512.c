@@ -1,6 +1,7 @@
 /* AVX-512 depthwise 3x3 weight-gradient dot products with 16 channels in
- * the vector ("dwchwt", kernels/dw_ukernels.h), and the packing of 16
- * channel planes into that layout ("dwch_pack"). Small planes (rows of at
+ * the vector ("dwchwt", kernels/dw_ukernels.h), the packing of 16 channel
+ * planes into that layout ("dwch_pack"), and the correlation of such a
+ * packed source written back as 16 planes ("dwchconv"). Small planes (rows of at
  * most 16 columns) cost the plane-per-call kernels more in their per-plane
  * work than in FMAs (a 7x7 plane: 63 FMAs on 7 of 16 lanes, the 18
  * accumulator loads and stores, the call); here a vector is 16 channels of
@@ -124,5 +125,34 @@ void f32_dwchwt_ukernel_16x2__avx512(size_t rows, size_t ow, const float *xt, si
     if (j < ow) {
         const ukernel_prefetch part = ukernel_prefetch_part(pf, q, passes);
         columns(1, j, rows, ow, xt, xp, dyt, acc, &part);
+    }
+}
+
+void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, size_t sp,
+                                     const ptrdiff_t *toff, const float *w, float *const *dst,
+                                     size_t drs)
+{
+    __m512 wv[9];
+    for (int t = 0; t < 9; ++t)
+        wv[t] = _mm512_loadu_ps(w + t * NC);
+    const __mmask16 m = (__mmask16)((1u << ow) - 1u);
+    for (size_t r = 0; r < rows; ++r) {
+        const float *sr = src + r * sp * NC;
+        __m512 a[NC];
+        /* a position's taps one chain from +0 in t order (the dwconv order);
+         * the positions past ow stay zero for the transpose */
+#pragma GCC unroll 16
+        for (int j = 0; j < NC; ++j) {
+            a[j] = _mm512_setzero_ps();
+            if ((size_t)j >= ow) continue;
+#pragma GCC unroll 9
+            for (int t = 0; t < 9; ++t)
+                a[j] = _mm512_fmadd_ps(wv[t], _mm512_loadu_ps(sr + ((ptrdiff_t)j + toff[t]) * NC),
+                                       a[j]);
+        }
+        transpose16(a);
+#pragma GCC unroll 16
+        for (int c = 0; c < NC; ++c)
+            if (dst[c] != NULL) _mm512_mask_storeu_ps(dst[c] + r * drs, m, a[c]);
     }
 }
