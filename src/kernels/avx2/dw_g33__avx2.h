@@ -1,8 +1,8 @@
 /* What the AVX2 in-place depthwise kernels share (dwrow, dwrowwt): lane
  * masks of 8-float column blocks, built from bits once per call, and the
  * geometry of their 3x3 paths (dw_window_taps in kernels/dw_ukernels.h, rows
- * of at most 32 columns: at most 4 column blocks). Include only from AVX2
- * kernel files. */
+ * of at most DW_AVX2_G33_MAX_OW columns). Include only from AVX2 kernel
+ * files. */
 #ifndef ACLCONV_DW_G33_AVX2_H_
 #define ACLCONV_DW_G33_AVX2_H_
 
@@ -51,61 +51,29 @@ static inline bool g33_masked(const int nb, const int v, const bool minus)
     return (v == 0 && minus) || v == nb - 1;
 }
 
+/* Column blocks of a 3x3 path's rows: at most DW_AVX2_G33_MAX_OW columns. */
+#define G33_MAX_NB (DW_AVX2_G33_MAX_OW / 8)
+
 /* A 3x3 path's call: tap (kh, kw) reads source row r + dh0 + step*kh at
- * column shift step*(kw - 1). */
+ * column shift step*(kw - 1), over nb column blocks. Only the loads
+ * g33_masked names take masks, so only theirs are kept. */
 typedef struct g33_geom {
     const float *x;
     ptrdiff_t dh0;
-    size_t ih, rs;
-    __m256i mk[3][4]; /* lanes of column block v that shift kw reads inside and below ow */
-    __m256i om[4];    /* lanes of column block v below ow */
-} g33_geom;
-
-/* The geometry of a call over nb <= 4 column blocks with the taps of
- * dw_window_taps(s) = step; false when a load g33_masked leaves plain would
- * need a mask (a source row much narrower than ow). */
-static inline bool g33_setup(const f32_dwrow_src *s, int step, size_t ow, size_t nb, g33_geom *g)
-{
-    if (nb > 4) return false;
-    unsigned char m[3 * 4];
-    dw8_col_masks(s, ow, nb, 3, m); /* taps 0..2: kh = 0 */
-    g->x = s->x[0];
-    g->dh0 = s->dh[0];
-    g->ih = s->ih;
-    g->rs = s->rs;
-    for (int kw = 0; kw < 3; ++kw)
-        for (size_t v = 0; v < 4; ++v) {
-            const unsigned bits = v < nb ? m[(size_t)kw * nb + v] : 0;
-            if (v < nb && !g33_masked((int)nb, (int)v, step * (kw - 1) < 0) && bits != 0xffu)
-                return false;
-            g->mk[kw][v] = dw8_vmask(bits);
-        }
-    for (size_t v = 0; v < 4; ++v)
-        g->om[v] = dw8_vmask(dw8_lanes(0, (ptrdiff_t)ow - (ptrdiff_t)(v * 8)));
-    return true;
-}
-
-/* The 3x3 paths' call over rows of more than 4 column blocks (at most
- * G33W_MAX_NB): only the first block's -1 shift and the last block load
- * with masks (g33_masked), so only those are kept. */
-#define G33W_MAX_NB (DW_AVX2_G33_MAX_OW / 8)
-
-typedef struct g33w_geom {
-    const float *x;
-    ptrdiff_t dh0;
     size_t ih, rs, nb;
-    __m256i mk0;    /* block 0, the -1 shift (step * (kw - 1) < 0) */
+    __m256i mk0;    /* block 0, the -1 shift (step * (kw - 1) < 0), when nb > 1 */
     __m256i mkl[3]; /* the last block, shift kw */
     __m256i oml;    /* the last block's lanes below ow */
-} g33w_geom;
+} g33_geom;
 
-/* g33_setup for 4 < nb <= G33W_MAX_NB. */
-static inline bool g33w_setup(const f32_dwrow_src *s, int step, size_t ow, size_t nb,
-                              g33w_geom *g)
+/* The geometry of a call over 1 <= nb <= G33_MAX_NB column blocks with the
+ * taps of dw_window_taps(s) = step; false when a load g33_masked leaves
+ * plain would need a mask (a source row much narrower than ow). */
+static inline bool g33_setup(const f32_dwrow_src *s, int step, size_t ow, size_t nb, g33_geom *g)
 {
-    if (nb <= 4 || nb > G33W_MAX_NB) return false;
-    unsigned char m[3 * G33W_MAX_NB];
-    dw8_col_masks(s, ow, nb, 3, m);
+    if (nb < 1 || nb > G33_MAX_NB) return false;
+    unsigned char m[3 * G33_MAX_NB];
+    dw8_col_masks(s, ow, nb, 3, m); /* taps 0..2: kh = 0 */
     for (int kw = 0; kw < 3; ++kw)
         for (size_t v = 0; v < nb; ++v)
             if (!g33_masked((int)nb, (int)v, step * (kw - 1) < 0) &&
@@ -121,6 +89,12 @@ static inline bool g33w_setup(const f32_dwrow_src *s, int step, size_t ow, size_
         g->mkl[kw] = dw8_vmask(m[(size_t)kw * nb + nb - 1]);
     g->oml = dw8_vmask(dw8_lanes(0, (ptrdiff_t)ow - (ptrdiff_t)((nb - 1) * 8)));
     return true;
+}
+
+/* The mask of a load g33_masked names: block v (of nb) at shift kw. */
+static inline __m256i g33_mask(const g33_geom *g, size_t v, int kw)
+{
+    return v == g->nb - 1 ? g->mkl[kw] : g->mk0;
 }
 
 #endif /* ACLCONV_DW_G33_AVX2_H_ */

@@ -72,26 +72,29 @@ static inline __attribute__((always_inline)) void row_blocks(const int nr, size_
     if (b < nb) block(nr, 1, r, b, nb, s, w, m, y, yrs, ow);
 }
 
-/* ---- 3x3 taps on one source plane, rows of at most 32 columns ----------
+/* ---- 3x3 taps on one source plane ---------------------------------------
  * Tap (kh, kw) = t = 3*kh + kw reads source row r + dh0 + step*kh (step +1
- * or -1) at column shift step*(kw - 1) (dw_window_taps, any ow <= 32).
- * Output rows go in blocks of 4, column blocks in pairs (8 accumulators;
- * the 9 weights mostly in registers next to them): each source row is
- * loaded once per shift and column block and feeds every output row that
- * uses it, where the generic blocks load each tap's rows (and build each
- * mask from its bits) per use. Only the first block's -1 shift and the
- * last block load with masks (g33_masked). Source rows are visited in the
- * order that gives each output element its taps in ascending t: the dwconv
- * order, so the generic path's bits. All 4 column blocks at once in blocks
- * of 3 rows (12 accumulators) ran ~30% slower in cache: gcc kept the
- * weights in registers and spilled the accumulators. */
+ * or -1) at column shift step*(kw - 1) (dw_window_taps, rows of at most
+ * DW_AVX2_G33_MAX_OW columns). Output rows go in blocks of 4, column blocks
+ * in pairs (8 accumulators; the 9 weights mostly in registers next to
+ * them), the pairs of a row one after another (each output sums its own
+ * taps: their order changes no bits): each source row is loaded once per
+ * shift and column block and feeds every output row that uses it, where
+ * the generic blocks load each tap's rows (and build each mask from its
+ * bits) per use. Only the first block's -1 shift and the last block load
+ * with masks (g33_masked). Source rows are visited in the order that gives
+ * each output element its taps in ascending t: the dwconv order, so the
+ * generic path's bits. All 4 column blocks of a 32-column row at once in
+ * blocks of 3 rows (12 accumulators) ran ~30% slower in cache: gcc kept
+ * the weights in registers and spilled the accumulators. */
 
-/* Rows r .. r + nr - 1 of column blocks v0 .. v0 + nv - 1 (of nb). edge:
- * some source row may be outside (its terms then multiply zeros, nothing is
- * read). */
+/* Rows r .. r + nr - 1 of column blocks v0 .. v0 + nv - 1: first, v0 is
+ * block 0; last, v0 + nv - 1 is the row's last block. edge: some source row
+ * may be outside (its terms then multiply zeros, nothing is read). */
 static inline __attribute__((always_inline)) void
-g33_block(const int nr, const int nb, const int v0, const int nv, const int step, const bool edge,
-          size_t r, const g33_geom *g, const __m256 *wv, float *y, size_t yrs)
+g33_block(const int nr, const int nv, const bool first, const bool last, const int step,
+          const bool edge, size_t r, size_t v0, const g33_geom *g, const __m256 *wv, float *y,
+          size_t yrs)
 {
     __m256 a[4][2];
 #pragma GCC unroll 16
@@ -110,124 +113,12 @@ g33_block(const int nr, const int nb, const int v0, const int nv, const int step
         for (int kw = 0; kw < 3; ++kw)
 #pragma GCC unroll 2
             for (int k = 0; k < nv; ++k) {
-                const int v = v0 + k;
-                const float *p = xr + step * (kw - 1) + v * VL;
-                const bool masked = g33_masked(nb, v, step * (kw - 1) < 0);
-                const __m256 xv = !in      ? _mm256_setzero_ps()
-                                  : masked ? _mm256_maskload_ps(p, g->mk[kw][v])
-                                           : _mm256_loadu_ps(p);
-#pragma GCC unroll 16
-                for (int o = 0; o < nr; ++o) {
-                    const int kh = step > 0 ? u - o : u + o - (nr - 1);
-                    if (kh < 0 || kh > 2) continue;
-                    a[o][k] = _mm256_fmadd_ps(wv[3 * kh + kw], xv, a[o][k]);
-                }
-            }
-    }
-#pragma GCC unroll 16
-    for (int o = 0; o < nr; ++o)
-#pragma GCC unroll 2
-        for (int k = 0; k < nv; ++k) {
-            const int v = v0 + k;
-            float *yp = y + (r + (size_t)o) * yrs + (size_t)v * VL;
-            if (v == nb - 1)
-                _mm256_maskstore_ps(yp, g->om[v], a[o][k]);
-            else
-                _mm256_storeu_ps(yp, a[o][k]);
-        }
-}
-
-/* All rows of column blocks v0 .. v0 + nv - 1. */
-static inline __attribute__((always_inline)) void
-g33_cols(const int nb, const int v0, const int nv, const int step, size_t rows, const g33_geom *g,
-         const ukernel_prefetch *pf, const __m256 *wv, float *y, size_t yrs)
-{
-    const int nr = RB;
-    /* a block reads source rows r + lo .. r + lo + nr + 1 */
-    const ptrdiff_t lo = step > 0 ? g->dh0 : g->dh0 - 2;
-    size_t r = 0;
-    for (; r + (size_t)nr <= rows; r += (size_t)nr) {
-        ukernel_prefetch_steps(pf, r, r + (size_t)nr, rows);
-        const ptrdiff_t first = (ptrdiff_t)r + lo;
-        if (first >= 0 && first + nr + 1 < (ptrdiff_t)g->ih)
-            g33_block(nr, nb, v0, nv, step, false, r, g, wv, y, yrs);
-        else
-            g33_block(nr, nb, v0, nv, step, true, r, g, wv, y, yrs);
-    }
-    for (; r < rows; ++r) {
-        ukernel_prefetch_steps(pf, r, r + 1, rows);
-        g33_block(1, nb, v0, nv, step, true, r, g, wv, y, yrs);
-    }
-}
-
-static inline __attribute__((always_inline)) void g33(const int nb, const int step, size_t rows,
-                                                      const g33_geom *gp,
-                                                      const ukernel_prefetch *pf, const float *w,
-                                                      float *y, size_t yrs)
-{
-    /* a local copy: y's stores cannot change it, so its fields stay in
-     * registers (through gp, gcc reloaded them after every store) */
-    const g33_geom g = *gp;
-    __m256 wv[9];
-    for (int t = 0; t < 9; ++t)
-        wv[t] = _mm256_set1_ps(w[t]);
-    /* the prefetch requests go with the first pair's rows */
-    const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
-    g33_cols(nb, 0, nb > 1 ? 2 : 1, step, rows, &g, pf, wv, y, yrs);
-    if (nb > 2) g33_cols(nb, 2, nb - 2, step, rows, &g, &none, wv, y, yrs);
-}
-
-typedef void (*g33_fn)(size_t rows, const g33_geom *g, const ukernel_prefetch *pf, const float *w,
-                       float *y, size_t yrs);
-#define DW_G33(nb, step, name)                                                                     \
-    static __attribute__((noinline)) void name(size_t rows, const g33_geom *g,                     \
-                                               const ukernel_prefetch *pf, const float *w,         \
-                                               float *y, size_t yrs)                               \
-    {                                                                                              \
-        g33(nb, step, rows, g, pf, w, y, yrs);                                                     \
-    }
-DW_G33(1, 1, g33_1_up)
-DW_G33(2, 1, g33_2_up)
-DW_G33(3, 1, g33_3_up)
-DW_G33(4, 1, g33_4_up)
-DW_G33(1, -1, g33_1_down)
-DW_G33(2, -1, g33_2_down)
-DW_G33(3, -1, g33_3_down)
-DW_G33(4, -1, g33_4_down)
-#undef DW_G33
-
-/* ---- 3x3 taps over rows of more than 4 column blocks ----------------------
- * g33_cols' blocks of 4 rows and column pairs, the pairs of a wide row one
- * after another (each output sums its own taps: the order of the pairs
- * changes no bits), the masks from g33w_geom: first, the pair starts the
- * row (block 0's -1 shift masked); last, it ends it (its last block's
- * loads and stores masked). */
-static inline __attribute__((always_inline)) void
-g33w_block(const int nr, const int nv, const bool first, const bool last, const int step,
-           const bool edge, size_t r, size_t v0, const g33w_geom *g, const __m256 *wv, float *y,
-           size_t yrs)
-{
-    __m256 a[4][2];
-#pragma GCC unroll 16
-    for (int o = 0; o < nr; ++o)
-#pragma GCC unroll 2
-        for (int k = 0; k < nv; ++k)
-            a[o][k] = _mm256_setzero_ps();
-#pragma GCC unroll 16
-    for (int u = 0; u < nr + 2; ++u) {
-        const ptrdiff_t i = (ptrdiff_t)r + g->dh0 + (step > 0 ? u : nr - 1 - u);
-        const bool in = !edge || (i >= 0 && (size_t)i < g->ih);
-        const float *xr = in ? g->x + i * (ptrdiff_t)g->rs : g->x;
-#pragma GCC unroll 3
-        for (int kw = 0; kw < 3; ++kw)
-#pragma GCC unroll 2
-            for (int k = 0; k < nv; ++k) {
                 const bool lastb = last && k == nv - 1, minus = step * (kw - 1) < 0;
                 const float *p = xr + step * (kw - 1) + (v0 + (size_t)k) * VL;
-                const __m256 xv = !in                         ? _mm256_setzero_ps()
-                                  : lastb                     ? _mm256_maskload_ps(p, g->mkl[kw])
+                const __m256 xv = !in                        ? _mm256_setzero_ps()
+                                  : lastb                    ? _mm256_maskload_ps(p, g->mkl[kw])
                                   : first && k == 0 && minus ? _mm256_maskload_ps(p, g->mk0)
-                                                              : _mm256_loadu_ps(p);
+                                                             : _mm256_loadu_ps(p);
 #pragma GCC unroll 16
                 for (int o = 0; o < nr; ++o) {
                     const int kh = step > 0 ? u - o : u + o - (nr - 1);
@@ -248,60 +139,77 @@ g33w_block(const int nr, const int nv, const bool first, const bool last, const 
         }
 }
 
-/* All rows of the pair (or last single block) at v0. */
+/* All rows of column blocks v0 .. v0 + nv - 1. */
 static inline __attribute__((always_inline)) void
-g33w_cols(const int nv, const bool first, const bool last, const int step, size_t rows, size_t v0,
-          const g33w_geom *g, const ukernel_prefetch *pf, const __m256 *wv, float *y, size_t yrs)
+g33_cols(const int nv, const bool first, const bool last, const int step, size_t rows, size_t v0,
+         const g33_geom *g, const ukernel_prefetch *pf, const __m256 *wv, float *y, size_t yrs)
 {
+    /* a block reads source rows r + lo .. r + lo + RB + 1 */
     const ptrdiff_t lo = step > 0 ? g->dh0 : g->dh0 - 2;
     size_t r = 0;
     for (; r + RB <= rows; r += RB) {
         ukernel_prefetch_steps(pf, r, r + RB, rows);
         const ptrdiff_t f = (ptrdiff_t)r + lo;
         if (f >= 0 && f + RB + 1 < (ptrdiff_t)g->ih)
-            g33w_block(RB, nv, first, last, step, false, r, v0, g, wv, y, yrs);
+            g33_block(RB, nv, first, last, step, false, r, v0, g, wv, y, yrs);
         else
-            g33w_block(RB, nv, first, last, step, true, r, v0, g, wv, y, yrs);
+            g33_block(RB, nv, first, last, step, true, r, v0, g, wv, y, yrs);
     }
     for (; r < rows; ++r) {
         ukernel_prefetch_steps(pf, r, r + 1, rows);
-        g33w_block(1, nv, first, last, step, true, r, v0, g, wv, y, yrs);
+        g33_block(1, nv, first, last, step, true, r, v0, g, wv, y, yrs);
     }
 }
 
-static inline __attribute__((always_inline)) void g33w(const int step, size_t rows,
-                                                       const g33w_geom *gp,
-                                                       const ukernel_prefetch *pf, const float *w,
-                                                       float *y, size_t yrs)
+/* nb: the call's column blocks when 1-4 (a constant), else 0 (any). */
+static inline __attribute__((always_inline)) void g33(const int nb, const int step, size_t rows,
+                                                      const g33_geom *gp,
+                                                      const ukernel_prefetch *pf, const float *w,
+                                                      float *y, size_t yrs)
 {
-    const g33w_geom g = *gp; /* in registers whatever y's stores alias */
+    /* a local copy: y's stores cannot change it, so its fields stay in
+     * registers (through gp, gcc reloaded them after every store) */
+    const g33_geom g = *gp;
     __m256 wv[9];
     for (int t = 0; t < 9; ++t)
         wv[t] = _mm256_set1_ps(w[t]);
+    /* the prefetch requests go with the first pair's rows */
     const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
-    g33w_cols(2, true, false, step, rows, 0, &g, pf, wv, y, yrs); /* it asks for the next operands */
+    if (nb == 1) {
+        g33_cols(1, true, true, step, rows, 0, &g, pf, wv, y, yrs);
+        return;
+    }
+    g33_cols(2, true, nb == 2, step, rows, 0, &g, pf, wv, y, yrs);
+    if (nb == 2) return;
     size_t v0 = 2;
-    for (; v0 + 2 < g.nb; v0 += 2)
-        g33w_cols(2, false, false, step, rows, v0, &g, &none, wv, y, yrs);
-    if (v0 + 2 == g.nb)
-        g33w_cols(2, false, true, step, rows, v0, &g, &none, wv, y, yrs);
+    for (; nb == 0 && v0 + 2 < g.nb; v0 += 2)
+        g33_cols(2, false, false, step, rows, v0, &g, &none, wv, y, yrs);
+    if (nb == 3 || (nb == 0 && v0 + 1 == g.nb))
+        g33_cols(1, false, true, step, rows, v0, &g, &none, wv, y, yrs);
     else
-        g33w_cols(1, false, true, step, rows, v0, &g, &none, wv, y, yrs);
+        g33_cols(2, false, true, step, rows, v0, &g, &none, wv, y, yrs);
 }
 
-static __attribute__((noinline)) void g33w_up(size_t rows, const g33w_geom *g,
-                                              const ukernel_prefetch *pf, const float *w, float *y,
-                                              size_t yrs)
-{
-    g33w(1, rows, g, pf, w, y, yrs);
-}
-
-static __attribute__((noinline)) void g33w_down(size_t rows, const g33w_geom *g,
-                                                const ukernel_prefetch *pf, const float *w,
-                                                float *y, size_t yrs)
-{
-    g33w(-1, rows, g, pf, w, y, yrs);
-}
+typedef void (*g33_fn)(size_t rows, const g33_geom *g, const ukernel_prefetch *pf, const float *w,
+                       float *y, size_t yrs);
+#define DW_G33(nb, step, name)                                                                     \
+    static __attribute__((noinline)) void name(size_t rows, const g33_geom *g,                     \
+                                               const ukernel_prefetch *pf, const float *w,         \
+                                               float *y, size_t yrs)                               \
+    {                                                                                              \
+        g33(nb, step, rows, g, pf, w, y, yrs);                                                     \
+    }
+DW_G33(1, 1, g33_1_up)
+DW_G33(2, 1, g33_2_up)
+DW_G33(3, 1, g33_3_up)
+DW_G33(4, 1, g33_4_up)
+DW_G33(0, 1, g33_wide_up)
+DW_G33(1, -1, g33_1_down)
+DW_G33(2, -1, g33_2_down)
+DW_G33(3, -1, g33_3_down)
+DW_G33(4, -1, g33_4_down)
+DW_G33(0, -1, g33_wide_down)
+#undef DW_G33
 
 void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s, const float *w,
                                   float *y, size_t yrs)
@@ -309,19 +217,14 @@ void f32_dwrow_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src *s
     const size_t nb = (ow + VL - 1) / VL, nt = s->nt;
     unsigned char m[DW_ROW_MASKS];
     ptrdiff_t r0 = 0, r1 = (ptrdiff_t)rows;
-    const int step = nb >= 1 && nb <= G33W_MAX_NB ? dw_window_taps(s, false) : 0;
-    if (step != 0 && nb <= 4) {
+    const int step = nb >= 1 && nb <= G33_MAX_NB ? dw_window_taps(s, false) : 0;
+    if (step != 0) {
         g33_geom g;
         if (g33_setup(s, step, ow, nb, &g)) {
-            static const g33_fn fns[2][4] = {{g33_1_down, g33_2_down, g33_3_down, g33_4_down},
-                                             {g33_1_up, g33_2_up, g33_3_up, g33_4_up}};
-            fns[step > 0][nb - 1](rows, &g, &s->pf, w, y, yrs);
-            return;
-        }
-    } else if (step != 0) {
-        g33w_geom g;
-        if (g33w_setup(s, step, ow, nb, &g)) {
-            (step > 0 ? g33w_up : g33w_down)(rows, &g, &s->pf, w, y, yrs);
+            static const g33_fn fns[2][5] = {
+                {g33_wide_down, g33_1_down, g33_2_down, g33_3_down, g33_4_down},
+                {g33_wide_up, g33_1_up, g33_2_up, g33_3_up, g33_4_up}};
+            fns[step > 0][nb <= 4 ? nb : 0](rows, &g, &s->pf, w, y, yrs);
             return;
         }
     }

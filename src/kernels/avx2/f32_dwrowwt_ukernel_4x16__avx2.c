@@ -103,7 +103,7 @@ g33_block(const int nb, const int h, const int nr, const bool edge, size_t r, co
         for (int k = 0; k < nv; ++k) {
             const int v = h + 2 * k;
             const float *p = dy + (r + (size_t)o) * dyrs + v * VL;
-            d[o][k] = v == nb - 1 ? _mm256_maskload_ps(p, g->om[v]) : _mm256_loadu_ps(p);
+            d[o][k] = v == nb - 1 ? _mm256_maskload_ps(p, g->oml) : _mm256_loadu_ps(p);
         }
 #pragma GCC unroll 8
     for (int sr = 0; sr < nr + 2; ++sr) {
@@ -116,9 +116,10 @@ g33_block(const int nb, const int h, const int nr, const bool edge, size_t r, co
             for (int k = 0; k < nv; ++k) {
                 const int v = h + 2 * k;
                 const float *p = xr + (kw - 1) + v * VL;
-                const __m256 xv = !in                         ? _mm256_setzero_ps()
-                                  : g33_masked(nb, v, kw == 0) ? _mm256_maskload_ps(p, g->mk[kw][v])
-                                                               : _mm256_loadu_ps(p);
+                const bool masked = g33_masked(nb, v, kw == 0);
+                const __m256 xv = !in      ? _mm256_setzero_ps()
+                                  : masked ? _mm256_maskload_ps(p, g33_mask(g, (size_t)v, kw))
+                                           : _mm256_loadu_ps(p);
 #pragma GCC unroll 3
                 for (int kh = 0; kh < 3; ++kh) {
                     const int o = sr - kh;
@@ -195,7 +196,7 @@ DW_G33(4, g33_4)
  * block (every load masked). */
 static inline __attribute__((always_inline)) void
 g33w_block(const bool first, const bool last, size_t v, const float *const xr[3],
-           const bool in[3], const g33w_geom *g, const float *dyr, __m256 *a)
+           const bool in[3], const g33_geom *g, const float *dyr, __m256 *a)
 {
     const float *p = dyr + v * VL;
     const __m256 d = last ? _mm256_maskload_ps(p, g->oml) : _mm256_loadu_ps(p);
@@ -212,10 +213,10 @@ g33w_block(const bool first, const bool last, size_t v, const float *const xr[3]
         }
 }
 
-static void g33w_group(size_t h, size_t rows, const g33w_geom *gp, const ukernel_prefetch *pf,
+static void g33w_group(size_t h, size_t rows, const g33_geom *gp, const ukernel_prefetch *pf,
                        const float *dy, size_t dyrs, float *acc)
 {
-    const g33w_geom g = *gp; /* in registers whatever the stores alias */
+    const g33_geom g = *gp; /* in registers whatever the stores alias */
     __m256 a[9];
 #pragma GCC unroll 9
     for (int t = 0; t < 9; ++t)
@@ -257,9 +258,9 @@ void f32_dwrowwt_ukernel_4x16__avx2(size_t rows, size_t ow, const f32_dwrow_src 
             return;
         }
     }
-    if (nb > 4 && nb <= G33W_MAX_NB && dw_window_taps(s, true) != 0) {
-        g33w_geom g;
-        if (g33w_setup(s, 1, ow, nb, &g)) {
+    if (nb > 4 && nb <= G33_MAX_NB && dw_window_taps(s, true) != 0) {
+        g33_geom g;
+        if (g33_setup(s, 1, ow, nb, &g)) {
             const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
             g33w_group(0, rows, &g, &s->pf, dy, dyrs, acc); /* it asks for the next operands */
             g33w_group(1, rows, &g, &none, dy, dyrs, acc);
