@@ -372,10 +372,12 @@ static int check_dwchwt(test_rng *r)
         const ptrdiff_t dh0 = (ptrdiff_t)rng_range(r, -2, 1);
         const size_t rs = iw + (size_t)rng_range(r, 0, 3), dyrs = ow + (size_t)rng_range(r, 0, 3);
         const size_t nch = (size_t)rng_range(r, 1, 16), xp = ow + 2;
-        float *x = malloc(16 * ih * rs * sizeof(float)), *dy = malloc(16 * rows * dyrs * sizeof(float));
+        float *x = malloc(16 * ih * rs * sizeof(float));
+        float *dy = malloc(16 * rows * dyrs * sizeof(float));
         float *xt = calloc((rows + 2) * xp * 16, sizeof(float));
         float *dyt = malloc(rows * ow * 16 * sizeof(float));
-        float *sums = malloc(ow * 9 * 16 * sizeof(float)), *acc = malloc(16 * 9 * DW_ACC_LANES * sizeof(float));
+        float *sums = malloc(ow * 9 * 16 * sizeof(float));
+        float *acc = malloc(16 * 9 * DW_ACC_LANES * sizeof(float));
         for (size_t c = 0; c < 16; ++c)
             for (size_t t = 0; t < 9; ++t)
                 for (size_t j = 0; j < DW_ACC_LANES; ++j) {
@@ -384,7 +386,8 @@ static int check_dwchwt(test_rng *r)
                     if (j < ow) sums[(j * 9 + t) * 16 + c] = v;
                 }
         const size_t i0 = dh0 > 0 ? (size_t)dh0 : 0;
-        const size_t i1 = (ptrdiff_t)ih < dh0 + (ptrdiff_t)rows + 2 ? ih : (size_t)(dh0 + (ptrdiff_t)rows + 2);
+        const ptrdiff_t iend = dh0 + (ptrdiff_t)rows + 2; /* > 0: dh0 >= -2 */
+        const size_t i1 = (ptrdiff_t)ih < iend ? ih : (size_t)iend;
         for (int img = 0; img < 2 && !bad; ++img) {
             for (size_t i = 0; i < 16 * ih * rs; ++i)
                 x[i] = i % rs >= iw ? NAN : rng_chance(r, 1, 200) ? INFINITY : real_val(r);
@@ -455,7 +458,8 @@ static int check_dwchconv(test_rng *r)
         const size_t rs = iw + (size_t)rng_range(r, 0, 3), yrs = ow + (size_t)rng_range(r, 0, 3);
         const size_t nch = (size_t)rng_range(r, 1, 16), sp = ow + 2;
         float *x = malloc(16 * ih * rs * sizeof(float));
-        float *got = malloc(16 * rows * yrs * sizeof(float)), *want = malloc(16 * rows * yrs * sizeof(float));
+        float *got = malloc(16 * rows * yrs * sizeof(float));
+        float *want = malloc(16 * rows * yrs * sizeof(float));
         float *grid = calloc((rows + 2) * sp * 16, sizeof(float));
         float w[16 * 9], w16[9 * 16];
         for (size_t i = 0; i < 16 * ih * rs; ++i)

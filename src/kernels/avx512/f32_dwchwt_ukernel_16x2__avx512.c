@@ -1,51 +1,20 @@
 /* AVX-512 depthwise 3x3 weight-gradient dot products with 16 channels in
  * the vector ("dwchwt", kernels/dw_ukernels.h), the packing of 16 channel
  * planes into that layout ("dwch_pack"), and the correlation of such a
- * packed source written back as 16 planes ("dwchconv"). Small planes (rows of at
- * most 16 columns) cost the plane-per-call kernels more in their per-plane
- * work than in FMAs (a 7x7 plane: 63 FMAs on 7 of 16 lanes, the 18
- * accumulator loads and stores, the call); here a vector is 16 channels of
- * one position, every lane is used, and no load is shifted or masked. The
- * terms of a (channel, tap, column) meet in the order of the plane kernels'
- * lane for that column (rows ascending), so the sums are bitwise theirs. */
+ * packed source written back as 16 planes ("dwchconv"). Small planes (rows
+ * of at most 8 columns) cost the plane-per-call kernels more in their
+ * per-plane work than in FMAs (a 7x7 plane: 63 FMAs on 7 of 16 lanes, the
+ * 18 accumulator loads and stores, the call); here a vector is 16 channels
+ * of one position, every lane is used, and no load is shifted or masked.
+ * Each sum sees its terms in the plane kernels' order, so the results are
+ * bitwise theirs. */
 #include <immintrin.h>
 
+#include "kernels/avx512/transpose16__avx512.h"
 #include "kernels/dw_ukernels.h"
 
 #define NC 16 /* channels: the vector */
 #define NJ 2  /* columns a pass: 18 accumulators, the dy and x vectors next to them */
-
-/* The 16 x 16 transpose of r[c] (lane l: column l of channel c) into
- * r[l] (lane c). */
-static inline __attribute__((always_inline)) void transpose16(__m512 r[16])
-{
-    __m512 t[16];
-    for (int k = 0; k < 8; ++k) {
-        t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
-        t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
-    }
-    /* per 128-bit lane, q[4g + m] holds columns m, m + 4, m + 8, m + 12 of
-     * channels 4g .. 4g + 3 */
-    __m512 q[16];
-    for (int g = 0; g < 4; ++g) {
-        q[4 * g + 0] = _mm512_shuffle_ps(t[4 * g], t[4 * g + 2], _MM_SHUFFLE(1, 0, 1, 0));
-        q[4 * g + 1] = _mm512_shuffle_ps(t[4 * g], t[4 * g + 2], _MM_SHUFFLE(3, 2, 3, 2));
-        q[4 * g + 2] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], _MM_SHUFFLE(1, 0, 1, 0));
-        q[4 * g + 3] = _mm512_shuffle_ps(t[4 * g + 1], t[4 * g + 3], _MM_SHUFFLE(3, 2, 3, 2));
-    }
-    for (int m = 0; m < 4; ++m) {
-        /* 128-bit lanes: columns m and m + 8 of channel groups 0 and 1 (2 and 3) */
-        const __m512 lo = _mm512_shuffle_f32x4(q[m], q[4 + m], 0x88);
-        const __m512 hi = _mm512_shuffle_f32x4(q[8 + m], q[12 + m], 0x88);
-        /* columns m + 4 and m + 12 */
-        const __m512 lo4 = _mm512_shuffle_f32x4(q[m], q[4 + m], 0xdd);
-        const __m512 hi4 = _mm512_shuffle_f32x4(q[8 + m], q[12 + m], 0xdd);
-        r[m] = _mm512_shuffle_f32x4(lo, hi, 0x88);
-        r[m + 8] = _mm512_shuffle_f32x4(lo, hi, 0xdd);
-        r[m + 4] = _mm512_shuffle_f32x4(lo4, hi4, 0x88);
-        r[m + 12] = _mm512_shuffle_f32x4(lo4, hi4, 0xdd);
-    }
-}
 
 void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
                               float *dst, size_t dp, const ukernel_prefetch *pf)

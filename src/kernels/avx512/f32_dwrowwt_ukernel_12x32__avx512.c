@@ -136,7 +136,8 @@ g33_block(const int nr, const int nb, const bool edge, size_t r, const float *x,
 #pragma GCC unroll 4
             for (int q = 0; q < nq; ++q) {
                 const int b = 2 * q + v;
-                d[o][q] = _mm512_maskz_loadu_ps(om[b], dy + (r + (size_t)o) * dyrs + (size_t)b * VL);
+                const float *p = dy + (r + (size_t)o) * dyrs + (size_t)b * VL;
+                d[o][q] = _mm512_maskz_loadu_ps(om[b], p);
             }
 #pragma GCC unroll 16
         for (int sr = 0; sr < nr + 2; ++sr) {
