@@ -513,6 +513,10 @@ static bool dy_inplace_applies(const conv_problem *p, const dw_state *st)
     return true;
 }
 
+/* a data task's and a weights task's channels fill at most one vector of
+ * the channels-in-the-vector kernels (dwch_pack takes 16 planes) */
+_Static_assert(DW_BLOCK <= 16 && DW_WT_MAX_BLOCK <= 16, "chan_vec: 16 channels a task at most");
+
 /* Rows of at most this many columns take the channels-in-the-vector
  * weights loop (chan_vec_applies): where the plane kernels leave half their
  * lanes or more empty. Its packing (16x16 transposes) costs about what a
