@@ -68,6 +68,7 @@
 static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_whole;
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
 static int g_chan[3][2];    /* per ISA: data, weights passes with the channels in the vector */
+static int g_chan16[3];     /* of those weights passes, 16-bit x and dy */
 /* per ISA and pass (data, weights): in-place passes whose kernels convert
  * the source (16-bit, or fp32 rounded) as they read it; per ISA: weights
  * passes whose kernels convert dy too */
@@ -442,8 +443,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (go->inplace && conv_dw_weights_inplace_s2(&p, (aclconvIsa)go->isa)) g_inplace_s2[go->isa]++;
     if (go->inplace && conv_dw_chan_vec(&p, CONV_PASS_DATA, (aclconvIsa)go->isa))
         g_chan[go->isa][0]++;
-    if (go->inplace && conv_dw_chan_vec(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa))
+    if (go->inplace && conv_dw_chan_vec(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa)) {
         g_chan[go->isa][1]++;
+        if (p.x.dtype != ACL_FLOAT) g_chan16[go->isa]++;
+    }
     if (go->inplace)
         for (int pass = 0; pass < 2; ++pass) {
             const int reads = conv_dw_kernel_converts(
@@ -592,18 +595,21 @@ int main(int argc, char **argv)
         }
         /* narrow rows in mode FLOAT, integers and real values (compared with
          * the packed path's bits) */
-        for (int real = 0; real < 2; ++real) {
-            const gen_opts gn = {.int_data = !real, .isa = isa, .inplace = 1, .narrow = 1};
+        for (int kind = 0; kind < 3; ++kind) { /* integers, real values, any dtypes */
+            const gen_opts gn = {
+                .int_data = kind != 1, .dtypes = kind == 2, .isa = isa, .inplace = 1, .narrow = 1};
             for (int i = 0; i < count / 8 + 1; ++i)
-                one_case(seed + (uint64_t)i * 130363u + (uint64_t)real * 179424673u +
+                one_case(seed + (uint64_t)i * 130363u + (uint64_t)kind * 179424673u +
                              (uint64_t)isa * 7777777u,
                          &gn);
         }
         /* both passes with the channels in the vector: AVX-512's only */
-        if ((isa == ACLCONV_ISA_AVX512) != (g_chan[isa][0] > 0 && g_chan[isa][1] > 0) ||
+        if ((isa == ACLCONV_ISA_AVX512) !=
+                (g_chan[isa][0] > 0 && g_chan[isa][1] > 0 && g_chan16[isa] > 0) ||
             (isa != ACLCONV_ISA_AVX512 && g_chan[isa][0] + g_chan[isa][1] > 0)) {
-            printf("FAIL %s: %d data and %d weights passes with the channels in the vector\n",
-                   cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1]);
+            printf("FAIL %s: %d data and %d weights passes (%d 16-bit) with the channels in the "
+                   "vector\n",
+                   cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa]);
             it_fail();
         }
         /* sources converted by the kernels in both passes: AVX-512's only */
@@ -657,8 +663,8 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa]);
             it_fail();
         }
-        printf("%s: channels in the vector: %d data, %d weights passes\n",
-               cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1]);
+        printf("%s: channels in the vector: %d data, %d weights passes (%d 16-bit)\n",
+               cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa]);
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
                "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
                "%d, HF32 %d (copies instead: %d); gradInput in the weights run: %d (FLOAT16 x "

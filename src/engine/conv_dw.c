@@ -528,18 +528,22 @@ _Static_assert(DW_BLOCK <= 16 && DW_WT_MAX_BLOCK <= 16, "chan_vec: 16 channels a
 
 /* Whether the in-place weights pass packs 16 channels of an image with the
  * channels in the vector (dwch_pack) and sums them with dwchwt, where a
- * plane per call costs more in per-plane work than in FMAs: AVX-512, fp32
- * x and dy read as they lie (mode FLOAT), one depth plane, the row window's
- * 3x3 taps (rows dh0 .. dh0 + 2, columns -1, 0, +1) over rows of at most
- * DW_CHAN_MAX_OW columns, iw <= ow. The sums are bitwise the plane
- * kernels'. ACLCONV_DW_CHAN=0 keeps the plane kernels (tests, A/B). */
+ * plane per call costs more in per-plane work than in FMAs: AVX-512, x and
+ * dy read as they lie (fp32 in mode FLOAT, or both of one 16-bit dtype the
+ * kernels widen exactly: src_kind BF16 / F16 with dy_inplace), one depth
+ * plane, the row window's 3x3 taps (rows dh0 .. dh0 + 2, columns -1, 0, +1)
+ * over rows of at most DW_CHAN_MAX_OW columns, iw <= ow. The sums are
+ * bitwise the plane kernels'. ACLCONV_DW_CHAN=0 keeps the plane kernels
+ * (tests, A/B). */
 static bool chan_vec_applies(const conv_problem *p, const dw_state *st)
 {
     const char *e = getenv("ACLCONV_DW_CHAN");
     if (e != NULL && e[0] == '0') return false;
-    if (st->isa != ACLCONV_ISA_AVX512 || !st->inplace || st->inplace_s2 || !st->src_direct ||
-        !st->dy_direct || st->src_kind != DW_SRC_F32 || p->ks[0] != 1 || p->xs[0] != 1 ||
-        p->ys[0] != 1 || p->ys[2] > DW_CHAN_MAX_OW || p->xs[2] > p->ys[2])
+    const bool f32 = st->src_direct && st->dy_direct && st->src_kind == DW_SRC_F32;
+    const bool h16 = dw_src_16bit(st->src_kind) && st->dy_inplace;
+    if (st->isa != ACLCONV_ISA_AVX512 || !st->inplace || st->inplace_s2 || !(f32 || h16) ||
+        p->ks[0] != 1 || p->xs[0] != 1 || p->ys[0] != 1 || p->ys[2] > DW_CHAN_MAX_OW ||
+        p->xs[2] > p->ys[2])
         return false;
     dw_taps tp;
     wt_taps(p, st, &tp);
@@ -932,8 +936,9 @@ static void block_lines(const conv_view *v, int64_t n, int64_t c0, int64_t c1, i
                         ukernel_prefetch *pf)
 {
     plane_lines(v, n, c0, s, pf);
+    const size_t es = v->dtype == ACL_FLOAT ? 4 : 2;
     if (pf->lines[s] != 0 && v->stride[1] == view_plane(v))
-        pf->lines[s] = ukernel_lines((size_t)((c1 - c0) * view_plane(v)) * sizeof(float));
+        pf->lines[s] = ukernel_lines((size_t)((c1 - c0) * view_plane(v)) * es);
 }
 
 /* Whether the slot's packed plane already holds its zero borders (the same
@@ -1567,15 +1572,17 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
     dw_data_views dv;
     if (rd != NULL) data_views(rd, slot, &dv);
     const float *planes[DW_SUM_GROUP]; /* gradBias: a group's dy planes (bias_plane) */
+    const uint16_t *planes16[DW_SUM_GROUP];
+    const size_t es = x->dtype == ACL_FLOAT ? 4 : 2; /* dy: x's dtype (chan_vec_applies) */
     for (int64_t n = n0; n < n1; ++n) {
-        const float *xs[16], *ds[16];
+        const void *xs[16], *ds[16];
         if (rd != NULL && rd->st->chan_vec) data_chan(rd, n, c0, c1, slot);
         for (int64_t c = c0; c < c0 + 16; ++c) {
             const bool in = c < c1;
             if (in && rd != NULL && !rd->st->chan_vec)
                 fused_data_plane(rd, slot, &dv, n0, n1, c0, c1, n, c);
-            xs[c - c0] = in ? (const float *)x->data + conv_view_index(x, n, c, 0, i0, 0) : NULL;
-            ds[c - c0] = in ? (const float *)y->data + conv_view_index(y, n, c, 0, 0, 0) : NULL;
+            xs[c - c0] = in ? x->data + conv_view_index(x, n, c, 0, i0, 0) * (int64_t)es : NULL;
+            ds[c - c0] = in ? y->data + conv_view_index(y, n, c, 0, 0, 0) * (int64_t)es : NULL;
         }
         /* the planes DW_CHAN_AHEAD images ahead, asked for into L2 a part
          * per packed row and kernel row (the packing reads 32 planes side by
@@ -1590,15 +1597,26 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
         const ukernel_prefetch px = ukernel_prefetch_part(&next, 0, 3),
                                pd = ukernel_prefetch_part(&next, 1, 3),
                                pk = ukernel_prefetch_part(&next, 2, 3);
-        if (i1 > i0)
-            f32_dwch_pack_16__avx512(xs, (size_t)x->stride[3], (size_t)(i1 - i0), (size_t)iw,
-                                     xt + ((i0 - dh0) * xp + 1) * 16, (size_t)xp, &px);
-        f32_dwch_pack_16__avx512(ds, (size_t)y->stride[3], (size_t)rows, (size_t)ow, dyt,
-                                 (size_t)ow, &pd);
+        const size_t xrows = (size_t)(i1 - i0);
+        float *xt0 = xt + ((i0 - dh0) * xp + 1) * 16;
+        if (es == 4) {
+            if (i1 > i0)
+                f32_dwch_pack_16__avx512((const float *const *)xs, (size_t)x->stride[3], xrows,
+                                         (size_t)iw, xt0, (size_t)xp, &px);
+            f32_dwch_pack_16__avx512((const float *const *)ds, (size_t)y->stride[3],
+                                     (size_t)rows, (size_t)ow, dyt, (size_t)ow, &pd);
+        } else {
+            const int bf16 = x->dtype == ACL_BF16;
+            if (i1 > i0)
+                h16_dwch_pack_16__avx512((const uint16_t *const *)xs, bf16, (size_t)x->stride[3],
+                                         xrows, (size_t)iw, xt0, (size_t)xp, &px);
+            h16_dwch_pack_16__avx512((const uint16_t *const *)ds, bf16, (size_t)y->stride[3],
+                                     (size_t)rows, (size_t)ow, dyt, (size_t)ow, &pd);
+        }
         f32_dwchwt_ukernel_16x2__avx512((size_t)rows, (size_t)ow, xt, (size_t)xp, dyt, sums, &pk);
-        if (st->bias)
+        if (st->bias) /* from the views (bias_plane: fp32, or 16-bit with dy_inplace) */
             for (int64_t c = c0; c < c1; ++c)
-                bias_plane(r, planes, NULL, n, c, c0, c1, ds[c - c0]);
+                bias_plane(r, planes, planes16, n, c, c0, c1, NULL);
     }
     for (int64_t c = c0; c < c1; ++c) {
         float *acc = partials(r, c, k); /* zeroed by wt_task */

@@ -261,6 +261,9 @@ void h16_dwsum_ukernel_4x16__avx512(size_t nch, size_t len, const uint16_t *cons
  */
 void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
                               float *dst, size_t dp, const ukernel_prefetch *pf);
+/* dwch_pack of bf16 (bf16 != 0) or fp16 planes, widened exactly to fp32. */
+void h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
+                              size_t cols, float *dst, size_t dp, const ukernel_prefetch *pf);
 
 /*
  * Depthwise 3x3 weight-gradient dot products, 16 channels in the vector

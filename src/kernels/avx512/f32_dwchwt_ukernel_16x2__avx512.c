@@ -16,8 +16,25 @@
 #define NC 16 /* channels: the vector */
 #define NJ 2  /* columns a pass: 18 accumulators, the dy and x vectors next to them */
 
-void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
-                              float *dst, size_t dp, const ukernel_prefetch *pf)
+enum { PACK_F32, PACK_BF16, PACK_F16 };
+
+/* Columns j .. j + 15 (lanes in m) of row i of src[c] (kind: its dtype),
+ * widened to fp32 (exactly: a shift for bf16, vcvtph2ps for fp16). */
+static inline __attribute__((always_inline)) __m512 pack_load(const int kind, const void *src,
+                                                              size_t i, size_t rs, size_t j,
+                                                              __mmask16 m)
+{
+    if (kind == PACK_F32) return _mm512_maskz_loadu_ps(m, (const float *)src + i * rs + j);
+    const __m256i h = _mm256_maskz_loadu_epi16(m, (const uint16_t *)src + i * rs + j);
+    return kind == PACK_F16
+               ? _mm512_cvtph_ps(h)
+               : _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+
+static inline __attribute__((always_inline)) void pack(const int kind, const void *const *src,
+                                                       size_t rs, size_t rows, size_t cols,
+                                                       float *dst, size_t dp,
+                                                       const ukernel_prefetch *pf)
 {
     for (size_t i = 0; i < rows; ++i) {
         ukernel_prefetch_steps(pf, i, i + 1, rows);
@@ -27,8 +44,7 @@ void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, s
             __m512 r[NC];
 #pragma GCC unroll 16
             for (int c = 0; c < NC; ++c)
-                r[c] = src[c] != NULL ? _mm512_maskz_loadu_ps(m, src[c] + i * rs + j)
-                                      : _mm512_setzero_ps();
+                r[c] = src[c] != NULL ? pack_load(kind, src[c], i, rs, j, m) : _mm512_setzero_ps();
             transpose16(r);
             float *d = dst + (i * dp + j) * NC;
             /* unrolled: r[l] by a runtime l put r on the stack (gcc then
@@ -38,6 +54,21 @@ void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, s
                 if ((size_t)l < n) _mm512_storeu_ps(d + (size_t)l * NC, r[l]);
         }
     }
+}
+
+void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
+                              float *dst, size_t dp, const ukernel_prefetch *pf)
+{
+    pack(PACK_F32, (const void *const *)src, rs, rows, cols, dst, dp, pf);
+}
+
+void h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
+                              size_t cols, float *dst, size_t dp, const ukernel_prefetch *pf)
+{
+    if (bf16)
+        pack(PACK_BF16, (const void *const *)src, rs, rows, cols, dst, dp, pf);
+    else
+        pack(PACK_F16, (const void *const *)src, rs, rows, cols, dst, dp, pf);
 }
 
 /* Columns j0 .. j0 + nj - 1 over all rows: their 9 taps' sums in registers,
