@@ -100,9 +100,8 @@ typedef struct gen_opts {
     int inplace; /* unit strides, ACLCONV_DW_INPLACE=1: the in-place path */
     int round_win; /* with inplace: fp32 in mode FLOAT16 or HF32 (one case in two), the
                     * row-window form (x rounded in the kernels' window) */
-    int narrow;    /* with inplace: fp32 in mode FLOAT, 2-D, the row-window form over rows
-                    * of at most 8 columns (AVX-512's weights pass with the channels in
-                    * the vector) */
+    int narrow;    /* with inplace: mode FLOAT, 2-D, the row-window form over rows of at
+                    * most 8 columns (AVX-512's passes with the channels in the vector) */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -593,9 +592,9 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_inplace_s2[isa]);
             it_fail();
         }
-        /* narrow rows in mode FLOAT, integers and real values (compared with
-         * the packed path's bits) */
-        for (int kind = 0; kind < 3; ++kind) { /* integers, real values, any dtypes */
+        /* narrow rows in mode FLOAT: integers, real values, integers in any
+         * dtypes (compared with the packed path's bits) */
+        for (int kind = 0; kind < 3; ++kind) {
             const gen_opts gn = {
                 .int_data = kind != 1, .dtypes = kind == 2, .isa = isa, .inplace = 1, .narrow = 1};
             for (int i = 0; i < count / 8 + 1; ++i)
