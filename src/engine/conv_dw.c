@@ -448,6 +448,33 @@ static bool hf32_in_window(void)
     return cpu_wide_vector_alus() != 0;
 }
 
+/* dw_row_window for the in-place taps of the pass (one depth plane: ks[0]
+ * == 1) over rows of source v read as kind: +1 or -1 where the row-window
+ * form applies, else 0. */
+static int pass_row_window(const conv_problem *p, conv_pass pass, const dw_state *st,
+                           const conv_view *v, int kind)
+{
+    dw_taps tp;
+    if (pass == CONV_PASS_DATA)
+        data_taps(st, p->ks, &tp);
+    else
+        wt_taps(p, st, &tp);
+    static const uint16_t probe = 0;
+    static const float probe_f32 = 0.0f;
+    for (int64_t t = 0; t < tp.n; ++t)
+        tp.x[t] = &probe_f32; /* one plane (ks[0] == 1) */
+    const f32_dwrow_src s = {.x = tp.x,
+                             .dh = tp.dh,
+                             .dw = tp.dw,
+                             .nt = (size_t)tp.n,
+                             .ih = (size_t)v->dim[3],
+                             .iw = (size_t)v->dim[4],
+                             .rs = (size_t)v->stride[3],
+                             .src_kind = kind,
+                             .x16 = &probe};
+    return dw_row_window(&s, (size_t)st->dim[2].out_n, pass == CONV_PASS_WEIGHTS);
+}
+
 /* How the in-place kernels read the source v of the pass (f32_dwrow_src):
  * converted as they load it where the AVX-512 kernels' row-window form
  * (dw_row_window) applies to the taps of a single depth tap over dense
@@ -472,26 +499,7 @@ static int src_kind_for(const conv_problem *p, conv_pass pass, const dw_state *s
         (kind == DW_SRC_F32_HF32 && !hf32_in_window()) || st->isa != ACLCONV_ISA_AVX512 ||
         p->ks[0] != 1 || v->stride[4] != 1 || v->stride[3] < 0 || v->stride[2] < 0)
         return DW_SRC_F32;
-    dw_taps tp;
-    if (pass == CONV_PASS_DATA)
-        data_taps(st, p->ks, &tp);
-    else
-        wt_taps(p, st, &tp);
-    static const uint16_t probe = 0;
-    static const float probe_f32 = 0.0f;
-    for (int64_t t = 0; t < tp.n; ++t)
-        tp.x[t] = &probe_f32; /* one plane (ks[0] == 1) */
-    const f32_dwrow_src s = {.x = tp.x,
-                             .dh = tp.dh,
-                             .dw = tp.dw,
-                             .nt = (size_t)tp.n,
-                             .ih = (size_t)v->dim[3],
-                             .iw = (size_t)v->dim[4],
-                             .rs = (size_t)v->stride[3],
-                             .src_kind = kind,
-                             .x16 = &probe};
-    return dw_row_window(&s, (size_t)st->dim[2].out_n, pass == CONV_PASS_WEIGHTS) != 0 ? kind
-                                                                                       : DW_SRC_F32;
+    return pass_row_window(p, pass, st, v, kind) != 0 ? kind : DW_SRC_F32;
 }
 
 /* Whether the weights pass whose kernels convert x as they read it
@@ -526,56 +534,45 @@ _Static_assert(DW_BLOCK <= 16 && DW_WT_MAX_BLOCK <= 16, "chan_vec: 16 channels a
 #define DW_CHAN_MAX_OW 8
 #define DW_CHAN_AHEAD 2 /* images: x and dy asked for so far ahead of the packing */
 
+/* Whether chan_vec is wanted: ACLCONV_DW_CHAN=0 keeps the plane kernels
+ * (tests, A/B). */
+static bool chan_wanted(void)
+{
+    const char *e = getenv("ACLCONV_DW_CHAN");
+    return e == NULL || e[0] != '0';
+}
+
 /* Whether the in-place weights pass packs 16 channels of an image with the
  * channels in the vector (dwch_pack) and sums them with dwchwt, where a
  * plane per call costs more in per-plane work than in FMAs: AVX-512, x and
  * dy read as they lie (fp32 in mode FLOAT, or both of one 16-bit dtype the
  * kernels widen exactly: src_kind BF16 / F16 with dy_inplace), one depth
- * plane, the row window's 3x3 taps (rows dh0 .. dh0 + 2, columns -1, 0, +1)
- * over rows of at most DW_CHAN_MAX_OW columns, iw <= ow. The sums are
- * bitwise the plane kernels'. ACLCONV_DW_CHAN=0 keeps the plane kernels
- * (tests, A/B). */
+ * plane, the row window's taps (rows dh0 .. dh0 + 2, columns -1, 0, +1,
+ * iw <= ow) over rows of at most DW_CHAN_MAX_OW columns. The sums are
+ * bitwise the plane kernels'. */
 static bool chan_vec_applies(const conv_problem *p, const dw_state *st)
 {
-    const char *e = getenv("ACLCONV_DW_CHAN");
-    if (e != NULL && e[0] == '0') return false;
     const bool f32 = st->src_direct && st->dy_direct && st->src_kind == DW_SRC_F32;
     const bool h16 = dw_src_16bit(st->src_kind) && st->dy_inplace;
-    if (st->isa != ACLCONV_ISA_AVX512 || !st->inplace || st->inplace_s2 || !(f32 || h16) ||
-        p->ks[0] != 1 || p->xs[0] != 1 || p->ys[0] != 1 || p->ys[2] > DW_CHAN_MAX_OW ||
-        p->xs[2] > p->ys[2])
-        return false;
-    dw_taps tp;
-    wt_taps(p, st, &tp);
-    if (tp.n != 9) return false;
-    for (int64_t t = 0; t < 9; ++t)
-        if (tp.dh[t] != tp.dh[0] + t / 3 || tp.dw[t] != t % 3 - 1) return false;
-    return true;
+    return chan_wanted() && st->isa == ACLCONV_ISA_AVX512 && st->inplace && !st->inplace_s2 &&
+           (f32 || h16) && p->ks[0] == 1 && p->xs[0] == 1 && p->ys[0] == 1 &&
+           p->ys[2] <= DW_CHAN_MAX_OW &&
+           pass_row_window(p, CONV_PASS_WEIGHTS, st, &p->x, st->src_kind) != 0;
 }
 
 /* Whether the in-place data pass packs 16 channels of an image's source
  * with the channels in the vector (dwch_pack, a zero border) and correlates
  * them with dwchconv, writing gradInput's rows itself: as chan_vec_applies,
- * for the data taps of the row window (step +1 or -1), an fp32 gradInput of
- * dense rows in mode FLOAT. The sums are bitwise dwrow's. */
+ * for the data taps of the row window (step +1 or -1), an fp32 source and
+ * gradInput of dense rows in mode FLOAT. The sums are bitwise dwrow's. */
 static bool chan_data_applies(const conv_problem *p, const dw_state *st)
 {
-    const char *e = getenv("ACLCONV_DW_CHAN");
-    if (e != NULL && e[0] == '0') return false;
     const conv_view *v = st->bwd ? &p->y : &p->x;
-    if (st->isa != ACLCONV_ISA_AVX512 || !st->inplace || !st->src_direct ||
-        st->src_kind != DW_SRC_F32 || !f32_out_rows(&p->grad_input) || p->mode != CONV_MODE_F32 ||
-        p->ks[0] != 1 || v->dim[2] != 1 || st->dim[0].out_n != 1 ||
-        st->dim[2].out_n > DW_CHAN_MAX_OW)
-        return false;
-    dw_taps tp;
-    data_taps(st, p->ks, &tp);
-    if (tp.n != 9) return false;
-    const ptrdiff_t step = tp.dh[3] - tp.dh[0];
-    if (step != 1 && step != -1) return false;
-    for (int64_t t = 0; t < 9; ++t)
-        if (tp.dh[t] != tp.dh[0] + step * (t / 3) || tp.dw[t] != step * (t % 3 - 1)) return false;
-    return true;
+    return chan_wanted() && st->isa == ACLCONV_ISA_AVX512 && st->inplace && st->src_direct &&
+           st->src_kind == DW_SRC_F32 && f32_out_rows(&p->grad_input) &&
+           p->mode == CONV_MODE_F32 && p->ks[0] == 1 && v->dim[2] == 1 &&
+           st->dim[0].out_n == 1 && st->dim[2].out_n <= DW_CHAN_MAX_OW &&
+           pass_row_window(p, CONV_PASS_DATA, st, v, DW_SRC_F32) != 0;
 }
 
 /* Floats of a slot for the chan_vec data pass: the packed source, rows + 2
@@ -1297,7 +1294,11 @@ static void data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int sl
     const int64_t rows = st->dim[1].out_n, ow = st->dim[2].out_n, sp = ow + 2;
     const int64_t ih = v->dim[3], iw = v->dim[4];
     float *grid = slot_buf(r, slot);
-    zero_f32(grid, (rows + 2) * sp * 16);
+    int32_t *ready = slot_flag(r, slot);
+    if (!*ready) { /* the border stays zero: every call writes the same positions */
+        zero_f32(grid, (rows + 2) * sp * 16);
+        *ready = 1;
+    }
     dw_taps tp;
     data_taps(st, p->ks, &tp);
     const int64_t rmin = min64(tp.dh[0], tp.dh[6]);
