@@ -443,6 +443,42 @@ static int check_dwchwt(test_rng *r)
     return bad;
 }
 
+/* dwchsum (AVX-512) against gradBias's block sum written from its contract
+ * (docs/numerics.md): lanes i % 16 from +0, then the pairwise tree. Some
+ * channels hold only -0 (their sum is +0), some infinities or NaNs. */
+static int check_dwchsum(test_rng *r)
+{
+    int bad = 0;
+    for (int trial = 0; trial < 400 && !bad; ++trial) {
+        const size_t len = (size_t)rng_range(r, 0, 80);
+        float *x = malloc((len + 1) * 16 * sizeof(float));
+        float out[16];
+        for (size_t c = 0; c < 16; ++c) {
+            const int kind = (int)rng_range(r, 0, 5); /* 0: -0 only, 1: specials, else real */
+            for (size_t i = 0; i < len; ++i) {
+                float v = kind == 0 ? -0.0f : real_val(r);
+                if (kind == 1 && rng_chance(r, 1, 8))
+                    v = rng_chance(r, 1, 3) ? NAN : rng_chance(r, 1, 2) ? INFINITY : -INFINITY;
+                x[i * 16 + c] = v;
+            }
+        }
+        f32_dwchsum_ukernel_16__avx512(len, x, out);
+        for (size_t c = 0; c < 16 && !bad; ++c) {
+            float lane[16] = {0};
+            for (size_t i = 0; i < len; ++i) lane[i % 16] += x[i * 16 + c];
+            for (int width = 8; width > 0; width /= 2)
+                for (int l = 0; l < width; ++l) lane[l] += lane[l + width];
+            if (!same_bits(out[c], lane[0])) {
+                printf("FAIL dwchsum trial %d (len %zu): channel %zu = 0x%08x, want 0x%08x\n",
+                       trial, len, c, f32_bits(out[c]), f32_bits(lane[0]));
+                bad = 1;
+            }
+        }
+        free(x);
+    }
+    return bad;
+}
+
 /* dwch_pack + dwchconv (AVX-512) against dwrow per channel: the row
  * window's taps at step +1 or -1 over 16 channels (some absent), the same
  * weights: the same bits per output, nothing written past ow or into an
@@ -556,6 +592,9 @@ int main(void)
         const int bad_cc = check_dwchconv(&r);
         printf("avx512: dwch_pack + dwchconv %s\n", bad_cc ? "FAIL" : "ok");
         fail += bad_cc;
+        const int bad_cs = check_dwchsum(&r);
+        printf("avx512: dwchsum %s\n", bad_cs ? "FAIL" : "ok");
+        fail += bad_cs;
     }
     printf("test_dw_kernels: %s\n", fail ? "FAILED" : "OK");
     return fail ? 1 : 0;

@@ -291,4 +291,14 @@ void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, s
                                      const ptrdiff_t *toff, const float *w, float *const *dst,
                                      size_t drs);
 
+/*
+ * gradBias's block sums of 16 channels packed by dwch_pack ("dwchsum"):
+ * out[c] = the block sum of docs/numerics.md over x[i*16 + c], i < len
+ * (element i to lane i % 16, each lane ascending from +0, then the fixed
+ * pairwise tree of conv_bias_lanes_sum): the bits of conv_bias_block_sum
+ * over the same values, NaN payloads aside (a NaN sum may keep another
+ * NaN's payload than the view's sum would).
+ */
+void f32_dwchsum_ukernel_16__avx512(size_t len, const float *x, float *out);
+
 #endif /* ACLCONV_DW_UKERNELS_H_ */

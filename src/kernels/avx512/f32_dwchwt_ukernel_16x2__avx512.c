@@ -156,3 +156,21 @@ void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, s
             if (dst[c] != NULL) _mm512_mask_storeu_ps(dst[c] + r * drs, m, a[c]);
     }
 }
+
+void f32_dwchsum_ukernel_16__avx512(size_t len, const float *x, float *out)
+{
+    /* lane l of the block sum is a vector of 16 channels: the lanes' chains
+     * side by side, each from +0 (an add, so -0 terms alone give +0) */
+    __m512 a[NC];
+#pragma GCC unroll 16
+    for (int l = 0; l < NC; ++l) a[l] = _mm512_setzero_ps();
+    size_t i = 0;
+    for (; i + NC <= len; i += NC)
+#pragma GCC unroll 16
+        for (int l = 0; l < NC; ++l)
+            a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(x + (i + (size_t)l) * NC));
+    for (int l = 0; i < len; ++i, ++l) a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(x + i * NC));
+    for (int width = NC / 2; width > 0; width /= 2)
+        for (int l = 0; l < width; ++l) a[l] = _mm512_add_ps(a[l], a[l + width]);
+    _mm512_storeu_ps(out, a[0]);
+}
