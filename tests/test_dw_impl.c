@@ -69,6 +69,7 @@ static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_wh
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
 static int g_chan[3][2];    /* per ISA: data, weights passes with the channels in the vector */
 static int g_chan16[3];     /* of those weights passes, 16-bit x and dy */
+static int g_chan_fused[3][2]; /* runs of both gradients, dwchconv into gradInput, streamed */
 /* per ISA and pass (data, weights): in-place passes whose kernels convert
  * the source (16-bit, or fp32 rounded) as they read it; per ISA: weights
  * passes whose kernels convert dy too */
@@ -468,6 +469,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (go->inplace) g_grouped[go->isa] += conv_dw_data_group(&p, (aclconvIsa)go->isa) > 1;
     const bool fused = conv_dw_fuses_data(&p, (aclconvIsa)go->isa);
     g_fused[go->isa] += fused;
+    const int fchan = conv_dw_fused_chan(&p, (aclconvIsa)go->isa);
+    if (fchan > 0) g_chan_fused[go->isa][fchan - 1]++;
     g_fused_xwin[go->isa] += fused && conv_dw_fused_x_in_window(&p, (aclconvIsa)go->isa);
     if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
         g_merged[go->isa]++;
@@ -602,13 +605,16 @@ int main(int argc, char **argv)
                              (uint64_t)isa * 7777777u,
                          &gn);
         }
-        /* both passes with the channels in the vector: AVX-512's only */
-        if ((isa == ACLCONV_ISA_AVX512) !=
-                (g_chan[isa][0] > 0 && g_chan[isa][1] > 0 && g_chan16[isa] > 0) ||
-            (isa != ACLCONV_ISA_AVX512 && g_chan[isa][0] + g_chan[isa][1] > 0)) {
+        /* both passes with the channels in the vector, the fused run's
+         * gradInput written in place and streamed: AVX-512's only */
+        const int *fc = g_chan_fused[isa];
+        if ((isa == ACLCONV_ISA_AVX512) != (g_chan[isa][0] > 0 && g_chan[isa][1] > 0 &&
+                                             g_chan16[isa] > 0 && fc[0] > 0 && fc[1] > 0) ||
+            (isa != ACLCONV_ISA_AVX512 && g_chan[isa][0] + g_chan[isa][1] + fc[0] + fc[1] > 0)) {
             printf("FAIL %s: %d data and %d weights passes (%d 16-bit) with the channels in the "
-                   "vector\n",
-                   cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa]);
+                   "vector, %d + %d runs of both (gradInput in place + streamed)\n",
+                   cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa],
+                   fc[0], fc[1]);
             it_fail();
         }
         /* sources converted by the kernels in both passes: AVX-512's only */
@@ -662,8 +668,10 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa]);
             it_fail();
         }
-        printf("%s: channels in the vector: %d data, %d weights passes (%d 16-bit)\n",
-               cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa]);
+        printf("%s: channels in the vector: %d data, %d weights passes (%d 16-bit), %d + %d "
+               "runs of both (gradInput in place + streamed)\n",
+               cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa],
+               g_chan_fused[isa][0], g_chan_fused[isa][1]);
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
                "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
                "%d, HF32 %d (copies instead: %d); gradInput in the weights run: %d (FLOAT16 x "

@@ -611,6 +611,23 @@ static bool out_stream(const conv_problem *p, aclconvIsa isa)
            view_plane(v) % DW_FLOAT_ALIGN == 0;
 }
 
+/* Whether the chan_vec data pass can compute its 16 gradInput planes into
+ * the slot and stream them out as one run (f32_copy_nt): the planes of
+ * adjacent channels are adjacent, so 16 planes are 16 * P floats, whole
+ * 64-byte lines when the first is aligned (every block of a dense tensor
+ * whose C * P is a multiple of 16), with no read for ownership; each plane
+ * alone (7 x 7: 196 bytes) would start and end mid-line. Only a run of
+ * both gradients streams (dw_fuse_data): 960 ch of 7 x 7, all gradients,
+ * N64 2.95 -> 2.65 ms, N256 13.4 -> 11.1; the data pass alone N64 1.13 ->
+ * 1.42 (its 24 MB stay in this host's 32 MB L3 between the benchmark's
+ * runs), N256 even. */
+static bool chan_stream(const conv_problem *p, aclconvIsa isa)
+{
+    const conv_view *v = &p->grad_input;
+    return pick_kernels(isa).copy_nt != NULL && conv_view_blocks_dense(v) &&
+           v->stride[1] == view_plane(v);
+}
+
 /* The in-place data pass's 16-bit gradInput planes stored G at a time
  * (out_group): G planes of 2*P bytes are the fewest whole 64-byte lines
  * (G = 64 / gcd(2P, 64), adjacent channels), streamed out by the narrowing
@@ -689,11 +706,11 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
             st->out_group = st->out_direct || st->out_nt ? 0 : group_planes(p, isa);
             aux = st->out_direct ? 0 : view_plane(&p->grad_input) * max64(1, st->out_group);
             st->chan_vec = chan_data_applies(p, st);
-            if (st->chan_vec) { /* dwchconv writes gradInput's rows */
-                st->out_direct = true;
+            if (st->chan_vec) { /* dwchconv writes gradInput's rows (or the slot's: out_nt) */
                 st->out_nt = false;
+                st->out_direct = true;
                 st->out_group = 0;
-                aux = 0;
+                aux = chan_stream(p, isa) ? 16 * view_plane(&p->grad_input) : 0;
                 src = chan_data_floats(st);
             }
         }
@@ -1307,11 +1324,15 @@ static void data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int sl
     const float *src[16];
     float *dst[16];
     float w16[9 * 16];
+    float *planes = grid + st->aux_off; /* out_nt: the 16 planes side by side */
+    const int64_t plane = rows * ow;
     for (int64_t cc = 0; cc < 16; ++cc) {
         const int64_t c = c0 + cc;
         const bool in = c < c1;
         src[cc] = in ? (const float *)v->data + conv_view_index(v, n, c, 0, i0, 0) : NULL;
-        dst[cc] = in ? (float *)out->data + conv_view_index(out, n, c, 0, 0, 0) : NULL;
+        dst[cc] = !in         ? NULL
+                  : st->out_nt ? planes + cc * plane
+                               : (float *)out->data + conv_view_index(out, n, c, 0, 0, 0);
         for (int64_t t = 0; t < 9; ++t)
             w16[t * 16 + cc] = in ? wk[c * st->ntaps + t] : 0.0f;
     }
@@ -1326,7 +1347,10 @@ static void data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int sl
     for (int t = 0; t < 9; ++t)
         toff[t] = (ptrdiff_t)((tp.dh[t] - rmin) * sp + tp.dw[t] + 1);
     f32_dwchconv_ukernel_16__avx512((size_t)rows, (size_t)ow, grid, (size_t)sp, toff, w16, dst,
-                                    (size_t)out->stride[3]);
+                                    (size_t)(st->out_nt ? ow : out->stride[3]));
+    if (st->out_nt) /* a run of both gradients: fenced at the end of its weights task */
+        r->k.copy_nt((size_t)((c1 - c0) * plane), planes,
+                     (float *)out->data + conv_view_index(out, n, c0, 0, 0, 0));
 }
 
 /* Data gradient: task n*nblocks + b computes the planes (n, c) of the
@@ -1342,7 +1366,7 @@ static void data_task(void *ctx, size_t index, int slot)
     const dw_state *st = r->st;
     const conv_view *v = st->bwd ? &p->y : &p->x;
     if (st->chan_vec) {
-        data_chan(r, n, c0, c1, slot);
+        data_chan(r, n, c0, c1, slot); /* not streamed alone (chan_stream) */
         return;
     }
     dw_data_views dv;
@@ -1778,6 +1802,10 @@ static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt
     pr.wt.data_off = aclconv_round_up((size_t)pr.wt.ws_bytes, ACLCONV_ALIGN);
     if (!checked_add_size((size_t)pr.wt.data_off, (size_t)pr.data.ws_bytes, &end)) return false;
     pr.wt.with_data = true;
+    if (pr.data.chan_vec && chan_stream(p, pr.data.isa)) { /* the slot holds the planes */
+        pr.data.out_nt = true;
+        pr.data.out_direct = false;
+    }
     /* the data pass's copy of dy is the weights kernels' dy, unless gradBias
      * keeps a group of widened 16-bit planes: one rounding of dy less (FLOAT16,
      * HF32 or BF16 modes outside the window form) */
@@ -1852,6 +1880,14 @@ bool conv_dw_fused_x_in_window(const conv_problem *p, aclconvIsa isa)
     if (!plan_fused(p, isa, ws)) return false;
     const dw_pair *pr = (const dw_pair *)(const void *)ws;
     return pr->wt.src_kind == DW_SRC_F32_F16 && pr->wt.dy_shared;
+}
+
+int conv_dw_fused_chan(const conv_problem *p, aclconvIsa isa)
+{
+    _Alignas(64) unsigned char ws[CONV_IMPL_STATE_BYTES] = {0};
+    if (!plan_fused(p, isa, ws)) return 0;
+    const dw_state *d = &((const dw_pair *)(const void *)ws)->data;
+    return !d->chan_vec ? 0 : d->out_nt ? 2 : 1;
 }
 
 bool conv_dw_data_streamed(const conv_problem *p, aclconvIsa isa)

@@ -33,6 +33,11 @@ bool conv_dw_data_merged(const conv_problem *p, aclconvIsa isa);
 enum { CONV_DW_SRC_CONVERTED = 1, CONV_DW_DY_CONVERTED = 2 };
 int conv_dw_kernel_converts(const conv_problem *p, conv_pass pass, aclconvIsa isa);
 
+/* For tests: whether dw's run of both gradients of p computes gradInput
+ * with the channels in the vector (dwchconv): 0 no, 1 into gradInput's
+ * rows, 2 into the slot, 16 planes streamed out together. */
+int conv_dw_fused_chan(const conv_problem *p, aclconvIsa isa);
+
 /* For tests: whether dw's in-place data pass of p streams dense fp32
  * gradInput planes out from the slot, with the choices as planning makes them. */
 bool conv_dw_data_streamed(const conv_problem *p, aclconvIsa isa);
