@@ -392,6 +392,18 @@ static void one_case(uint64_t seed, const gen_opts *go)
         it_tensor_free(&o.y);
         it_tensor_make(&o.y, o.x.v.dtype, yd, views, &r);
     }
+    /* narrow, dense operands, a third of them: gradInput with gaps between
+     * rows or planes, unit W stride (written in place by a run of both
+     * gradients with the channels in the vector, not streamed) */
+    if (go->narrow && !views && rng_chance(&r, 1, 3)) {
+        const aclDataType dt = o.gi.v.dtype;
+        const int64_t d[5] = {o.gi.v.dim[0], o.gi.v.dim[1], o.gi.v.dim[2], o.gi.v.dim[3],
+                              o.gi.v.dim[4]};
+        do {
+            it_tensor_free(&o.gi);
+            it_tensor_make(&o.gi, dt, d, 1, &r);
+        } while (o.gi.v.stride[4] != 1 || (o.gi.v.stride[3] == d[4] && o.gi.v.stride[2] == d[3] * d[4]));
+    }
     it_fill(&o.x, go->int_data, 0, &r);
     it_fill(&o.y, go->int_data, 0, &r);
     it_fill(&o.w, go->int_data, 0, &r);

@@ -530,7 +530,7 @@ static int check_dwchconv(test_rng *r)
         ptrdiff_t toff[9];
         for (int t = 0; t < 9; ++t)
             toff[t] = (tdh[t] - rmin) * (ptrdiff_t)sp + tdw[t] + 1;
-        f32_dwchconv_ukernel_16__avx512(rows, ow, grid, sp, toff, w16, ys, yrs);
+        f32_dwchconv_ukernel_16__avx512(rows, ow, grid, sp, toff, w16, 16, ys, yrs);
         for (size_t c = 0; c < nch; ++c) {
             const float *tx[9];
             for (int t = 0; t < 9; ++t)

@@ -72,7 +72,8 @@ typedef struct dw_state {
                          * streamed out (group_planes); 0: a plane at a time, plain stores */
     uint64_t wv_off;    /* in place, data pass: each channel's weights in the order of its
                          * taps (data_taps), ntaps floats a channel, filled per run
-                         * (fill_weights) */
+                         * (fill_weights); chan_vec: tap-major, channel c's tap t at
+                         * t*chan_wp(g) + c (0 past the channels) */
     bool merge_w;       /* packed data pass, W stride 2, dense fp32 rows: both W output
                          * phases a dwconv_s2 call, written as whole rows, no grids */
     bool merge_nt;      /* merge_w, a dense plane: the rows written into the slot (out_off),
@@ -575,6 +576,14 @@ static bool chan_data_applies(const conv_problem *p, const dw_state *st)
            pass_row_window(p, CONV_PASS_DATA, st, v, DW_SRC_F32) != 0;
 }
 
+/* The chan_vec data pass's weights table: tap t's weights of channels
+ * c .. c + 15 at t*chan_wp(g) + c for any c < g (a weights run's channel
+ * blocks start anywhere), zeros past g. */
+static int64_t chan_wp(int64_t g)
+{
+    return ceil_div(g, 16) * 16 + 16;
+}
+
 /* Floats of a slot for the chan_vec data pass: the packed source, rows + 2
  * rows of ow + 2 positions. */
 static int64_t chan_data_floats(const dw_state *st)
@@ -741,7 +750,8 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
         return false;
     int64_t wv_floats;
     if (pass == CONV_PASS_DATA && st->inplace &&
-        (!checked_mul_i64(p->g, st->ntaps, &wv_floats) || !ws_take(&size, wv_floats, &st->wv_off)))
+        (!checked_mul_i64(st->chan_vec ? chan_wp(p->g) : p->g, st->ntaps, &wv_floats) ||
+         !ws_take(&size, wv_floats, &st->wv_off)))
         return false;
     if (pass == CONV_PASS_WEIGHTS) {
         int64_t part;
@@ -1223,6 +1233,19 @@ static void fill_weights(void *ctx, size_t index)
     data_taps(st, r->p->ks, &tp);
     float wk[DW_MAX_TAPS];
     const int64_t c0 = (int64_t)index * DW_BLOCK, c1 = min64(r->p->g, c0 + DW_BLOCK);
+    if (st->chan_vec) { /* tap-major: 16 channels from any c0 a vector */
+        const int64_t wp = chan_wp(r->p->g);
+        float *wv = (float *)(r->ws + st->wv_off);
+        for (int64_t c = c0; c < c1; ++c) {
+            channel_weights(r, c, wk);
+            for (int64_t t = 0; t < tp.n; ++t)
+                wv[t * wp + c] = wk[tp.k[t]];
+        }
+        if (c1 == r->p->g) /* the last block: the lanes past the channels */
+            for (int64_t t = 0; t < tp.n; ++t)
+                zero_f32(wv + t * wp + c1, wp - c1);
+        return;
+    }
     for (int64_t c = c0; c < c1; ++c) {
         float *wv = (float *)(r->ws + st->wv_off) + c * st->ntaps;
         channel_weights(r, c, wk);
@@ -1320,10 +1343,9 @@ static void data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int sl
     data_taps(st, p->ks, &tp);
     const int64_t rmin = min64(tp.dh[0], tp.dh[6]);
     const int64_t i0 = max64(0, rmin), i1 = min64(ih, rmin + rows + 2);
-    const float *wk = (const float *)(r->ws + st->wv_off);
+    const float *w16 = (const float *)(r->ws + st->wv_off) + c0; /* fill_weights */
     const float *src[16];
     float *dst[16];
-    float w16[9 * 16];
     float *planes = grid + st->aux_off; /* out_nt: the 16 planes side by side */
     const int64_t plane = rows * ow;
     for (int64_t cc = 0; cc < 16; ++cc) {
@@ -1333,8 +1355,6 @@ static void data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int sl
         dst[cc] = !in         ? NULL
                   : st->out_nt ? planes + cc * plane
                                : (float *)out->data + conv_view_index(out, n, c, 0, 0, 0);
-        for (int64_t t = 0; t < 9; ++t)
-            w16[t * 16 + cc] = in ? wk[c * st->ntaps + t] : 0.0f;
     }
     ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
     if (c1 < p->g) block_lines(v, n, c1, min64(p->g, c1 + 16), 0, &next);
@@ -1346,7 +1366,8 @@ static void data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int sl
     ptrdiff_t toff[9];
     for (int t = 0; t < 9; ++t)
         toff[t] = (ptrdiff_t)((tp.dh[t] - rmin) * sp + tp.dw[t] + 1);
-    f32_dwchconv_ukernel_16__avx512((size_t)rows, (size_t)ow, grid, (size_t)sp, toff, w16, dst,
+    f32_dwchconv_ukernel_16__avx512((size_t)rows, (size_t)ow, grid, (size_t)sp, toff, w16,
+                                    (size_t)chan_wp(p->g), dst,
                                     (size_t)(st->out_nt ? ow : out->stride[3]));
     if (st->out_nt) /* a run of both gradients: fenced at the end of its weights task */
         r->k.copy_nt((size_t)((c1 - c0) * plane), planes,
@@ -1802,7 +1823,12 @@ static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt
     pr.wt.data_off = aclconv_round_up((size_t)pr.wt.ws_bytes, ACLCONV_ALIGN);
     if (!checked_add_size((size_t)pr.wt.data_off, (size_t)pr.data.ws_bytes, &end)) return false;
     pr.wt.with_data = true;
-    if (pr.data.chan_vec && chan_stream(p, pr.data.isa)) { /* the slot holds the planes */
+    /* a weights loop of planes computes gradInput a plane at a time
+     * (fused_data_plane: the plane kernels, the weights table a channel at
+     * a time); the channels-in-the-vector one 16 planes a call, streamed
+     * (the slot holds them) */
+    if (pr.data.chan_vec && !pr.wt.chan_vec) pr.data.chan_vec = false;
+    if (pr.data.chan_vec && chan_stream(p, pr.data.isa)) {
         pr.data.out_nt = true;
         pr.data.out_direct = false;
     }

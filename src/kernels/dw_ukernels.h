@@ -282,14 +282,14 @@ void f32_dwchwt_ukernel_16x2__avx512(size_t rows, size_t ow, const float *xt, si
 /*
  * Depthwise 3x3 correlation, 16 channels in the vector ("dwchconv"), of a
  * source packed by dwch_pack (rows of sp positions) into 16 planes:
- *   dst[c][r*drs + j] = sum_{t < 9} w[t*16 + c] * src[(r*sp + j + toff[t])*16 + c]
+ *   dst[c][r*drs + j] = sum_{t < 9} w[t*wp + c] * src[(r*sp + j + toff[t])*16 + c]
  * r < rows, j < ow <= 16, for c with dst[c] != NULL (the others not
- * written). Sum order per element: t ascending from +0, one fused
+ * written; their lanes' weights and source may hold anything). Sum order per element: t ascending from +0, one fused
  * multiply-add per term: the dwrow order with the same taps, the same bits.
  */
 void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, size_t sp,
-                                     const ptrdiff_t *toff, const float *w, float *const *dst,
-                                     size_t drs);
+                                     const ptrdiff_t *toff, const float *w, size_t wp,
+                                     float *const *dst, size_t drs);
 
 /*
  * gradBias's block sums of 16 channels packed by dwch_pack ("dwchsum"):

@@ -56,19 +56,61 @@ static inline __attribute__((always_inline)) void pack(const int kind, const voi
     }
 }
 
+/* pack for planes of contiguous rows (rs == cols): 16 positions of the
+ * flattened plane a transpose, across rows (a 7 x 7 plane: 4 transposes,
+ * not 7 of 7 columns each), each position stored at its (row, column). */
+static inline __attribute__((always_inline)) void pack_flat(const int kind,
+                                                            const void *const *src, size_t rows,
+                                                            size_t cols, float *dst, size_t dp,
+                                                            const ukernel_prefetch *pf)
+{
+    const size_t len = rows * cols, chunks = (len + NC - 1) / NC;
+    size_t i = 0, j = 0; /* the row and column of the chunk's next position */
+    for (size_t q = 0; q < chunks; ++q) {
+        ukernel_prefetch_steps(pf, q, q + 1, chunks);
+        const size_t p0 = q * NC, n = len - p0 < NC ? len - p0 : NC;
+        const __mmask16 m = (__mmask16)((1u << n) - 1u);
+        __m512 r[NC];
+#pragma GCC unroll 16
+        for (int c = 0; c < NC; ++c)
+            r[c] = src[c] != NULL ? pack_load(kind, src[c], 0, 0, p0, m) : _mm512_setzero_ps();
+        transpose16(r);
+#pragma GCC unroll 16
+        for (int l = 0; l < NC; ++l) {
+            if ((size_t)l >= n) break;
+            _mm512_storeu_ps(dst + (i * dp + j) * NC, r[l]);
+            if (++j == cols) {
+                j = 0;
+                ++i;
+            }
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void pack_any(const int kind, const void *const *src,
+                                                           size_t rs, size_t rows, size_t cols,
+                                                           float *dst, size_t dp,
+                                                           const ukernel_prefetch *pf)
+{
+    if (rs == cols && cols < NC)
+        pack_flat(kind, src, rows, cols, dst, dp, pf);
+    else
+        pack(kind, src, rs, rows, cols, dst, dp, pf);
+}
+
 void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
                               float *dst, size_t dp, const ukernel_prefetch *pf)
 {
-    pack(PACK_F32, (const void *const *)src, rs, rows, cols, dst, dp, pf);
+    pack_any(PACK_F32, (const void *const *)src, rs, rows, cols, dst, dp, pf);
 }
 
 void h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
                               size_t cols, float *dst, size_t dp, const ukernel_prefetch *pf)
 {
     if (bf16)
-        pack(PACK_BF16, (const void *const *)src, rs, rows, cols, dst, dp, pf);
+        pack_any(PACK_BF16, (const void *const *)src, rs, rows, cols, dst, dp, pf);
     else
-        pack(PACK_F16, (const void *const *)src, rs, rows, cols, dst, dp, pf);
+        pack_any(PACK_F16, (const void *const *)src, rs, rows, cols, dst, dp, pf);
 }
 
 /* Columns j0 .. j0 + nj - 1 over all rows: their 9 taps' sums in registers,
@@ -128,13 +170,49 @@ void f32_dwchwt_ukernel_16x2__avx512(size_t rows, size_t ow, const float *xt, si
     }
 }
 
+/* dwchconv of planes of contiguous rows (drs == ow): 16 positions of the
+ * flattened plane a transpose, across rows, each channel's 16 results one
+ * store (a 7 x 7 plane: 4 transposes, not 7). */
+static void conv_flat(size_t rows, size_t ow, const float *src, size_t sp, const ptrdiff_t *toff,
+                      const __m512 wv[9], float *const *dst)
+{
+    const size_t len = rows * ow;
+    size_t r = 0, j = 0; /* the row and column of the chunk's next position */
+    for (size_t p0 = 0; p0 < len; p0 += NC) {
+        const size_t n = len - p0 < NC ? len - p0 : NC;
+        __m512 a[NC];
+#pragma GCC unroll 16
+        for (int k = 0; k < NC; ++k) {
+            a[k] = _mm512_setzero_ps();
+            if ((size_t)k >= n) continue;
+            const float *sk = src + (r * sp + j) * NC;
+#pragma GCC unroll 9
+            for (int t = 0; t < 9; ++t)
+                a[k] = _mm512_fmadd_ps(wv[t], _mm512_loadu_ps(sk + toff[t] * NC), a[k]);
+            if (++j == ow) {
+                j = 0;
+                ++r;
+            }
+        }
+        transpose16(a);
+        const __mmask16 m = (__mmask16)((1u << n) - 1u);
+#pragma GCC unroll 16
+        for (int c = 0; c < NC; ++c)
+            if (dst[c] != NULL) _mm512_mask_storeu_ps(dst[c] + p0, m, a[c]);
+    }
+}
+
 void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, size_t sp,
-                                     const ptrdiff_t *toff, const float *w, float *const *dst,
-                                     size_t drs)
+                                     const ptrdiff_t *toff, const float *w, size_t wp,
+                                     float *const *dst, size_t drs)
 {
     __m512 wv[9];
     for (int t = 0; t < 9; ++t)
-        wv[t] = _mm512_loadu_ps(w + t * NC);
+        wv[t] = _mm512_loadu_ps(w + (size_t)t * wp);
+    if (drs == ow && ow < NC) {
+        conv_flat(rows, ow, src, sp, toff, wv, dst);
+        return;
+    }
     const __mmask16 m = (__mmask16)((1u << ow) - 1u);
     for (size_t r = 0; r < rows; ++r) {
         const float *sr = src + r * sp * NC;
