@@ -372,10 +372,11 @@ static int check_dwchwt(test_rng *r)
         const ptrdiff_t dh0 = (ptrdiff_t)rng_range(r, -2, 1);
         const size_t rs = iw + (size_t)rng_range(r, 0, 3), dyrs = ow + (size_t)rng_range(r, 0, 3);
         const size_t nch = (size_t)rng_range(r, 1, 16), xp = ow + 2;
+        const size_t dp = ow + (size_t)rng_range(r, 0, 2); /* dyt's row pitch */
         float *x = malloc(16 * ih * rs * sizeof(float));
         float *dy = malloc(16 * rows * dyrs * sizeof(float));
         float *xt = calloc((rows + 2) * xp * 16, sizeof(float));
-        float *dyt = malloc(rows * ow * 16 * sizeof(float));
+        float *dyt = malloc(rows * dp * 16 * sizeof(float));
         float *sums = malloc(ow * 9 * 16 * sizeof(float));
         float *acc = malloc(16 * 9 * DW_ACC_LANES * sizeof(float));
         for (size_t c = 0; c < 16; ++c)
@@ -403,8 +404,9 @@ static int check_dwchwt(test_rng *r)
                 f32_dwch_pack_16__avx512(xs, rs, i1 - i0, iw,
                                          xt + (((ptrdiff_t)i0 - dh0) * (ptrdiff_t)xp + 1) * 16, xp,
                                          &none);
-            f32_dwch_pack_16__avx512(ds, dyrs, rows, ow, dyt, ow, &none);
-            f32_dwchwt_ukernel_16x2__avx512(rows, ow, xt, xp, dyt, sums, &none);
+            for (size_t i = 0; i < rows * dp * 16; ++i) dyt[i] = NAN; /* the pitch's gaps */
+            f32_dwch_pack_16__avx512(ds, dyrs, rows, ow, dyt, dp, &none);
+            f32_dwchwt_ukernel_16x2__avx512(rows, ow, xt, xp, dyt, dp, sums, &none);
             for (size_t c = 0; c < nch; ++c) {
                 const float *tx[9];
                 ptrdiff_t tdh[9], tdw[9];
@@ -450,22 +452,24 @@ static int check_dwchsum(test_rng *r)
 {
     int bad = 0;
     for (int trial = 0; trial < 400 && !bad; ++trial) {
-        const size_t len = (size_t)rng_range(r, 0, 80);
-        float *x = malloc((len + 1) * 16 * sizeof(float));
+        const size_t rows = (size_t)rng_range(r, 0, 12), cols = (size_t)rng_range(r, 1, 9);
+        const size_t xp = cols + (size_t)rng_range(r, 0, 2), len = rows * cols;
+        float *x = malloc((rows * xp + 1) * 16 * sizeof(float));
         float out[16];
+        for (size_t i = 0; i < (rows * xp + 1) * 16; ++i) x[i] = NAN; /* the pitch's gaps */
         for (size_t c = 0; c < 16; ++c) {
             const int kind = (int)rng_range(r, 0, 5); /* 0: -0 only, 1: specials, else real */
             for (size_t i = 0; i < len; ++i) {
                 float v = kind == 0 ? -0.0f : real_val(r);
                 if (kind == 1 && rng_chance(r, 1, 8))
                     v = rng_chance(r, 1, 3) ? NAN : rng_chance(r, 1, 2) ? INFINITY : -INFINITY;
-                x[i * 16 + c] = v;
+                x[(i / cols * xp + i % cols) * 16 + c] = v;
             }
         }
-        f32_dwchsum_ukernel_16__avx512(len, x, out);
+        f32_dwchsum_ukernel_16__avx512(rows, cols, x, xp, out);
         for (size_t c = 0; c < 16 && !bad; ++c) {
             float lane[16] = {0};
-            for (size_t i = 0; i < len; ++i) lane[i % 16] += x[i * 16 + c];
+            for (size_t i = 0; i < len; ++i) lane[i % 16] += x[(i / cols * xp + i % cols) * 16 + c];
             for (int width = 8; width > 0; width /= 2)
                 for (int l = 0; l < width; ++l) lane[l] += lane[l + width];
             if (!same_bits(out[c], lane[0])) {

@@ -1325,8 +1325,12 @@ static bool out_ahead(const dw_run *r)
  * channels in the vector (chan_vec): the source planes packed into the
  * slot's grid (source row R + rmin at grid row R, column C - 1 at C; the
  * rest zero), dwchconv's rows transposed back into gradInput. The next 16
- * planes of the source are asked for into L2 as these are packed. */
-static void data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int slot)
+ * planes of the source are asked for into L2 as these are packed. Returns
+ * the source's position (0, 0) in the grid, rows *pitch positions apart,
+ * when the grid holds the whole source planes (a weights run's dy), else
+ * NULL. */
+static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int slot,
+                              size_t *pitch)
 {
     const conv_problem *p = r->p;
     const dw_state *st = r->st;
@@ -1372,6 +1376,8 @@ static void data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int sl
     if (st->out_nt) /* a run of both gradients: fenced at the end of its weights task */
         r->k.copy_nt((size_t)((c1 - c0) * plane), planes,
                      (float *)out->data + conv_view_index(out, n, c0, 0, 0, 0));
+    *pitch = (size_t)sp;
+    return i0 == 0 && i1 == ih && iw <= ow + 1 ? grid + (-rmin * sp + 1) * 16 : NULL;
 }
 
 /* Data gradient: task n*nblocks + b computes the planes (n, c) of the
@@ -1387,7 +1393,8 @@ static void data_task(void *ctx, size_t index, int slot)
     const dw_state *st = r->st;
     const conv_view *v = st->bwd ? &p->y : &p->x;
     if (st->chan_vec) {
-        data_chan(r, n, c0, c1, slot); /* not streamed alone (chan_stream) */
+        size_t pitch;
+        data_chan(r, n, c0, c1, slot, &pitch); /* not streamed alone (chan_stream) */
         return;
     }
     dw_data_views dv;
@@ -1620,7 +1627,13 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
     const size_t es = x->dtype == ACL_FLOAT ? 4 : 2; /* dy: x's dtype (chan_vec_applies) */
     for (int64_t n = n0; n < n1; ++n) {
         const void *xs[16], *ds[16];
-        if (rd != NULL && rd->st->chan_vec) data_chan(rd, n, c0, c1, slot);
+        /* dy as the data pass packed it, when its grid holds all of dy: one
+         * packing of dy for both kernels */
+        const float *dyg = NULL;
+        size_t dyp = (size_t)ow;
+        if (rd != NULL && rd->st->chan_vec) dyg = data_chan(rd, n, c0, c1, slot, &dyp);
+        if (rd == NULL || !rd->st->bwd || es != 4) dyg = NULL;
+        if (dyg == NULL) dyp = (size_t)ow;
         for (int64_t c = c0; c < c0 + 16; ++c) {
             const bool in = c < c1;
             if (in && rd != NULL && !rd->st->chan_vec)
@@ -1638,17 +1651,19 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
             block_lines(y, n + DW_CHAN_AHEAD, c0, c1, 1, &next);
         }
         next.l2 = 1;
-        const ukernel_prefetch px = ukernel_prefetch_part(&next, 0, 3),
+        const size_t parts = dyg != NULL ? 2 : 3;
+        const ukernel_prefetch px = ukernel_prefetch_part(&next, 0, parts),
                                pd = ukernel_prefetch_part(&next, 1, 3),
-                               pk = ukernel_prefetch_part(&next, 2, 3);
+                               pk = ukernel_prefetch_part(&next, parts - 1, parts);
         const size_t xrows = (size_t)(i1 - i0);
         float *xt0 = xt + ((i0 - dh0) * xp + 1) * 16;
         if (es == 4) {
             if (i1 > i0)
                 f32_dwch_pack_16__avx512((const float *const *)xs, (size_t)x->stride[3], xrows,
                                          (size_t)iw, xt0, (size_t)xp, &px);
-            f32_dwch_pack_16__avx512((const float *const *)ds, (size_t)y->stride[3],
-                                     (size_t)rows, (size_t)ow, dyt, (size_t)ow, &pd);
+            if (dyg == NULL)
+                f32_dwch_pack_16__avx512((const float *const *)ds, (size_t)y->stride[3],
+                                         (size_t)rows, (size_t)ow, dyt, (size_t)ow, &pd);
         } else {
             const int bf16 = x->dtype == ACL_BF16;
             if (i1 > i0)
@@ -1657,12 +1672,14 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
             h16_dwch_pack_16__avx512((const uint16_t *const *)ds, bf16, (size_t)y->stride[3],
                                      (size_t)rows, (size_t)ow, dyt, (size_t)ow, &pd);
         }
-        f32_dwchwt_ukernel_16x2__avx512((size_t)rows, (size_t)ow, xt, (size_t)xp, dyt, sums, &pk);
+        const float *dyk = dyg != NULL ? dyg : dyt;
+        f32_dwchwt_ukernel_16x2__avx512((size_t)rows, (size_t)ow, xt, (size_t)xp, dyk, dyp, sums,
+                                        &pk);
         if (st->bias) {
             /* from the packed dy: the values of the view, one position a
              * vector (a plane a call of dwsum cost ~20% of the pass on 7x7) */
             float s[16];
-            f32_dwchsum_ukernel_16__avx512((size_t)(rows * ow), dyt, s);
+            f32_dwchsum_ukernel_16__avx512((size_t)rows, (size_t)ow, dyk, dyp, s);
             float *bsums = (float *)(r->ws + st->sums_off) + n * p->g;
             for (int64_t c = c0; c < c1; ++c) bsums[c] = s[c - c0];
         }

@@ -269,15 +269,17 @@ void h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, s
  * Depthwise 3x3 weight-gradient dot products, 16 channels in the vector
  * ("dwchwt"), on planes packed by dwch_pack: the source xt with rows + 2
  * rows of xp >= ow + 2 positions (xt position (R, C) holds X(R + dh0,
- * C - 1), zeros outside), dyt with rows of ow positions:
- *   term (t, r, j) = xt[((r + t/3)*xp + j + t%3)*16 + c] * dyt[(r*ow + j)*16 + c]
+ * C - 1), zeros outside), dyt with rows of dp >= ow positions (its own,
+ * or dy inside a data pass's bordered grid):
+ *   term (t, r, j) = xt[((r + t/3)*xp + j + t%3)*16 + c] * dyt[(r*dp + j)*16 + c]
  * into acc[(j*9 + t)*16 + c], r < rows, j < ow. Per element r ascending,
  * one fused multiply-add per term, continuing from its value: a column's
  * terms in the order of the dwrowwt lane j (ow <= 32), the same bits. Asks
  * for pf's lines as it goes.
  */
 void f32_dwchwt_ukernel_16x2__avx512(size_t rows, size_t ow, const float *xt, size_t xp,
-                                     const float *dyt, float *acc, const ukernel_prefetch *pf);
+                                     const float *dyt, size_t dp, float *acc,
+                                     const ukernel_prefetch *pf);
 
 /*
  * Depthwise 3x3 correlation, 16 channels in the vector ("dwchconv"), of a
@@ -293,12 +295,13 @@ void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, s
 
 /*
  * gradBias's block sums of 16 channels packed by dwch_pack ("dwchsum"):
- * out[c] = the block sum of docs/numerics.md over x[i*16 + c], i < len
- * (element i to lane i % 16, each lane ascending from +0, then the fixed
+ * out[c] = the block sum of docs/numerics.md over the rows x cols block
+ * x[(r*xp + j)*16 + c], element i = r*cols + j (element i to lane i % 16, each lane ascending from +0, then the fixed
  * pairwise tree of conv_bias_lanes_sum): the bits of conv_bias_block_sum
  * over the same values, NaN payloads aside (a NaN sum may keep another
  * NaN's payload than the view's sum would).
  */
-void f32_dwchsum_ukernel_16__avx512(size_t len, const float *x, float *out);
+void f32_dwchsum_ukernel_16__avx512(size_t rows, size_t cols, const float *x, size_t xp,
+                                    float *out);
 
 #endif /* ACLCONV_DW_UKERNELS_H_ */

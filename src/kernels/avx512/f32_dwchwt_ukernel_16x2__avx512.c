@@ -116,8 +116,8 @@ void h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, s
 /* Columns j0 .. j0 + nj - 1 over all rows: their 9 taps' sums in registers,
  * the nj + 2 x columns of a tap row loaded once for all of them. */
 static inline __attribute__((always_inline)) void columns(const int nj, size_t j0, size_t rows,
-                                                          size_t ow, const float *xt, size_t xp,
-                                                          const float *dyt, float *acc,
+                                                          const float *xt, size_t xp,
+                                                          const float *dyt, size_t dp, float *acc,
                                                           const ukernel_prefetch *pf)
 {
     __m512 a[NJ][9];
@@ -131,7 +131,7 @@ static inline __attribute__((always_inline)) void columns(const int nj, size_t j
         __m512 d[NJ];
 #pragma GCC unroll 2
         for (int j = 0; j < nj; ++j)
-            d[j] = _mm512_loadu_ps(dyt + (r * ow + j0 + (size_t)j) * NC);
+            d[j] = _mm512_loadu_ps(dyt + (r * dp + j0 + (size_t)j) * NC);
 #pragma GCC unroll 3
         for (int kh = 0; kh < 3; ++kh) {
             const float *xr = xt + ((r + (size_t)kh) * xp + j0) * NC;
@@ -155,18 +155,19 @@ static inline __attribute__((always_inline)) void columns(const int nj, size_t j
 }
 
 void f32_dwchwt_ukernel_16x2__avx512(size_t rows, size_t ow, const float *xt, size_t xp,
-                                     const float *dyt, float *acc, const ukernel_prefetch *pf)
+                                     const float *dyt, size_t dp, float *acc,
+                                     const ukernel_prefetch *pf)
 {
     /* pf's lines a part per pass of columns, a part of that per row */
     const size_t passes = (ow + NJ - 1) / NJ;
     size_t j = 0, q = 0;
     for (; j + NJ <= ow; j += NJ, ++q) {
         const ukernel_prefetch part = ukernel_prefetch_part(pf, q, passes);
-        columns(NJ, j, rows, ow, xt, xp, dyt, acc, &part);
+        columns(NJ, j, rows, xt, xp, dyt, dp, acc, &part);
     }
     if (j < ow) {
         const ukernel_prefetch part = ukernel_prefetch_part(pf, q, passes);
-        columns(1, j, rows, ow, xt, xp, dyt, acc, &part);
+        columns(1, j, rows, xt, xp, dyt, dp, acc, &part);
     }
 }
 
@@ -235,20 +236,29 @@ void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, s
     }
 }
 
-void f32_dwchsum_ukernel_16__avx512(size_t len, const float *x, float *out)
+void f32_dwchsum_ukernel_16__avx512(size_t rows, size_t cols, const float *x, size_t xp,
+                                    float *out)
 {
     /* lane l of the block sum is a vector of 16 channels: the lanes' chains
      * side by side, each from +0 (an add, so -0 terms alone give +0) */
     __m512 a[NC];
 #pragma GCC unroll 16
     for (int l = 0; l < NC; ++l) a[l] = _mm512_setzero_ps();
-    size_t i = 0;
-    for (; i + NC <= len; i += NC)
+    const size_t len = rows * cols;
+    size_t r = 0, j = 0; /* the row and column of element i */
+    for (size_t i = 0; i < len; i += NC)
 #pragma GCC unroll 16
-        for (int l = 0; l < NC; ++l)
-            a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(x + (i + (size_t)l) * NC));
-    for (int l = 0; i < len; ++i, ++l) a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(x + i * NC));
+        for (int l = 0; l < NC; ++l) {
+            if (i + (size_t)l >= len) break;
+            a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(x + (r * xp + j) * NC));
+            if (++j == cols) {
+                j = 0;
+                ++r;
+            }
+        }
+#pragma GCC unroll 4
     for (int width = NC / 2; width > 0; width /= 2)
+#pragma GCC unroll 8
         for (int l = 0; l < width; ++l) a[l] = _mm512_add_ps(a[l], a[l + width]);
     _mm512_storeu_ps(out, a[0]);
 }
