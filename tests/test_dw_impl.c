@@ -402,7 +402,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
         do {
             it_tensor_free(&o.gi);
             it_tensor_make(&o.gi, dt, d, 1, &r);
-        } while (o.gi.v.stride[4] != 1 || (o.gi.v.stride[3] == d[4] && o.gi.v.stride[2] == d[3] * d[4]));
+        } while (o.gi.v.stride[4] != 1 ||
+                 (o.gi.v.stride[3] == d[4] && o.gi.v.stride[2] == d[3] * d[4]));
     }
     it_fill(&o.x, go->int_data, 0, &r);
     it_fill(&o.y, go->int_data, 0, &r);

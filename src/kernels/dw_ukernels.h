@@ -296,7 +296,7 @@ void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, s
 /*
  * gradBias's block sums of 16 channels packed by dwch_pack ("dwchsum"):
  * out[c] = the block sum of docs/numerics.md over the rows x cols block
- * x[(r*xp + j)*16 + c], element i = r*cols + j (element i to lane i % 16, each lane ascending from +0, then the fixed
+ * x[(r*xp + j)*16 + c], cols < 2048, element i = r*cols + j (element i to lane i % 16, each lane ascending from +0, then the fixed
  * pairwise tree of conv_bias_lanes_sum): the bits of conv_bias_block_sum
  * over the same values, NaN payloads aside (a NaN sum may keep another
  * NaN's payload than the view's sum would).

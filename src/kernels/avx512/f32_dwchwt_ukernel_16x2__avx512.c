@@ -56,6 +56,40 @@ static inline __attribute__((always_inline)) void pack(const int kind, const voi
     }
 }
 
+/* The flattened forms walk a plane of rows x cols positions (cols <
+ * FLAT_MAX_COLS) 16 at a time; position i = r*cols + j lies at (r*pitch +
+ * j)*16 floats. A chunk starts at row r0, column j0 < cols; its position l
+ * is q = (j0 + l) / cols rows further, and q = ((j0 + l) * magic) >> 24
+ * exactly: magic exceeds 2^24 / cols by at most 1, which adds less than
+ * (cols + 16) / 2^24 < 1 / cols to a quotient whose fraction is at most
+ * 1 - 1 / cols. Each position's offset is then a few independent integer
+ * operations, where row and column counters stepped position by position
+ * (~4 cycles each, a chain). */
+#define FLAT_MAX_COLS 2048
+
+typedef struct flat_walk {
+    size_t cols, pitch, magic;
+    size_t r0, j0; /* the chunk's first position */
+} flat_walk;
+
+static inline flat_walk flat_start(size_t cols, size_t pitch)
+{
+    return (flat_walk){.cols = cols, .pitch = pitch, .magic = ((size_t)1 << 24) / cols + 1};
+}
+
+static inline __attribute__((always_inline)) size_t flat_off(const flat_walk *w, size_t l)
+{
+    const size_t jl = w->j0 + l;
+    return (w->r0 * w->pitch + jl + ((jl * w->magic) >> 24) * (w->pitch - w->cols)) * NC;
+}
+
+static inline void flat_next(flat_walk *w)
+{
+    const size_t jl = w->j0 + NC, q = (jl * w->magic) >> 24;
+    w->r0 += q;
+    w->j0 = jl - q * w->cols;
+}
+
 /* pack for planes of contiguous rows (rs == cols): 16 positions of the
  * flattened plane a transpose, across rows (a 7 x 7 plane: 4 transposes,
  * not 7 of 7 columns each), each position stored at its (row, column). */
@@ -65,7 +99,7 @@ static inline __attribute__((always_inline)) void pack_flat(const int kind,
                                                             const ukernel_prefetch *pf)
 {
     const size_t len = rows * cols, chunks = (len + NC - 1) / NC;
-    size_t i = 0, j = 0; /* the row and column of the chunk's next position */
+    flat_walk fw = flat_start(cols, dp);
     for (size_t q = 0; q < chunks; ++q) {
         ukernel_prefetch_steps(pf, q, q + 1, chunks);
         const size_t p0 = q * NC, n = len - p0 < NC ? len - p0 : NC;
@@ -76,14 +110,9 @@ static inline __attribute__((always_inline)) void pack_flat(const int kind,
             r[c] = src[c] != NULL ? pack_load(kind, src[c], 0, 0, p0, m) : _mm512_setzero_ps();
         transpose16(r);
 #pragma GCC unroll 16
-        for (int l = 0; l < NC; ++l) {
-            if ((size_t)l >= n) break;
-            _mm512_storeu_ps(dst + (i * dp + j) * NC, r[l]);
-            if (++j == cols) {
-                j = 0;
-                ++i;
-            }
-        }
+        for (int l = 0; l < NC; ++l)
+            if ((size_t)l < n) _mm512_storeu_ps(dst + flat_off(&fw, (size_t)l), r[l]);
+        flat_next(&fw);
     }
 }
 
@@ -178,22 +207,18 @@ static void conv_flat(size_t rows, size_t ow, const float *src, size_t sp, const
                       const __m512 wv[9], float *const *dst)
 {
     const size_t len = rows * ow;
-    size_t r = 0, j = 0; /* the row and column of the chunk's next position */
-    for (size_t p0 = 0; p0 < len; p0 += NC) {
+    flat_walk fw = flat_start(ow, sp);
+    for (size_t p0 = 0; p0 < len; p0 += NC, flat_next(&fw)) {
         const size_t n = len - p0 < NC ? len - p0 : NC;
         __m512 a[NC];
 #pragma GCC unroll 16
         for (int k = 0; k < NC; ++k) {
             a[k] = _mm512_setzero_ps();
             if ((size_t)k >= n) continue;
-            const float *sk = src + (r * sp + j) * NC;
+            const float *sk = src + flat_off(&fw, (size_t)k);
 #pragma GCC unroll 9
             for (int t = 0; t < 9; ++t)
                 a[k] = _mm512_fmadd_ps(wv[t], _mm512_loadu_ps(sk + toff[t] * NC), a[k]);
-            if (++j == ow) {
-                j = 0;
-                ++r;
-            }
         }
         transpose16(a);
         const __mmask16 m = (__mmask16)((1u << n) - 1u);
@@ -236,8 +261,16 @@ void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, s
     }
 }
 
-void f32_dwchsum_ukernel_16__avx512(size_t rows, size_t cols, const float *x, size_t xp,
-                                    float *out)
+/* Position l of dwchsum's chunk: dense (rows without gaps), l after the
+ * chunk's first position xd; else at fw's offset from x. */
+static inline __attribute__((always_inline)) const float *
+sum_at(const int dense, const float *xd, const float *x, const flat_walk *fw, size_t l)
+{
+    return dense ? xd + l * NC : x + flat_off(fw, l);
+}
+
+static inline __attribute__((always_inline)) void sum16(const int dense, size_t rows, size_t cols,
+                                                        const float *x, size_t xp, float *out)
 {
     /* lane l of the block sum is a vector of 16 channels: the lanes' chains
      * side by side, each from +0 (an add, so -0 terms alone give +0) */
@@ -245,20 +278,32 @@ void f32_dwchsum_ukernel_16__avx512(size_t rows, size_t cols, const float *x, si
 #pragma GCC unroll 16
     for (int l = 0; l < NC; ++l) a[l] = _mm512_setzero_ps();
     const size_t len = rows * cols;
-    size_t r = 0, j = 0; /* the row and column of element i */
-    for (size_t i = 0; i < len; i += NC)
+    flat_walk fw = flat_start(cols, xp);
+    const float *xd = x; /* dense: the chunk's first position */
+    size_t i = 0;
+    for (; i + NC <= len; i += NC, xd += NC * NC, flat_next(&fw))
 #pragma GCC unroll 16
-        for (int l = 0; l < NC; ++l) {
-            if (i + (size_t)l >= len) break;
-            a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(x + (r * xp + j) * NC));
-            if (++j == cols) {
-                j = 0;
-                ++r;
-            }
-        }
-#pragma GCC unroll 4
-    for (int width = NC / 2; width > 0; width /= 2)
+        for (int l = 0; l < NC; ++l)
+            a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(sum_at(dense, xd, x, &fw, (size_t)l)));
+#pragma GCC unroll 16
+    for (int l = 0; l < NC; ++l)
+        if (i + (size_t)l < len)
+            a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(sum_at(dense, xd, x, &fw, (size_t)l)));
+    /* the fixed tree, (l, l + 8), (l, l + 4), (l, l + 2), (l, l + 1) */
 #pragma GCC unroll 8
-        for (int l = 0; l < width; ++l) a[l] = _mm512_add_ps(a[l], a[l + width]);
-    _mm512_storeu_ps(out, a[0]);
+    for (int l = 0; l < 8; ++l) a[l] = _mm512_add_ps(a[l], a[l + 8]);
+#pragma GCC unroll 4
+    for (int l = 0; l < 4; ++l) a[l] = _mm512_add_ps(a[l], a[l + 4]);
+#pragma GCC unroll 2
+    for (int l = 0; l < 2; ++l) a[l] = _mm512_add_ps(a[l], a[l + 2]);
+    _mm512_storeu_ps(out, _mm512_add_ps(a[0], a[1]));
+}
+
+void f32_dwchsum_ukernel_16__avx512(size_t rows, size_t cols, const float *x, size_t xp,
+                                    float *out)
+{
+    if (xp == cols || rows == 1)
+        sum16(1, rows, cols, x, xp, out);
+    else
+        sum16(0, rows, cols, x, xp, out);
 }
