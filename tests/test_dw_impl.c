@@ -68,7 +68,7 @@
 static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_whole;
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
 static int g_chan[3][2];    /* per ISA: data, weights passes with the channels in the vector */
-static int g_chan16[3];     /* of those weights passes, 16-bit x and dy */
+static int g_chan16[3][2];  /* of those data / weights passes, 16-bit sources */
 static int g_chan_fused[3][2]; /* runs of both gradients, dwchconv into gradInput, streamed */
 /* per ISA and pass (data, weights): in-place passes whose kernels convert
  * the source (16-bit, or fp32 rounded) as they read it; per ISA: weights
@@ -454,11 +454,14 @@ static void one_case(uint64_t seed, const gen_opts *go)
     float *tol[2] = {NULL, NULL}; /* NULL: bitwise (small-integer data) */
     if (!go->int_data && vs_ref) it_tolerances(&p, &o, tol);
     if (go->inplace && conv_dw_weights_inplace_s2(&p, (aclconvIsa)go->isa)) g_inplace_s2[go->isa]++;
-    if (go->inplace && conv_dw_chan_vec(&p, CONV_PASS_DATA, (aclconvIsa)go->isa))
+    if (go->inplace && conv_dw_chan_vec(&p, CONV_PASS_DATA, (aclconvIsa)go->isa)) {
         g_chan[go->isa][0]++;
+        const conv_view *src = p.data_dir == CONV_DIR_BWD_DATA ? &p.y : &p.x;
+        if (src->dtype != ACL_FLOAT) g_chan16[go->isa][0]++;
+    }
     if (go->inplace && conv_dw_chan_vec(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa)) {
         g_chan[go->isa][1]++;
-        if (p.x.dtype != ACL_FLOAT) g_chan16[go->isa]++;
+        if (p.x.dtype != ACL_FLOAT) g_chan16[go->isa][1]++;
     }
     if (go->inplace)
         for (int pass = 0; pass < 2; ++pass) {
@@ -622,12 +625,13 @@ int main(int argc, char **argv)
          * gradInput written in place and streamed: AVX-512's only */
         const int *fc = g_chan_fused[isa];
         if ((isa == ACLCONV_ISA_AVX512) != (g_chan[isa][0] > 0 && g_chan[isa][1] > 0 &&
-                                             g_chan16[isa] > 0 && fc[0] > 0 && fc[1] > 0) ||
+                                             g_chan16[isa][0] > 0 && g_chan16[isa][1] > 0 &&
+                                             fc[0] > 0 && fc[1] > 0) ||
             (isa != ACLCONV_ISA_AVX512 && g_chan[isa][0] + g_chan[isa][1] + fc[0] + fc[1] > 0)) {
-            printf("FAIL %s: %d data and %d weights passes (%d 16-bit) with the channels in the "
-                   "vector, %d + %d runs of both (gradInput in place + streamed)\n",
-                   cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa],
-                   fc[0], fc[1]);
+            printf("FAIL %s: %d data and %d weights passes (%d and %d 16-bit) with the channels "
+                   "in the vector, %d + %d runs of both (gradInput in place + streamed)\n",
+                   cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1],
+                   g_chan16[isa][0], g_chan16[isa][1], fc[0], fc[1]);
             it_fail();
         }
         /* sources converted by the kernels in both passes: AVX-512's only */
@@ -681,10 +685,10 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa]);
             it_fail();
         }
-        printf("%s: channels in the vector: %d data, %d weights passes (%d 16-bit), %d + %d "
-               "runs of both (gradInput in place + streamed)\n",
-               cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa],
-               g_chan_fused[isa][0], g_chan_fused[isa][1]);
+        printf("%s: channels in the vector: %d data, %d weights passes (%d and %d 16-bit), %d + "
+               "%d runs of both (gradInput in place + streamed)\n",
+               cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa][0],
+               g_chan16[isa][1], g_chan_fused[isa][0], g_chan_fused[isa][1]);
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
                "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
                "%d, HF32 %d (copies instead: %d); gradInput in the weights run: %d (FLOAT16 x "

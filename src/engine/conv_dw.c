@@ -563,17 +563,27 @@ static bool chan_vec_applies(const conv_problem *p, const dw_state *st)
 
 /* Whether the in-place data pass packs 16 channels of an image's source
  * with the channels in the vector (dwch_pack, a zero border) and correlates
- * them with dwchconv, writing gradInput's rows itself: as chan_vec_applies,
- * for the data taps of the row window (step +1 or -1), an fp32 source and
- * gradInput of dense rows in mode FLOAT. The sums are bitwise dwrow's. */
+ * them with dwchconv: as chan_vec_applies, for the data taps of the row
+ * window (step +1 or -1), a source read as it lies (fp32 in mode FLOAT, or
+ * 16-bit widened exactly: src_kind BF16 / F16). gradInput's rows are
+ * written by the kernel (fp32 dense rows in mode FLOAT: chan_out_direct),
+ * else computed into the slot and stored with the mode's result rounding
+ * (conv_store_results, as the plane path's store_plane). The sums are
+ * bitwise dwrow's. */
 static bool chan_data_applies(const conv_problem *p, const dw_state *st)
 {
     const conv_view *v = st->bwd ? &p->y : &p->x;
-    return chan_wanted() && st->isa == ACLCONV_ISA_AVX512 && st->inplace && st->src_direct &&
-           st->src_kind == DW_SRC_F32 && f32_out_rows(&p->grad_input) &&
-           p->mode == CONV_MODE_F32 && p->ks[0] == 1 && v->dim[2] == 1 &&
+    const bool f32 = st->src_direct && st->src_kind == DW_SRC_F32 && p->mode == CONV_MODE_F32;
+    return chan_wanted() && st->isa == ACLCONV_ISA_AVX512 && st->inplace &&
+           (f32 || dw_src_16bit(st->src_kind)) && p->ks[0] == 1 && v->dim[2] == 1 &&
            st->dim[0].out_n == 1 && st->dim[2].out_n <= DW_CHAN_MAX_OW &&
-           pass_row_window(p, CONV_PASS_DATA, st, v, DW_SRC_F32) != 0;
+           pass_row_window(p, CONV_PASS_DATA, st, v, st->src_kind) != 0;
+}
+
+/* Whether the chan_vec data pass writes fp32 gradInput rows itself. */
+static bool chan_out_direct(const conv_problem *p, const dw_state *st)
+{
+    return st->src_kind == DW_SRC_F32 && f32_out_rows(&p->grad_input);
 }
 
 /* The chan_vec data pass's weights table: tap t's weights of channels
@@ -715,11 +725,12 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
             st->out_group = st->out_direct || st->out_nt ? 0 : group_planes(p, isa);
             aux = st->out_direct ? 0 : view_plane(&p->grad_input) * max64(1, st->out_group);
             st->chan_vec = chan_data_applies(p, st);
-            if (st->chan_vec) { /* dwchconv writes gradInput's rows (or the slot's: out_nt) */
+            if (st->chan_vec) { /* dwchconv writes gradInput's rows, or the slot's */
                 st->out_nt = false;
-                st->out_direct = true;
+                st->out_rounds = false; /* stored through conv_store_results if it rounds */
+                st->out_direct = chan_out_direct(p, st);
                 st->out_group = 0;
-                aux = chan_stream(p, isa) ? 16 * view_plane(&p->grad_input) : 0;
+                aux = !st->out_direct || chan_stream(p, isa) ? 16 * view_plane(&p->grad_input) : 0;
                 src = chan_data_floats(st);
             }
         }
@@ -1348,34 +1359,43 @@ static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1
     const int64_t rmin = min64(tp.dh[0], tp.dh[6]);
     const int64_t i0 = max64(0, rmin), i1 = min64(ih, rmin + rows + 2);
     const float *w16 = (const float *)(r->ws + st->wv_off) + c0; /* fill_weights */
-    const float *src[16];
+    const void *src[16];
     float *dst[16];
-    float *planes = grid + st->aux_off; /* out_nt: the 16 planes side by side */
-    const int64_t plane = rows * ow;
+    float *planes = grid + st->aux_off; /* !out_direct: the 16 planes side by side */
+    const int64_t plane = rows * ow, es = st->src_kind == DW_SRC_F32 ? 4 : 2;
     for (int64_t cc = 0; cc < 16; ++cc) {
         const int64_t c = c0 + cc;
         const bool in = c < c1;
-        src[cc] = in ? (const float *)v->data + conv_view_index(v, n, c, 0, i0, 0) : NULL;
-        dst[cc] = !in         ? NULL
-                  : st->out_nt ? planes + cc * plane
-                               : (float *)out->data + conv_view_index(out, n, c, 0, 0, 0);
+        src[cc] = in ? v->data + conv_view_index(v, n, c, 0, i0, 0) * es : NULL;
+        dst[cc] = !in              ? NULL
+                  : !st->out_direct ? planes + cc * plane
+                                    : (float *)out->data + conv_view_index(out, n, c, 0, 0, 0);
     }
     ukernel_prefetch next = UKERNEL_PREFETCH_NONE;
     if (c1 < p->g) block_lines(v, n, c1, min64(p->g, c1 + 16), 0, &next);
     next.l2 = 1;
-    if (i1 > i0)
-        f32_dwch_pack_16__avx512(src, (size_t)v->stride[3], (size_t)(i1 - i0),
-                                 (size_t)min64(iw, ow + 1), grid + ((i0 - rmin) * sp + 1) * 16,
+    float *g0 = grid + ((i0 - rmin) * sp + 1) * 16;
+    const size_t srows = (size_t)(i1 - i0), scols = (size_t)min64(iw, ow + 1);
+    if (i1 > i0 && st->src_kind == DW_SRC_F32)
+        f32_dwch_pack_16__avx512((const float *const *)src, (size_t)v->stride[3], srows, scols, g0,
                                  (size_t)sp, &next);
+    else if (i1 > i0) /* 16-bit, widened exactly */
+        h16_dwch_pack_16__avx512((const uint16_t *const *)src, st->src_kind == DW_SRC_BF16,
+                                 (size_t)v->stride[3], srows, scols, g0, (size_t)sp, &next);
     ptrdiff_t toff[9];
     for (int t = 0; t < 9; ++t)
         toff[t] = (ptrdiff_t)((tp.dh[t] - rmin) * sp + tp.dw[t] + 1);
     f32_dwchconv_ukernel_16__avx512((size_t)rows, (size_t)ow, grid, (size_t)sp, toff, w16,
                                     (size_t)chan_wp(p->g), dst,
-                                    (size_t)(st->out_nt ? ow : out->stride[3]));
-    if (st->out_nt) /* a run of both gradients: fenced at the end of its weights task */
-        r->k.copy_nt((size_t)((c1 - c0) * plane), planes,
-                     (float *)out->data + conv_view_index(out, n, c0, 0, 0, 0));
+                                    (size_t)(st->out_direct ? out->stride[3] : ow));
+    /* out_nt: a run of both gradients, fenced at the end of its weights task */
+    const int64_t base = conv_view_index(out, n, c0, 0, 0, 0);
+    if (st->out_nt && out->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32)
+        r->k.copy_nt((size_t)((c1 - c0) * plane), planes, (float *)out->data + base);
+    else if (!st->out_direct && chan_stream(p, st->isa)) /* the planes one run */
+        conv_store_results(out, p->mode, r->ck, st->out_nt, base, 1, (c1 - c0) * plane, planes);
+    else if (!st->out_direct)
+        for (int64_t c = c0; c < c1; ++c) store_plane(r, n, c, planes + (c - c0) * plane);
     *pitch = (size_t)sp;
     return i0 == 0 && i1 == ih && iw <= ow + 1 ? grid + (-rmin * sp + 1) * 16 : NULL;
 }
@@ -1632,7 +1652,7 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
         const float *dyg = NULL;
         size_t dyp = (size_t)ow;
         if (rd != NULL && rd->st->chan_vec) dyg = data_chan(rd, n, c0, c1, slot, &dyp);
-        if (rd == NULL || !rd->st->bwd || es != 4) dyg = NULL;
+        if (rd == NULL || !rd->st->bwd) dyg = NULL; /* the grid holds x */
         if (dyg == NULL) dyp = (size_t)ow;
         for (int64_t c = c0; c < c0 + 16; ++c) {
             const bool in = c < c1;
@@ -1669,8 +1689,9 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
             if (i1 > i0)
                 h16_dwch_pack_16__avx512((const uint16_t *const *)xs, bf16, (size_t)x->stride[3],
                                          xrows, (size_t)iw, xt0, (size_t)xp, &px);
-            h16_dwch_pack_16__avx512((const uint16_t *const *)ds, bf16, (size_t)y->stride[3],
-                                     (size_t)rows, (size_t)ow, dyt, (size_t)ow, &pd);
+            if (dyg == NULL)
+                h16_dwch_pack_16__avx512((const uint16_t *const *)ds, bf16, (size_t)y->stride[3],
+                                         (size_t)rows, (size_t)ow, dyt, (size_t)ow, &pd);
         }
         const float *dyk = dyg != NULL ? dyg : dyt;
         f32_dwchwt_ukernel_16x2__avx512((size_t)rows, (size_t)ow, xt, (size_t)xp, dyk, dyp, sums,
