@@ -1450,7 +1450,7 @@ static int check_store_results(const conv_ukernels *k, test_rng *r)
     } kinds[] = {{ACL_FLOAT, CONV_MODE_F16},   {ACL_FLOAT, CONV_MODE_BF16},
                  {ACL_FLOAT16, CONV_MODE_F32}, {ACL_FLOAT16, CONV_MODE_F16},
                  {ACL_BF16, CONV_MODE_F32},    {ACL_BF16, CONV_MODE_BF16},
-                 {ACL_BF16, CONV_MODE_F16}};
+                 {ACL_BF16, CONV_MODE_F16},    {ACL_FLOAT16, CONV_MODE_BF16}};
     for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ++ci)
         for (int sw = 1; sw <= 3; ++sw)
             for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ++ki) {
@@ -1480,6 +1480,53 @@ static int check_store_results(const conv_ukernels *k, test_rng *r)
                 free(out);
                 free(want);
             }
+    return bad;
+}
+
+/* conv_load_row: rows of 1-300 elements at steps 1, 2 and 3 of every dtype
+ * in every mode (a 16-bit dtype the mode does not keep: bf16 in FLOAT16,
+ * fp16 in BF16), values from fp16's subnormals to bf16's and fp32's
+ * overflow, infinities and NaNs; every element the bits of
+ * conv_round_operand of the value (any NaN for a NaN). */
+static int check_load_row(const conv_ukernels *k, test_rng *r)
+{
+    int bad = 0;
+    const int64_t counts[] = {1, 17, 128, 300};
+    const aclDataType dts[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+    for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ++ci)
+        for (int64_t sw = 1; sw <= 3; ++sw)
+            for (size_t di = 0; di < 3; ++di)
+                for (int m = CONV_MODE_F32; m <= CONV_MODE_BF16; ++m) {
+                    const aclDataType dt = dts[di];
+                    const conv_mode mode = (conv_mode)m;
+                    const int64_t count = counts[ci], len = count * sw;
+                    const size_t es = dt == ACL_FLOAT ? 4 : 2;
+                    char *in = malloc((size_t)len * es);
+                    float *dst = malloc((size_t)count * sizeof(float));
+                    for (int64_t i = 0; i < len; ++i) {
+                        const int what = (int)rng_range(r, 0, 15);
+                        const float v =
+                            what == 0   ? INFINITY
+                            : what == 1 ? NAN
+                            : (float)(rng_range(r, -1000, 1000) / 999.0) *
+                                  ldexpf(1.0f, (int)rng_range(r, -30, 30));
+                        store_from_f32(in, dt, i, v);
+                    }
+                    conv_view v = {in, dt, {1, 1, 1, 1, len}, {len, len, len, len, 1}};
+                    conv_load_row(&v, 0, 0, 0, 0, 0, sw, count, mode, k, dst);
+                    for (int64_t j = 0; j < count; ++j) {
+                        const float want = conv_round_operand(load_as_f32(in, dt, j * sw), mode);
+                        if (f32_bits(dst[j]) != f32_bits(want) && !(isnan(dst[j]) && isnan(want)) &&
+                            bad++ < 6)
+                            printf("FAIL %s conv_load_row dtype %d mode %d count %lld step %lld "
+                                   "element %lld: 0x%08x, want 0x%08x\n",
+                                   cpu_isa_name(k->isa), (int)dt, m, (long long)count,
+                                   (long long)sw, (long long)j, (unsigned)f32_bits(dst[j]),
+                                   (unsigned)f32_bits(want));
+                    }
+                    free(in);
+                    free(dst);
+                }
     return bad;
 }
 
@@ -1856,6 +1903,9 @@ int main(void)
         const int bad_store = check_store_results(k, &r);
         printf("%s: conv_store_results %s\n", cpu_isa_name(k->isa), bad_store ? "FAIL" : "ok");
         g_fail += bad_store;
+        const int bad_load = check_load_row(k, &r);
+        printf("%s: conv_load_row %s\n", cpu_isa_name(k->isa), bad_load ? "FAIL" : "ok");
+        g_fail += bad_load;
         g_fail += bad_conv + bad_wt + bad_rv + bad_conv1 + bad_rv1 + bad_tr + bad_cv + bad_l16;
     }
     const int bad_pf = check_prefetch_parts();
