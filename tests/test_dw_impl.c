@@ -69,6 +69,7 @@ static int g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened, g_bias_fused, g_wh
 static int g_inplace_s2[3]; /* per ISA: weights passes through the stride-2 in-place kernel */
 static int g_chan[3][2];    /* per ISA: data, weights passes with the channels in the vector */
 static int g_chan16[3][2];  /* of those data / weights passes, 16-bit sources */
+static int g_chan_round[3]; /* passes with the channels in the vector rounding fp32 as packed */
 static int g_chan_fused[3][2]; /* runs of both gradients, dwchconv into gradInput, streamed */
 /* per ISA and pass (data, weights): in-place passes whose kernels convert
  * the source (16-bit, or fp32 rounded) as they read it; per ISA: weights
@@ -101,8 +102,9 @@ typedef struct gen_opts {
     int inplace; /* unit strides, ACLCONV_DW_INPLACE=1: the in-place path */
     int round_win; /* with inplace: fp32 in mode FLOAT16 or HF32 (one case in two), the
                     * row-window form (x rounded in the kernels' window) */
-    int narrow;    /* with inplace: mode FLOAT, 2-D, the row-window form over rows of at
-                    * most 8 columns (AVX-512's passes with the channels in the vector) */
+    int narrow;    /* with inplace: 2-D, the row-window form over rows of at most 8
+                    * columns (AVX-512's passes with the channels in the vector), mode
+                    * FLOAT in half the cases, else any (fp32 rounded as packed) */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -176,7 +178,7 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
                          : (go->int_data ? (conv_mode)rng_range(r, 0, 1) : CONV_MODE_F32);
     if (!go->int_data && !go->inplace && rng_chance(r, 1, 2)) p->mode = CONV_MODE_HF32;
     if (go->round_win) p->mode = rng_chance(r, 1, 2) ? CONV_MODE_F16 : CONV_MODE_HF32;
-    if (go->narrow) p->mode = CONV_MODE_F32;
+    if (go->narrow) p->mode = rng_chance(r, 1, 2) ? CONV_MODE_F32 : (conv_mode)rng_range(r, 0, 3);
 }
 
 /* Whether dw's pass takes the in-place path when forced: unit strides (the
@@ -458,10 +460,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
         g_chan[go->isa][0]++;
         const conv_view *src = p.data_dir == CONV_DIR_BWD_DATA ? &p.y : &p.x;
         if (src->dtype != ACL_FLOAT) g_chan16[go->isa][0]++;
+        g_chan_round[go->isa] += src->dtype == ACL_FLOAT && p.mode != CONV_MODE_F32;
     }
     if (go->inplace && conv_dw_chan_vec(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa)) {
         g_chan[go->isa][1]++;
         if (p.x.dtype != ACL_FLOAT) g_chan16[go->isa][1]++;
+        g_chan_round[go->isa] += p.x.dtype == ACL_FLOAT && p.mode != CONV_MODE_F32;
     }
     if (go->inplace)
         for (int pass = 0; pass < 2; ++pass) {
@@ -626,12 +630,13 @@ int main(int argc, char **argv)
         const int *fc = g_chan_fused[isa];
         if ((isa == ACLCONV_ISA_AVX512) != (g_chan[isa][0] > 0 && g_chan[isa][1] > 0 &&
                                              g_chan16[isa][0] > 0 && g_chan16[isa][1] > 0 &&
-                                             fc[0] > 0 && fc[1] > 0) ||
+                                             g_chan_round[isa] > 0 && fc[0] > 0 && fc[1] > 0) ||
             (isa != ACLCONV_ISA_AVX512 && g_chan[isa][0] + g_chan[isa][1] + fc[0] + fc[1] > 0)) {
-            printf("FAIL %s: %d data and %d weights passes (%d and %d 16-bit) with the channels "
-                   "in the vector, %d + %d runs of both (gradInput in place + streamed)\n",
+            printf("FAIL %s: %d data and %d weights passes (%d and %d 16-bit, %d rounding fp32) "
+                   "with the channels in the vector, %d + %d runs of both (gradInput in place + "
+                   "streamed)\n",
                    cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1],
-                   g_chan16[isa][0], g_chan16[isa][1], fc[0], fc[1]);
+                   g_chan16[isa][0], g_chan16[isa][1], g_chan_round[isa], fc[0], fc[1]);
             it_fail();
         }
         /* sources converted by the kernels in both passes: AVX-512's only */
@@ -685,10 +690,10 @@ int main(int argc, char **argv)
                    cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa]);
             it_fail();
         }
-        printf("%s: channels in the vector: %d data, %d weights passes (%d and %d 16-bit), %d + "
-               "%d runs of both (gradInput in place + streamed)\n",
+        printf("%s: channels in the vector: %d data, %d weights passes (%d and %d 16-bit, %d "
+               "rounding fp32), %d + %d runs of both (gradInput in place + streamed)\n",
                cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa][0],
-               g_chan16[isa][1], g_chan_fused[isa][0], g_chan_fused[isa][1]);
+               g_chan16[isa][1], g_chan_round[isa], g_chan_fused[isa][0], g_chan_fused[isa][1]);
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
                "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
                "%d, HF32 %d (copies instead: %d); gradInput in the weights run: %d (FLOAT16 x "

@@ -22,6 +22,7 @@
 
 #include "common/cpu.h"
 #include "common/dtype.h" /* f32_bits */
+#include "kernels/cvt_ukernels.h" /* F32_ROUND_* */
 #include "kernels/dw_ukernels.h"
 #include "test_rng.h"
 
@@ -403,9 +404,9 @@ static int check_dwchwt(test_rng *r)
             if (i1 > i0)
                 f32_dwch_pack_16__avx512(xs, rs, i1 - i0, iw,
                                          xt + (((ptrdiff_t)i0 - dh0) * (ptrdiff_t)xp + 1) * 16, xp,
-                                         &none);
+                                         F32_ROUND_NONE, &none);
             for (size_t i = 0; i < rows * dp * 16; ++i) dyt[i] = NAN; /* the pitch's gaps */
-            f32_dwch_pack_16__avx512(ds, dyrs, rows, ow, dyt, dp, &none);
+            f32_dwch_pack_16__avx512(ds, dyrs, rows, ow, dyt, dp, F32_ROUND_NONE, &none);
             f32_dwchwt_ukernel_16x2__avx512(rows, ow, xt, xp, dyt, dp, sums, &none);
             for (size_t c = 0; c < nch; ++c) {
                 const float *tx[9];
@@ -441,6 +442,64 @@ static int check_dwchwt(test_rng *r)
         free(dyt);
         free(sums);
         free(acc);
+    }
+    return bad;
+}
+
+/* dwch_pack (AVX-512) of fp32 planes with each rounding kind against the
+ * scalar roundings of common/dtype.h, element by element: values near
+ * rounding ties, tiny and huge ones, infinities, NaNs (any NaN for a NaN).
+ * Rows of contiguous and of gapped planes (the flattened and the row walk),
+ * absent channels zero, nothing written between the rows. */
+static int check_dwchpack(test_rng *r)
+{
+    static const int kinds[4] = {F32_ROUND_NONE, F32_ROUND_HF32, F32_ROUND_F16, F32_ROUND_BF16};
+    int bad = 0;
+    for (int trial = 0; trial < 400 && !bad; ++trial) {
+        const int kind = kinds[rng_range(r, 0, 3)];
+        const size_t rows = (size_t)rng_range(r, 1, 12), cols = (size_t)rng_range(r, 1, 20);
+        const size_t rs = cols + (size_t)rng_range(r, 0, 2), dp = cols + (size_t)rng_range(r, 0, 2);
+        float *x = malloc(16 * rows * rs * sizeof(float));
+        float *dst = malloc((rows * dp + 1) * 16 * sizeof(float));
+        for (size_t i = 0; i < 16 * rows * rs; ++i) {
+            const int what = (int)rng_range(r, 0, 9);
+            const float v = real_val(r) * ldexpf(1.0f, (int)rng_range(r, -30, 30));
+            /* a value on a tie of the kind's rounding now and then */
+            x[i] = what == 0   ? f32_from_bits((f32_bits(v) & ~0xfffu) | 0x800u)
+                   : what == 1 ? f32_from_bits((f32_bits(v) & ~0x1fffu) | 0x1000u)
+                   : what == 2 ? (rng_chance(r, 1, 2) ? INFINITY : NAN)
+                   : what == 3 ? ldexpf(real_val(r), (int)rng_range(r, -140, 127))
+                               : v;
+        }
+        for (size_t i = 0; i < (rows * dp + 1) * 16; ++i) dst[i] = GUARD;
+        const size_t nch = (size_t)rng_range(r, 1, 16);
+        const float *xs[16];
+        for (size_t c = 0; c < 16; ++c) xs[c] = c < nch ? x + c * rows * rs : NULL;
+        const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
+        f32_dwch_pack_16__avx512(xs, rs, rows, cols, dst, dp, kind, &none);
+        for (size_t i = 0; i < rows && !bad; ++i)
+            for (size_t j = 0; j < dp && !bad; ++j)
+                for (size_t c = 0; c < 16 && !bad; ++c) {
+                    const float got = dst[(i * dp + j) * 16 + c];
+                    float want = GUARD;
+                    if (j < cols && c >= nch) want = 0.0f;
+                    if (j < cols && c < nch) {
+                        const float v = x[c * rows * rs + i * rs + j];
+                        want = kind == F32_ROUND_HF32  ? f32_round_hf32(v)
+                               : kind == F32_ROUND_F16 ? f32_round_f16(v)
+                               : kind == F32_ROUND_BF16 ? f32_round_bf16(v)
+                                                        : v;
+                    }
+                    if (!same_bits(got, want)) {
+                        printf("FAIL dwch_pack trial %d (kind %d, rows %zu cols %zu rs %zu dp "
+                               "%zu): row %zu column %zu channel %zu = 0x%08x, want 0x%08x\n",
+                               trial, kind, rows, cols, rs, dp, i, j, c, f32_bits(got),
+                               f32_bits(want));
+                        bad = 1;
+                    }
+                }
+        free(x);
+        free(dst);
     }
     return bad;
 }
@@ -530,7 +589,7 @@ static int check_dwchconv(test_rng *r)
         if (i1 > i0)
             f32_dwch_pack_16__avx512(xs, rs, i1 - i0, cols,
                                      grid + (((ptrdiff_t)i0 - rmin) * (ptrdiff_t)sp + 1) * 16, sp,
-                                     &none);
+                                     F32_ROUND_NONE, &none);
         ptrdiff_t toff[9];
         for (int t = 0; t < 9; ++t)
             toff[t] = (tdh[t] - rmin) * (ptrdiff_t)sp + tdw[t] + 1;
@@ -596,6 +655,9 @@ int main(void)
         const int bad_cc = check_dwchconv(&r);
         printf("avx512: dwch_pack + dwchconv %s\n", bad_cc ? "FAIL" : "ok");
         fail += bad_cc;
+        const int bad_cp = check_dwchpack(&r);
+        printf("avx512: dwch_pack's roundings %s\n", bad_cp ? "FAIL" : "ok");
+        fail += bad_cp;
         const int bad_cs = check_dwchsum(&r);
         printf("avx512: dwchsum %s\n", bad_cs ? "FAIL" : "ok");
         fail += bad_cs;

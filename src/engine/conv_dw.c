@@ -58,6 +58,8 @@ typedef struct dw_state {
     bool chan_vec;      /* in place: 16 channels of an image packed with the channels in
                          * the vector, summed by dwchwt (weights, chan_vec_applies) or
                          * correlated by dwchconv into gradInput (data, chan_data_applies) */
+    int chan_round;     /* chan_vec: how dwch_pack rounds fp32 sources (the mode's operand
+                         * rounding, f32_round's kind; 16-bit ones are widened exactly) */
     bool dy_inplace;    /* weights pass, src_kind: dy, of x's dtype, converted alike by the
                          * kernels (and summed by h16_dwsum for gradBias), no dy plane */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
@@ -543,22 +545,36 @@ static bool chan_wanted(void)
     return e == NULL || e[0] != '0';
 }
 
+/* Whether the chan_vec packing reads v as it lies: rows of unit W stride,
+ * fp32 (rounded for the mode as packed: chan_round), or a 16-bit dtype
+ * whose values the mode keeps (widened exactly). */
+static bool chan_src_ok(const conv_problem *p, const conv_view *v)
+{
+    return v->stride[4] == 1 && v->stride[3] >= 0 && v->stride[2] >= 0 &&
+           (v->dtype == ACL_FLOAT || conv_mode_keeps(v->dtype, p->mode));
+}
+
+/* The row window's source kind of such a view (its taps' geometry). */
+static int chan_kind(const conv_view *v)
+{
+    return v->dtype == ACL_BF16 ? DW_SRC_BF16 : v->dtype == ACL_FLOAT16 ? DW_SRC_F16 : DW_SRC_F32;
+}
+
 /* Whether the in-place weights pass packs 16 channels of an image with the
  * channels in the vector (dwch_pack) and sums them with dwchwt, where a
  * plane per call costs more in per-plane work than in FMAs: AVX-512, x and
- * dy read as they lie (fp32 in mode FLOAT, or both of one 16-bit dtype the
- * kernels widen exactly: src_kind BF16 / F16 with dy_inplace), one depth
- * plane, the row window's taps (rows dh0 .. dh0 + 2, columns -1, 0, +1,
- * iw <= ow) over rows of at most DW_CHAN_MAX_OW columns. The sums are
- * bitwise the plane kernels'. */
+ * dy of one dtype read as they lie (chan_src_ok: each value rounded once,
+ * as packed, in the modes that round fp32), one depth plane, the row
+ * window's taps (rows dh0 .. dh0 + 2, columns -1, 0, +1, iw <= ow) over
+ * rows of at most DW_CHAN_MAX_OW columns. The sums are bitwise the plane
+ * kernels'. */
 static bool chan_vec_applies(const conv_problem *p, const dw_state *st)
 {
-    const bool f32 = st->src_direct && st->dy_direct && st->src_kind == DW_SRC_F32;
-    const bool h16 = dw_src_16bit(st->src_kind) && st->dy_inplace;
+    const conv_view *x = &p->x;
     return chan_wanted() && st->isa == ACLCONV_ISA_AVX512 && st->inplace && !st->inplace_s2 &&
-           (f32 || h16) && p->ks[0] == 1 && p->xs[0] == 1 && p->ys[0] == 1 &&
-           p->ys[2] <= DW_CHAN_MAX_OW &&
-           pass_row_window(p, CONV_PASS_WEIGHTS, st, &p->x, st->src_kind) != 0;
+           chan_src_ok(p, x) && chan_src_ok(p, &p->y) && p->y.dtype == x->dtype &&
+           p->ks[0] == 1 && p->xs[0] == 1 && p->ys[0] == 1 && p->ys[2] <= DW_CHAN_MAX_OW &&
+           pass_row_window(p, CONV_PASS_WEIGHTS, st, x, chan_kind(x)) != 0;
 }
 
 /* Whether the in-place data pass packs 16 channels of an image's source
@@ -573,17 +589,17 @@ static bool chan_vec_applies(const conv_problem *p, const dw_state *st)
 static bool chan_data_applies(const conv_problem *p, const dw_state *st)
 {
     const conv_view *v = st->bwd ? &p->y : &p->x;
-    const bool f32 = st->src_direct && st->src_kind == DW_SRC_F32 && p->mode == CONV_MODE_F32;
-    return chan_wanted() && st->isa == ACLCONV_ISA_AVX512 && st->inplace &&
-           (f32 || dw_src_16bit(st->src_kind)) && p->ks[0] == 1 && v->dim[2] == 1 &&
-           st->dim[0].out_n == 1 && st->dim[2].out_n <= DW_CHAN_MAX_OW &&
-           pass_row_window(p, CONV_PASS_DATA, st, v, st->src_kind) != 0;
+    return chan_wanted() && st->isa == ACLCONV_ISA_AVX512 && st->inplace && chan_src_ok(p, v) &&
+           p->ks[0] == 1 && v->dim[2] == 1 && st->dim[0].out_n == 1 &&
+           st->dim[2].out_n <= DW_CHAN_MAX_OW &&
+           pass_row_window(p, CONV_PASS_DATA, st, v, chan_kind(v)) != 0;
 }
 
-/* Whether the chan_vec data pass writes fp32 gradInput rows itself. */
-static bool chan_out_direct(const conv_problem *p, const dw_state *st)
+/* Whether the chan_vec data pass writes gradInput's rows itself: fp32
+ * rows, results the mode does not round. */
+static bool chan_out_direct(const conv_problem *p)
 {
-    return st->src_kind == DW_SRC_F32 && f32_out_rows(&p->grad_input);
+    return f32_out_rows(&p->grad_input) && conv_result_round_kind(p->mode) == F32_ROUND_NONE;
 }
 
 /* The chan_vec data pass's weights table: tap t's weights of channels
@@ -717,6 +733,7 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
         if (st->dy_inplace) aux = 0;
         st->chan_vec = pass == CONV_PASS_WEIGHTS && chan_vec_applies(p, st);
         if (st->chan_vec) src = chan_vec_floats(p); /* x and dy as they lie otherwise */
+        st->chan_round = v->dtype == ACL_FLOAT ? conv_round_kind(p->mode) : F32_ROUND_NONE;
         if (pass == CONV_PASS_DATA) {
             st->out_direct = f32_out_rows(&p->grad_input);
             st->out_rounds = st->out_direct && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
@@ -728,7 +745,7 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
             if (st->chan_vec) { /* dwchconv writes gradInput's rows, or the slot's */
                 st->out_nt = false;
                 st->out_rounds = false; /* stored through conv_store_results if it rounds */
-                st->out_direct = chan_out_direct(p, st);
+                st->out_direct = chan_out_direct(p);
                 st->out_group = 0;
                 aux = !st->out_direct || chan_stream(p, isa) ? 16 * view_plane(&p->grad_input) : 0;
                 src = chan_data_floats(st);
@@ -1362,7 +1379,7 @@ static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1
     const void *src[16];
     float *dst[16];
     float *planes = grid + st->aux_off; /* !out_direct: the 16 planes side by side */
-    const int64_t plane = rows * ow, es = st->src_kind == DW_SRC_F32 ? 4 : 2;
+    const int64_t plane = rows * ow, es = v->dtype == ACL_FLOAT ? 4 : 2;
     for (int64_t cc = 0; cc < 16; ++cc) {
         const int64_t c = c0 + cc;
         const bool in = c < c1;
@@ -1376,11 +1393,11 @@ static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1
     next.l2 = 1;
     float *g0 = grid + ((i0 - rmin) * sp + 1) * 16;
     const size_t srows = (size_t)(i1 - i0), scols = (size_t)min64(iw, ow + 1);
-    if (i1 > i0 && st->src_kind == DW_SRC_F32)
+    if (i1 > i0 && es == 4) /* rounded for the mode */
         f32_dwch_pack_16__avx512((const float *const *)src, (size_t)v->stride[3], srows, scols, g0,
-                                 (size_t)sp, &next);
+                                 (size_t)sp, st->chan_round, &next);
     else if (i1 > i0) /* 16-bit, widened exactly */
-        h16_dwch_pack_16__avx512((const uint16_t *const *)src, st->src_kind == DW_SRC_BF16,
+        h16_dwch_pack_16__avx512((const uint16_t *const *)src, v->dtype == ACL_BF16,
                                  (size_t)v->stride[3], srows, scols, g0, (size_t)sp, &next);
     ptrdiff_t toff[9];
     for (int t = 0; t < 9; ++t)
@@ -1390,7 +1407,7 @@ static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1
                                     (size_t)(st->out_direct ? out->stride[3] : ow));
     /* out_nt: a run of both gradients, fenced at the end of its weights task */
     const int64_t base = conv_view_index(out, n, c0, 0, 0, 0);
-    if (st->out_nt && out->dtype == ACL_FLOAT && p->mode == CONV_MODE_F32)
+    if (st->out_nt && out->dtype == ACL_FLOAT && conv_result_round_kind(p->mode) == F32_ROUND_NONE)
         r->k.copy_nt((size_t)((c1 - c0) * plane), planes, (float *)out->data + base);
     else if (!st->out_direct && chan_stream(p, st->isa)) /* the planes one run */
         conv_store_results(out, p->mode, r->ck, st->out_nt, base, 1, (c1 - c0) * plane, planes);
@@ -1680,10 +1697,11 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
         if (es == 4) {
             if (i1 > i0)
                 f32_dwch_pack_16__avx512((const float *const *)xs, (size_t)x->stride[3], xrows,
-                                         (size_t)iw, xt0, (size_t)xp, &px);
+                                         (size_t)iw, xt0, (size_t)xp, st->chan_round, &px);
             if (dyg == NULL)
                 f32_dwch_pack_16__avx512((const float *const *)ds, (size_t)y->stride[3],
-                                         (size_t)rows, (size_t)ow, dyt, (size_t)ow, &pd);
+                                         (size_t)rows, (size_t)ow, dyt, (size_t)ow,
+                                         st->chan_round, &pd);
         } else {
             const int bf16 = x->dtype == ACL_BF16;
             if (i1 > i0)
@@ -1696,7 +1714,11 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
         const float *dyk = dyg != NULL ? dyg : dyt;
         f32_dwchwt_ukernel_16x2__avx512((size_t)rows, (size_t)ow, xt, (size_t)xp, dyk, dyp, sums,
                                         &pk);
-        if (st->bias) {
+        if (st->bias && st->chan_round != F32_ROUND_NONE) {
+            /* gradBias sums the values of the view, not their rounding */
+            const float *planes[DW_SUM_GROUP];
+            for (int64_t c = c0; c < c1; ++c) bias_plane(r, planes, NULL, n, c, c0, c1, NULL);
+        } else if (st->bias) {
             /* from the packed dy: the values of the view, one position a
              * vector (a plane a call of dwsum cost ~20% of the pass on 7x7) */
             float s[16];

@@ -255,12 +255,13 @@ void h16_dwsum_ukernel_4x16__avx512(size_t nch, size_t len, const uint16_t *cons
 
 /*
  * 16 channel planes into the channels-in-the-vector layout ("dwch_pack"):
- *   dst[(i*dp + j)*16 + c] = src[c][i*rs + j],  i < rows, j < cols, c < 16
- * (0 for c with src[c] == NULL). Reads exactly those elements; writes only
- * those of dst. Asks for pf's lines, a part per row.
+ *   dst[(i*dp + j)*16 + c] = round(src[c][i*rs + j]),  i < rows, j < cols, c < 16
+ * (0 for c with src[c] == NULL), round: f32_round's kind (cvt_ukernels.h,
+ * F32_ROUND_NONE: a copy), the same bits. Reads exactly those elements;
+ * writes only those of dst. Asks for pf's lines, a part per row.
  */
 void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
-                              float *dst, size_t dp, const ukernel_prefetch *pf);
+                              float *dst, size_t dp, int round, const ukernel_prefetch *pf);
 /* dwch_pack of bf16 (bf16 != 0) or fp16 planes, widened exactly to fp32. */
 void h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
                               size_t cols, float *dst, size_t dp, const ukernel_prefetch *pf);

@@ -10,21 +10,30 @@
  * bitwise theirs. */
 #include <immintrin.h>
 
+#include "kernels/avx512/f32_round__avx512.h"
 #include "kernels/avx512/transpose16__avx512.h"
 #include "kernels/dw_ukernels.h"
 
 #define NC 16 /* channels: the vector */
 #define NJ 2  /* columns a pass: 18 accumulators, the dy and x vectors next to them */
 
-enum { PACK_F32, PACK_BF16, PACK_F16 };
+/* the source dtype, and for fp32 the rounding (f32x16_round's kind) */
+enum { PACK_F32, PACK_F32_HF32, PACK_F32_F16, PACK_F32_BF16, PACK_BF16, PACK_F16 };
 
 /* Columns j .. j + 15 (lanes in m) of row i of src[c] (kind: its dtype),
- * widened to fp32 (exactly: a shift for bf16, vcvtph2ps for fp16). */
+ * widened to fp32 (exactly: a shift for bf16, vcvtph2ps for fp16), or fp32
+ * rounded as f32_round does: each value packed once, so rounded once. */
 static inline __attribute__((always_inline)) __m512 pack_load(const int kind, const void *src,
                                                               size_t i, size_t rs, size_t j,
                                                               __mmask16 m)
 {
-    if (kind == PACK_F32) return _mm512_maskz_loadu_ps(m, (const float *)src + i * rs + j);
+    if (kind <= PACK_F32_BF16) {
+        const __m512 v = _mm512_maskz_loadu_ps(m, (const float *)src + i * rs + j);
+        return kind == PACK_F32        ? v
+               : kind == PACK_F32_HF32 ? f32x16_round(v, F32_ROUND_HF32)
+               : kind == PACK_F32_F16  ? f32x16_round(v, F32_ROUND_F16)
+                                       : f32x16_round(v, F32_ROUND_BF16);
+    }
     const __m256i h = _mm256_maskz_loadu_epi16(m, (const uint16_t *)src + i * rs + j);
     return kind == PACK_F16
                ? _mm512_cvtph_ps(h)
@@ -128,9 +137,15 @@ static inline __attribute__((always_inline)) void pack_any(const int kind, const
 }
 
 void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
-                              float *dst, size_t dp, const ukernel_prefetch *pf)
+                              float *dst, size_t dp, int round, const ukernel_prefetch *pf)
 {
-    pack_any(PACK_F32, (const void *const *)src, rs, rows, cols, dst, dp, pf);
+    const void *const *s = (const void *const *)src;
+    switch (round) {
+    case F32_ROUND_HF32: pack_any(PACK_F32_HF32, s, rs, rows, cols, dst, dp, pf); break;
+    case F32_ROUND_F16: pack_any(PACK_F32_F16, s, rs, rows, cols, dst, dp, pf); break;
+    case F32_ROUND_BF16: pack_any(PACK_F32_BF16, s, rs, rows, cols, dst, dp, pf); break;
+    default: pack_any(PACK_F32, s, rs, rows, cols, dst, dp, pf); break;
+    }
 }
 
 void h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
