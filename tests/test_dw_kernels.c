@@ -404,9 +404,9 @@ static int check_dwchwt(test_rng *r)
             if (i1 > i0)
                 f32_dwch_pack_16__avx512(xs, rs, i1 - i0, iw,
                                          xt + (((ptrdiff_t)i0 - dh0) * (ptrdiff_t)xp + 1) * 16, xp,
-                                         F32_ROUND_NONE, &none);
+                                         F32_ROUND_NONE, NULL, &none);
             for (size_t i = 0; i < rows * dp * 16; ++i) dyt[i] = NAN; /* the pitch's gaps */
-            f32_dwch_pack_16__avx512(ds, dyrs, rows, ow, dyt, dp, F32_ROUND_NONE, &none);
+            f32_dwch_pack_16__avx512(ds, dyrs, rows, ow, dyt, dp, F32_ROUND_NONE, NULL, &none);
             f32_dwchwt_ukernel_16x2__avx512(rows, ow, xt, xp, dyt, dp, sums, &none);
             for (size_t c = 0; c < nch; ++c) {
                 const float *tx[9];
@@ -450,7 +450,8 @@ static int check_dwchwt(test_rng *r)
  * scalar roundings of common/dtype.h, element by element: values near
  * rounding ties, tiny and huge ones, infinities, NaNs (any NaN for a NaN).
  * Rows of contiguous and of gapped planes (the flattened and the row walk),
- * absent channels zero, nothing written between the rows. */
+ * absent channels zero, nothing written between the rows; where the rows
+ * are contiguous, gradBias's block sums of the unrounded values. */
 static int check_dwchpack(test_rng *r)
 {
     static const int kinds[4] = {F32_ROUND_NONE, F32_ROUND_HF32, F32_ROUND_F16, F32_ROUND_BF16};
@@ -476,7 +477,8 @@ static int check_dwchpack(test_rng *r)
         const float *xs[16];
         for (size_t c = 0; c < 16; ++c) xs[c] = c < nch ? x + c * rows * rs : NULL;
         const ukernel_prefetch none = UKERNEL_PREFETCH_NONE;
-        f32_dwch_pack_16__avx512(xs, rs, rows, cols, dst, dp, kind, &none);
+        float sums[16];
+        const int summed = f32_dwch_pack_16__avx512(xs, rs, rows, cols, dst, dp, kind, sums, &none);
         for (size_t i = 0; i < rows && !bad; ++i)
             for (size_t j = 0; j < dp && !bad; ++j)
                 for (size_t c = 0; c < 16 && !bad; ++c) {
@@ -498,6 +500,26 @@ static int check_dwchpack(test_rng *r)
                         bad = 1;
                     }
                 }
+        /* the sums of the values as read, where the rows are contiguous */
+        const int flat = rs == cols && cols < 16;
+        if (summed != flat) {
+            printf("FAIL dwch_pack trial %d (rows %zu cols %zu rs %zu): summed %d\n", trial, rows,
+                   cols, rs, summed);
+            bad = 1;
+        }
+        for (size_t c = 0; c < 16 && flat && !bad; ++c) {
+            float lane[16] = {0};
+            for (size_t i = 0; i < rows * cols && c < nch; ++i)
+                lane[i % 16] += x[c * rows * rs + i];
+            for (int width = 8; width > 0; width /= 2)
+                for (int l = 0; l < width; ++l) lane[l] += lane[l + width];
+            if (!same_bits(sums[c], lane[0])) {
+                printf("FAIL dwch_pack trial %d (rows %zu cols %zu): channel %zu sum 0x%08x, "
+                       "want 0x%08x\n",
+                       trial, rows, cols, c, f32_bits(sums[c]), f32_bits(lane[0]));
+                bad = 1;
+            }
+        }
         free(x);
         free(dst);
     }
@@ -589,7 +611,7 @@ static int check_dwchconv(test_rng *r)
         if (i1 > i0)
             f32_dwch_pack_16__avx512(xs, rs, i1 - i0, cols,
                                      grid + (((ptrdiff_t)i0 - rmin) * (ptrdiff_t)sp + 1) * 16, sp,
-                                     F32_ROUND_NONE, &none);
+                                     F32_ROUND_NONE, NULL, &none);
         ptrdiff_t toff[9];
         for (int t = 0; t < 9; ++t)
             toff[t] = (tdh[t] - rmin) * (ptrdiff_t)sp + tdw[t] + 1;

@@ -1358,7 +1358,7 @@ static bool out_ahead(const dw_run *r)
  * when the grid holds the whole source planes (a weights run's dy), else
  * NULL. */
 static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int slot,
-                              size_t *pitch)
+                              size_t *pitch, float *sums, int *summed)
 {
     const conv_problem *p = r->p;
     const dw_state *st = r->st;
@@ -1393,12 +1393,18 @@ static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1
     next.l2 = 1;
     float *g0 = grid + ((i0 - rmin) * sp + 1) * 16;
     const size_t srows = (size_t)(i1 - i0), scols = (size_t)min64(iw, ow + 1);
+    /* gradBias's sums only of whole planes */
+    const bool whole = i0 == 0 && i1 == ih && iw <= ow + 1;
+    float *psums = whole ? sums : NULL;
+    int got = 0;
     if (i1 > i0 && es == 4) /* rounded for the mode */
-        f32_dwch_pack_16__avx512((const float *const *)src, (size_t)v->stride[3], srows, scols, g0,
-                                 (size_t)sp, st->chan_round, &next);
+        got = f32_dwch_pack_16__avx512((const float *const *)src, (size_t)v->stride[3], srows,
+                                       scols, g0, (size_t)sp, st->chan_round, psums, &next);
     else if (i1 > i0) /* 16-bit, widened exactly */
-        h16_dwch_pack_16__avx512((const uint16_t *const *)src, v->dtype == ACL_BF16,
-                                 (size_t)v->stride[3], srows, scols, g0, (size_t)sp, &next);
+        got = h16_dwch_pack_16__avx512((const uint16_t *const *)src, v->dtype == ACL_BF16,
+                                       (size_t)v->stride[3], srows, scols, g0, (size_t)sp, psums,
+                                       &next);
+    *summed = got;
     ptrdiff_t toff[9];
     for (int t = 0; t < 9; ++t)
         toff[t] = (ptrdiff_t)((tp.dh[t] - rmin) * sp + tp.dw[t] + 1);
@@ -1414,7 +1420,7 @@ static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1
     else if (!st->out_direct)
         for (int64_t c = c0; c < c1; ++c) store_plane(r, n, c, planes + (c - c0) * plane);
     *pitch = (size_t)sp;
-    return i0 == 0 && i1 == ih && iw <= ow + 1 ? grid + (-rmin * sp + 1) * 16 : NULL;
+    return whole ? grid + (-rmin * sp + 1) * 16 : NULL;
 }
 
 /* Data gradient: task n*nblocks + b computes the planes (n, c) of the
@@ -1431,7 +1437,8 @@ static void data_task(void *ctx, size_t index, int slot)
     const conv_view *v = st->bwd ? &p->y : &p->x;
     if (st->chan_vec) {
         size_t pitch;
-        data_chan(r, n, c0, c1, slot, &pitch); /* not streamed alone (chan_stream) */
+        int summed;
+        data_chan(r, n, c0, c1, slot, &pitch, NULL, &summed); /* not streamed alone */
         return;
     }
     dw_data_views dv;
@@ -1668,9 +1675,17 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
          * packing of dy for both kernels */
         const float *dyg = NULL;
         size_t dyp = (size_t)ow;
-        if (rd != NULL && rd->st->chan_vec) dyg = data_chan(rd, n, c0, c1, slot, &dyp);
+        /* gradBias's sums of the image's 16 planes, as dy is packed */
+        float bs[16];
+        float *want = st->bias ? bs : NULL;
+        int summed = 0;
+        if (rd != NULL && rd->st->chan_vec)
+            dyg = data_chan(rd, n, c0, c1, slot, &dyp, rd->st->bwd ? want : NULL, &summed);
         if (rd == NULL || !rd->st->bwd) dyg = NULL; /* the grid holds x */
-        if (dyg == NULL) dyp = (size_t)ow;
+        if (dyg == NULL) {
+            dyp = (size_t)ow;
+            summed = 0;
+        }
         for (int64_t c = c0; c < c0 + 16; ++c) {
             const bool in = c < c1;
             if (in && rd != NULL && !rd->st->chan_vec)
@@ -1697,34 +1712,34 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
         if (es == 4) {
             if (i1 > i0)
                 f32_dwch_pack_16__avx512((const float *const *)xs, (size_t)x->stride[3], xrows,
-                                         (size_t)iw, xt0, (size_t)xp, st->chan_round, &px);
+                                         (size_t)iw, xt0, (size_t)xp, st->chan_round, NULL, &px);
             if (dyg == NULL)
-                f32_dwch_pack_16__avx512((const float *const *)ds, (size_t)y->stride[3],
-                                         (size_t)rows, (size_t)ow, dyt, (size_t)ow,
-                                         st->chan_round, &pd);
+                summed = f32_dwch_pack_16__avx512((const float *const *)ds, (size_t)y->stride[3],
+                                                  (size_t)rows, (size_t)ow, dyt, (size_t)ow,
+                                                  st->chan_round, want, &pd);
         } else {
             const int bf16 = x->dtype == ACL_BF16;
             if (i1 > i0)
                 h16_dwch_pack_16__avx512((const uint16_t *const *)xs, bf16, (size_t)x->stride[3],
-                                         xrows, (size_t)iw, xt0, (size_t)xp, &px);
+                                         xrows, (size_t)iw, xt0, (size_t)xp, NULL, &px);
             if (dyg == NULL)
-                h16_dwch_pack_16__avx512((const uint16_t *const *)ds, bf16, (size_t)y->stride[3],
-                                         (size_t)rows, (size_t)ow, dyt, (size_t)ow, &pd);
+                summed = h16_dwch_pack_16__avx512((const uint16_t *const *)ds, bf16,
+                                                  (size_t)y->stride[3], (size_t)rows, (size_t)ow,
+                                                  dyt, (size_t)ow, want, &pd);
         }
         const float *dyk = dyg != NULL ? dyg : dyt;
         f32_dwchwt_ukernel_16x2__avx512((size_t)rows, (size_t)ow, xt, (size_t)xp, dyk, dyp, sums,
                                         &pk);
-        if (st->bias && st->chan_round != F32_ROUND_NONE) {
-            /* gradBias sums the values of the view, not their rounding */
+        /* gradBias: summed by the packing of dy (its values as read), else
+         * from the packed dy where it holds them (not rounded), else from
+         * the views (a plane a call of dwsum: ~20% of the pass on 7x7) */
+        if (st->bias && !summed && st->chan_round != F32_ROUND_NONE) {
             const float *planes[DW_SUM_GROUP];
             for (int64_t c = c0; c < c1; ++c) bias_plane(r, planes, NULL, n, c, c0, c1, NULL);
         } else if (st->bias) {
-            /* from the packed dy: the values of the view, one position a
-             * vector (a plane a call of dwsum cost ~20% of the pass on 7x7) */
-            float s[16];
-            f32_dwchsum_ukernel_16__avx512((size_t)rows, (size_t)ow, dyk, dyp, s);
+            if (!summed) f32_dwchsum_ukernel_16__avx512((size_t)rows, (size_t)ow, dyk, dyp, bs);
             float *bsums = (float *)(r->ws + st->sums_off) + n * p->g;
-            for (int64_t c = c0; c < c1; ++c) bsums[c] = s[c - c0];
+            for (int64_t c = c0; c < c1; ++c) bsums[c] = bs[c - c0];
         }
     }
     for (int64_t c = c0; c < c1; ++c) {

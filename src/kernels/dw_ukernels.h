@@ -259,12 +259,18 @@ void h16_dwsum_ukernel_4x16__avx512(size_t nch, size_t len, const uint16_t *cons
  * (0 for c with src[c] == NULL), round: f32_round's kind (cvt_ukernels.h,
  * F32_ROUND_NONE: a copy), the same bits. Reads exactly those elements;
  * writes only those of dst. Asks for pf's lines, a part per row.
+ * sums: NULL, or where the planes' rows are contiguous (rs == cols < 16)
+ * gradBias's block sums of the values as read, before the rounding (the
+ * bits of dwchsum over unrounded values; 0 for absent channels) into
+ * sums[c], and returns 1; else (and without sums) returns 0.
  */
-void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
-                              float *dst, size_t dp, int round, const ukernel_prefetch *pf);
+int f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
+                             float *dst, size_t dp, int round, float *sums,
+                             const ukernel_prefetch *pf);
 /* dwch_pack of bf16 (bf16 != 0) or fp16 planes, widened exactly to fp32. */
-void h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
-                              size_t cols, float *dst, size_t dp, const ukernel_prefetch *pf);
+int h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
+                             size_t cols, float *dst, size_t dp, float *sums,
+                             const ukernel_prefetch *pf);
 
 /*
  * Depthwise 3x3 weight-gradient dot products, 16 channels in the vector

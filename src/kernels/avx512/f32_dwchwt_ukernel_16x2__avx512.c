@@ -20,20 +20,24 @@
 /* the source dtype, and for fp32 the rounding (f32x16_round's kind) */
 enum { PACK_F32, PACK_F32_HF32, PACK_F32_F16, PACK_F32_BF16, PACK_BF16, PACK_F16 };
 
+/* fp32 values rounded as f32_round does (kind's rounding): each value is
+ * packed once, so rounded once; others as they are. */
+static inline __attribute__((always_inline)) __m512 pack_round(const int kind, __m512 v)
+{
+    return kind == PACK_F32_HF32  ? f32x16_round(v, F32_ROUND_HF32)
+           : kind == PACK_F32_F16  ? f32x16_round(v, F32_ROUND_F16)
+           : kind == PACK_F32_BF16 ? f32x16_round(v, F32_ROUND_BF16)
+                                   : v;
+}
+
 /* Columns j .. j + 15 (lanes in m) of row i of src[c] (kind: its dtype),
- * widened to fp32 (exactly: a shift for bf16, vcvtph2ps for fp16), or fp32
- * rounded as f32_round does: each value packed once, so rounded once. */
+ * widened to fp32 (exactly: a shift for bf16, vcvtph2ps for fp16), not yet
+ * rounded (pack_round). */
 static inline __attribute__((always_inline)) __m512 pack_load(const int kind, const void *src,
                                                               size_t i, size_t rs, size_t j,
                                                               __mmask16 m)
 {
-    if (kind <= PACK_F32_BF16) {
-        const __m512 v = _mm512_maskz_loadu_ps(m, (const float *)src + i * rs + j);
-        return kind == PACK_F32        ? v
-               : kind == PACK_F32_HF32 ? f32x16_round(v, F32_ROUND_HF32)
-               : kind == PACK_F32_F16  ? f32x16_round(v, F32_ROUND_F16)
-                                       : f32x16_round(v, F32_ROUND_BF16);
-    }
+    if (kind <= PACK_F32_BF16) return _mm512_maskz_loadu_ps(m, (const float *)src + i * rs + j);
     const __m256i h = _mm256_maskz_loadu_epi16(m, (const uint16_t *)src + i * rs + j);
     return kind == PACK_F16
                ? _mm512_cvtph_ps(h)
@@ -53,7 +57,8 @@ static inline __attribute__((always_inline)) void pack(const int kind, const voi
             __m512 r[NC];
 #pragma GCC unroll 16
             for (int c = 0; c < NC; ++c)
-                r[c] = src[c] != NULL ? pack_load(kind, src[c], i, rs, j, m) : _mm512_setzero_ps();
+                r[c] = src[c] != NULL ? pack_round(kind, pack_load(kind, src[c], i, rs, j, m))
+                                      : _mm512_setzero_ps();
             transpose16(r);
             float *d = dst + (i * dp + j) * NC;
             /* unrolled: r[l] by a runtime l put r on the stack (gcc then
@@ -102,59 +107,95 @@ static inline void flat_next(flat_walk *w)
 /* pack for planes of contiguous rows (rs == cols): 16 positions of the
  * flattened plane a transpose, across rows (a 7 x 7 plane: 4 transposes,
  * not 7 of 7 columns each), each position stored at its (row, column). */
-static inline __attribute__((always_inline)) void pack_flat(const int kind,
+/* gradBias's lane tree over 16 lane vectors (l, l + 8), (l, l + 4), (l, l +
+ * 2), (l, l + 1): lane c of the result is channel c's block sum. */
+static inline __attribute__((always_inline)) __m512 lanes_tree(__m512 a[NC])
+{
+#pragma GCC unroll 8
+    for (int l = 0; l < 8; ++l) a[l] = _mm512_add_ps(a[l], a[l + 8]);
+#pragma GCC unroll 4
+    for (int l = 0; l < 4; ++l) a[l] = _mm512_add_ps(a[l], a[l + 4]);
+#pragma GCC unroll 2
+    for (int l = 0; l < 2; ++l) a[l] = _mm512_add_ps(a[l], a[l + 2]);
+    return _mm512_add_ps(a[0], a[1]);
+}
+
+/* pack for planes of contiguous rows (rs == cols): 16 positions of the
+ * flattened plane a transpose, across rows (a 7 x 7 plane: 4 transposes,
+ * not 7 of 7 columns each), each position stored at its (row, column).
+ * With sums, the values as loaded are also added up per channel: before
+ * the transpose vector c holds positions p0 .. p0 + 15 of channel c, lane l
+ * flattened position p0 + l, which is gradBias's lane l (p0 is a multiple
+ * of 16); the tail's zero lanes add +0 to sums that are never -0. */
+static inline __attribute__((always_inline)) void pack_flat(const int kind, const int sum,
                                                             const void *const *src, size_t rows,
                                                             size_t cols, float *dst, size_t dp,
-                                                            const ukernel_prefetch *pf)
+                                                            float *sums, const ukernel_prefetch *pf)
 {
     const size_t len = rows * cols, chunks = (len + NC - 1) / NC;
     flat_walk fw = flat_start(cols, dp);
+    __m512 acc[NC];
+#pragma GCC unroll 16
+    for (int c = 0; c < NC; ++c) acc[c] = _mm512_setzero_ps();
     for (size_t q = 0; q < chunks; ++q) {
         ukernel_prefetch_steps(pf, q, q + 1, chunks);
         const size_t p0 = q * NC, n = len - p0 < NC ? len - p0 : NC;
         const __mmask16 m = (__mmask16)((1u << n) - 1u);
         __m512 r[NC];
 #pragma GCC unroll 16
-        for (int c = 0; c < NC; ++c)
+        for (int c = 0; c < NC; ++c) {
             r[c] = src[c] != NULL ? pack_load(kind, src[c], 0, 0, p0, m) : _mm512_setzero_ps();
+            if (sum) acc[c] = _mm512_add_ps(acc[c], r[c]);
+            r[c] = pack_round(kind, r[c]);
+        }
         transpose16(r);
 #pragma GCC unroll 16
         for (int l = 0; l < NC; ++l)
             if ((size_t)l < n) _mm512_storeu_ps(dst + flat_off(&fw, (size_t)l), r[l]);
         flat_next(&fw);
     }
-}
-
-static inline __attribute__((always_inline)) void pack_any(const int kind, const void *const *src,
-                                                           size_t rs, size_t rows, size_t cols,
-                                                           float *dst, size_t dp,
-                                                           const ukernel_prefetch *pf)
-{
-    if (rs == cols && cols < NC)
-        pack_flat(kind, src, rows, cols, dst, dp, pf);
-    else
-        pack(kind, src, rs, rows, cols, dst, dp, pf);
-}
-
-void f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
-                              float *dst, size_t dp, int round, const ukernel_prefetch *pf)
-{
-    const void *const *s = (const void *const *)src;
-    switch (round) {
-    case F32_ROUND_HF32: pack_any(PACK_F32_HF32, s, rs, rows, cols, dst, dp, pf); break;
-    case F32_ROUND_F16: pack_any(PACK_F32_F16, s, rs, rows, cols, dst, dp, pf); break;
-    case F32_ROUND_BF16: pack_any(PACK_F32_BF16, s, rs, rows, cols, dst, dp, pf); break;
-    default: pack_any(PACK_F32, s, rs, rows, cols, dst, dp, pf); break;
+    if (sum) {
+        transpose16(acc); /* acc[l]: lane l of the 16 channels */
+        _mm512_storeu_ps(sums, lanes_tree(acc));
     }
 }
 
-void h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
-                              size_t cols, float *dst, size_t dp, const ukernel_prefetch *pf)
+static inline __attribute__((always_inline)) int pack_any(const int kind, const void *const *src,
+                                                          size_t rs, size_t rows, size_t cols,
+                                                          float *dst, size_t dp, float *sums,
+                                                          const ukernel_prefetch *pf)
 {
-    if (bf16)
-        pack_any(PACK_BF16, (const void *const *)src, rs, rows, cols, dst, dp, pf);
+    if (rs == cols && cols < NC && sums != NULL) {
+        pack_flat(kind, 1, src, rows, cols, dst, dp, sums, pf);
+        return 1;
+    }
+    if (rs == cols && cols < NC)
+        pack_flat(kind, 0, src, rows, cols, dst, dp, NULL, pf);
     else
-        pack_any(PACK_F16, (const void *const *)src, rs, rows, cols, dst, dp, pf);
+        pack(kind, src, rs, rows, cols, dst, dp, pf);
+    return 0;
+}
+
+int f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
+                             float *dst, size_t dp, int round, float *sums,
+                             const ukernel_prefetch *pf)
+{
+    const void *const *s = (const void *const *)src;
+    switch (round) {
+    case F32_ROUND_HF32: return pack_any(PACK_F32_HF32, s, rs, rows, cols, dst, dp, sums, pf);
+    case F32_ROUND_F16: return pack_any(PACK_F32_F16, s, rs, rows, cols, dst, dp, sums, pf);
+    case F32_ROUND_BF16: return pack_any(PACK_F32_BF16, s, rs, rows, cols, dst, dp, sums, pf);
+    default: return pack_any(PACK_F32, s, rs, rows, cols, dst, dp, sums, pf);
+    }
+}
+
+int h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
+                             size_t cols, float *dst, size_t dp, float *sums,
+                             const ukernel_prefetch *pf)
+{
+    const void *const *s = (const void *const *)src;
+    return bf16 ? pack_any(PACK_BF16, s, rs, rows, cols, dst, dp, sums, pf)
+                : pack_any(PACK_F16, s, rs, rows, cols, dst, dp, sums, pf);
 }
 
 /* Columns j0 .. j0 + nj - 1 over all rows: their 9 taps' sums in registers,
@@ -304,14 +345,7 @@ static inline __attribute__((always_inline)) void sum16(const int dense, size_t 
     for (int l = 0; l < NC; ++l)
         if (i + (size_t)l < len)
             a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(sum_at(dense, xd, x, &fw, (size_t)l)));
-    /* the fixed tree, (l, l + 8), (l, l + 4), (l, l + 2), (l, l + 1) */
-#pragma GCC unroll 8
-    for (int l = 0; l < 8; ++l) a[l] = _mm512_add_ps(a[l], a[l + 8]);
-#pragma GCC unroll 4
-    for (int l = 0; l < 4; ++l) a[l] = _mm512_add_ps(a[l], a[l + 4]);
-#pragma GCC unroll 2
-    for (int l = 0; l < 2; ++l) a[l] = _mm512_add_ps(a[l], a[l + 2]);
-    _mm512_storeu_ps(out, _mm512_add_ps(a[0], a[1]));
+    _mm512_storeu_ps(out, lanes_tree(a));
 }
 
 void f32_dwchsum_ukernel_16__avx512(size_t rows, size_t cols, const float *x, size_t xp,
