@@ -545,13 +545,20 @@ static bool chan_wanted(void)
     return e == NULL || e[0] != '0';
 }
 
-/* Whether the chan_vec packing reads v as it lies: rows of unit W stride,
- * fp32 (rounded for the mode as packed: chan_round), or a 16-bit dtype
- * whose values the mode keeps (widened exactly). */
-static bool chan_src_ok(const conv_problem *p, const conv_view *v)
+/* Whether the chan_vec packing reads v as it lies: rows of unit W stride
+ * (fp32 or 16-bit, widened exactly and rounded for the mode as packed:
+ * chan_round). */
+static bool chan_src_ok(const conv_view *v)
 {
-    return v->stride[4] == 1 && v->stride[3] >= 0 && v->stride[2] >= 0 &&
-           (v->dtype == ACL_FLOAT || conv_mode_keeps(v->dtype, p->mode));
+    return v->stride[4] == 1 && v->stride[3] >= 0 && v->stride[2] >= 0;
+}
+
+/* How dwch_pack rounds the values of a source of dtype dt in mode: the
+ * mode's operand rounding for fp32, for a 16-bit dtype only the one the
+ * mode does not keep (bf16 in FLOAT16, fp16 in BF16). */
+static int chan_round_for(aclDataType dt, conv_mode mode)
+{
+    return dt != ACL_FLOAT && conv_mode_keeps(dt, mode) ? F32_ROUND_NONE : conv_round_kind(mode);
 }
 
 /* The row window's source kind of such a view (its taps' geometry). */
@@ -572,7 +579,7 @@ static bool chan_vec_applies(const conv_problem *p, const dw_state *st)
 {
     const conv_view *x = &p->x;
     return chan_wanted() && st->isa == ACLCONV_ISA_AVX512 && st->inplace && !st->inplace_s2 &&
-           chan_src_ok(p, x) && chan_src_ok(p, &p->y) && p->y.dtype == x->dtype &&
+           chan_src_ok(x) && chan_src_ok(&p->y) && p->y.dtype == x->dtype &&
            p->ks[0] == 1 && p->xs[0] == 1 && p->ys[0] == 1 && p->ys[2] <= DW_CHAN_MAX_OW &&
            pass_row_window(p, CONV_PASS_WEIGHTS, st, x, chan_kind(x)) != 0;
 }
@@ -589,7 +596,7 @@ static bool chan_vec_applies(const conv_problem *p, const dw_state *st)
 static bool chan_data_applies(const conv_problem *p, const dw_state *st)
 {
     const conv_view *v = st->bwd ? &p->y : &p->x;
-    return chan_wanted() && st->isa == ACLCONV_ISA_AVX512 && st->inplace && chan_src_ok(p, v) &&
+    return chan_wanted() && st->isa == ACLCONV_ISA_AVX512 && st->inplace && chan_src_ok(v) &&
            p->ks[0] == 1 && v->dim[2] == 1 && st->dim[0].out_n == 1 &&
            st->dim[2].out_n <= DW_CHAN_MAX_OW &&
            pass_row_window(p, CONV_PASS_DATA, st, v, chan_kind(v)) != 0;
@@ -733,7 +740,7 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
         if (st->dy_inplace) aux = 0;
         st->chan_vec = pass == CONV_PASS_WEIGHTS && chan_vec_applies(p, st);
         if (st->chan_vec) src = chan_vec_floats(p); /* x and dy as they lie otherwise */
-        st->chan_round = v->dtype == ACL_FLOAT ? conv_round_kind(p->mode) : F32_ROUND_NONE;
+        st->chan_round = chan_round_for(v->dtype, p->mode);
         if (pass == CONV_PASS_DATA) {
             st->out_direct = f32_out_rows(&p->grad_input);
             st->out_rounds = st->out_direct && conv_result_round_kind(p->mode) != F32_ROUND_NONE;
@@ -1402,8 +1409,8 @@ static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1
                                        scols, g0, (size_t)sp, st->chan_round, psums, &next);
     else if (i1 > i0) /* 16-bit, widened exactly */
         got = h16_dwch_pack_16__avx512((const uint16_t *const *)src, v->dtype == ACL_BF16,
-                                       (size_t)v->stride[3], srows, scols, g0, (size_t)sp, psums,
-                                       &next);
+                                       (size_t)v->stride[3], srows, scols, g0, (size_t)sp,
+                                       st->chan_round, psums, &next);
     *summed = got;
     ptrdiff_t toff[9];
     for (int t = 0; t < 9; ++t)
@@ -1721,25 +1728,23 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
             const int bf16 = x->dtype == ACL_BF16;
             if (i1 > i0)
                 h16_dwch_pack_16__avx512((const uint16_t *const *)xs, bf16, (size_t)x->stride[3],
-                                         xrows, (size_t)iw, xt0, (size_t)xp, NULL, &px);
+                                         xrows, (size_t)iw, xt0, (size_t)xp, st->chan_round,
+                                         NULL, &px);
             if (dyg == NULL)
                 summed = h16_dwch_pack_16__avx512((const uint16_t *const *)ds, bf16,
                                                   (size_t)y->stride[3], (size_t)rows, (size_t)ow,
-                                                  dyt, (size_t)ow, want, &pd);
+                                                  dyt, (size_t)ow, st->chan_round, want, &pd);
         }
         const float *dyk = dyg != NULL ? dyg : dyt;
         f32_dwchwt_ukernel_16x2__avx512((size_t)rows, (size_t)ow, xt, (size_t)xp, dyk, dyp, sums,
                                         &pk);
-        /* gradBias: summed by the packing of dy (its values as read), else
-         * from the packed dy where it holds them (not rounded), else from
-         * the views (a plane a call of dwsum: ~20% of the pass on 7x7) */
-        if (st->bias && !summed && st->chan_round != F32_ROUND_NONE) {
-            const float *planes[DW_SUM_GROUP];
-            for (int64_t c = c0; c < c1; ++c) bias_plane(r, planes, NULL, n, c, c0, c1, NULL);
-        } else if (st->bias) {
-            if (!summed) f32_dwchsum_ukernel_16__avx512((size_t)rows, (size_t)ow, dyk, dyp, bs);
+        /* gradBias: summed by the packing of dy, its values as read (a
+         * plane a call of dwsum was ~20% of the pass on 7x7). bias_fusable's
+         * dense dy packs flat, so always; the view's sum would do else. */
+        if (st->bias) {
             float *bsums = (float *)(r->ws + st->sums_off) + n * p->g;
-            for (int64_t c = c0; c < c1; ++c) bsums[c] = bs[c - c0];
+            for (int64_t c = c0; c < c1; ++c)
+                bsums[c] = summed ? bs[c - c0] : conv_bias_block_sum(&p->bias_src, n, c, r->ck);
         }
     }
     for (int64_t c = c0; c < c1; ++c) {

@@ -260,16 +260,20 @@ void h16_dwsum_ukernel_4x16__avx512(size_t nch, size_t len, const uint16_t *cons
  * F32_ROUND_NONE: a copy), the same bits. Reads exactly those elements;
  * writes only those of dst. Asks for pf's lines, a part per row.
  * sums: NULL, or where the planes' rows are contiguous (rs == cols < 16)
- * gradBias's block sums of the values as read, before the rounding (the
- * bits of dwchsum over unrounded values; 0 for absent channels) into
- * sums[c], and returns 1; else (and without sums) returns 0.
+ * gradBias's block sums of the values as read, before the rounding, into
+ * sums[c] (docs/numerics.md: element i = r*cols + j to lane i % 16, each
+ * lane ascending from +0, then the fixed pairwise tree; 0 for absent
+ * channels), and returns 1; else (and without sums) returns 0.
  */
 int f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, size_t cols,
                              float *dst, size_t dp, int round, float *sums,
                              const ukernel_prefetch *pf);
-/* dwch_pack of bf16 (bf16 != 0) or fp16 planes, widened exactly to fp32. */
+/* dwch_pack of bf16 (bf16 != 0) or fp16 planes, widened exactly to fp32,
+ * then rounded where round is the one rounding a mode applies to a dtype
+ * it does not keep (bf16: F32_ROUND_F16; fp16: F32_ROUND_BF16; any other
+ * round leaves the widened values). */
 int h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
-                             size_t cols, float *dst, size_t dp, float *sums,
+                             size_t cols, float *dst, size_t dp, int round, float *sums,
                              const ukernel_prefetch *pf);
 
 /*
@@ -293,22 +297,12 @@ void f32_dwchwt_ukernel_16x2__avx512(size_t rows, size_t ow, const float *xt, si
  * source packed by dwch_pack (rows of sp positions) into 16 planes:
  *   dst[c][r*drs + j] = sum_{t < 9} w[t*wp + c] * src[(r*sp + j + toff[t])*16 + c]
  * r < rows, j < ow <= 16, for c with dst[c] != NULL (the others not
- * written; their lanes' weights and source may hold anything). Sum order per element: t ascending from +0, one fused
- * multiply-add per term: the dwrow order with the same taps, the same bits.
+ * written; their lanes' weights and source may hold anything). Sum order
+ * per element: t ascending from +0, one fused multiply-add per term: the
+ * dwrow order with the same taps, the same bits.
  */
 void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, size_t sp,
                                      const ptrdiff_t *toff, const float *w, size_t wp,
                                      float *const *dst, size_t drs);
-
-/*
- * gradBias's block sums of 16 channels packed by dwch_pack ("dwchsum"):
- * out[c] = the block sum of docs/numerics.md over the rows x cols block
- * x[(r*xp + j)*16 + c], cols < 2048, element i = r*cols + j (element i to lane i % 16, each lane ascending from +0, then the fixed
- * pairwise tree of conv_bias_lanes_sum): the bits of conv_bias_block_sum
- * over the same values, NaN payloads aside (a NaN sum may keep another
- * NaN's payload than the view's sum would).
- */
-void f32_dwchsum_ukernel_16__avx512(size_t rows, size_t cols, const float *x, size_t xp,
-                                    float *out);
 
 #endif /* ACLCONV_DW_UKERNELS_H_ */

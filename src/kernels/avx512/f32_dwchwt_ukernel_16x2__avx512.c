@@ -18,16 +18,22 @@
 #define NJ 2  /* columns a pass: 18 accumulators, the dy and x vectors next to them */
 
 /* the source dtype, and for fp32 the rounding (f32x16_round's kind) */
-enum { PACK_F32, PACK_F32_HF32, PACK_F32_F16, PACK_F32_BF16, PACK_BF16, PACK_F16 };
+/* A pack kind: the source dtype (PACK_F32, PACK_BF16, PACK_F16) plus the
+ * rounding after the exact widening (PACK_ROUND_*: f32_round's kinds). */
+enum { PACK_F32 = 0, PACK_BF16 = 4, PACK_F16 = 8 };
+enum { PACK_ROUND_NONE = 0, PACK_ROUND_HF32 = 1, PACK_ROUND_F16 = 2, PACK_ROUND_BF16 = 3 };
+
+
 
 /* fp32 values rounded as f32_round does (kind's rounding): each value is
  * packed once, so rounded once; others as they are. */
 static inline __attribute__((always_inline)) __m512 pack_round(const int kind, __m512 v)
 {
-    return kind == PACK_F32_HF32  ? f32x16_round(v, F32_ROUND_HF32)
-           : kind == PACK_F32_F16  ? f32x16_round(v, F32_ROUND_F16)
-           : kind == PACK_F32_BF16 ? f32x16_round(v, F32_ROUND_BF16)
-                                   : v;
+    const int round = kind & 3;
+    return round == PACK_ROUND_HF32   ? f32x16_round(v, F32_ROUND_HF32)
+           : round == PACK_ROUND_F16  ? f32x16_round(v, F32_ROUND_F16)
+           : round == PACK_ROUND_BF16 ? f32x16_round(v, F32_ROUND_BF16)
+                                      : v;
 }
 
 /* Columns j .. j + 15 (lanes in m) of row i of src[c] (kind: its dtype),
@@ -37,9 +43,9 @@ static inline __attribute__((always_inline)) __m512 pack_load(const int kind, co
                                                               size_t i, size_t rs, size_t j,
                                                               __mmask16 m)
 {
-    if (kind <= PACK_F32_BF16) return _mm512_maskz_loadu_ps(m, (const float *)src + i * rs + j);
+    if ((kind & ~3) == PACK_F32) return _mm512_maskz_loadu_ps(m, (const float *)src + i * rs + j);
     const __m256i h = _mm256_maskz_loadu_epi16(m, (const uint16_t *)src + i * rs + j);
-    return kind == PACK_F16
+    return (kind & ~3) == PACK_F16
                ? _mm512_cvtph_ps(h)
                : _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
@@ -182,18 +188,27 @@ int f32_dwch_pack_16__avx512(const float *const *src, size_t rs, size_t rows, si
 {
     const void *const *s = (const void *const *)src;
     switch (round) {
-    case F32_ROUND_HF32: return pack_any(PACK_F32_HF32, s, rs, rows, cols, dst, dp, sums, pf);
-    case F32_ROUND_F16: return pack_any(PACK_F32_F16, s, rs, rows, cols, dst, dp, sums, pf);
-    case F32_ROUND_BF16: return pack_any(PACK_F32_BF16, s, rs, rows, cols, dst, dp, sums, pf);
+    case F32_ROUND_HF32:
+        return pack_any(PACK_F32 + PACK_ROUND_HF32, s, rs, rows, cols, dst, dp, sums, pf);
+    case F32_ROUND_F16:
+        return pack_any(PACK_F32 + PACK_ROUND_F16, s, rs, rows, cols, dst, dp, sums, pf);
+    case F32_ROUND_BF16:
+        return pack_any(PACK_F32 + PACK_ROUND_BF16, s, rs, rows, cols, dst, dp, sums, pf);
     default: return pack_any(PACK_F32, s, rs, rows, cols, dst, dp, sums, pf);
     }
 }
 
 int h16_dwch_pack_16__avx512(const uint16_t *const *src, int bf16, size_t rs, size_t rows,
-                             size_t cols, float *dst, size_t dp, float *sums,
+                             size_t cols, float *dst, size_t dp, int round, float *sums,
                              const ukernel_prefetch *pf)
 {
+    /* the one rounding a mode applies to a 16-bit dtype it does not keep:
+     * FLOAT16's of bf16, BF16's of fp16 */
     const void *const *s = (const void *const *)src;
+    if (bf16 && round == F32_ROUND_F16)
+        return pack_any(PACK_BF16 + PACK_ROUND_F16, s, rs, rows, cols, dst, dp, sums, pf);
+    if (!bf16 && round == F32_ROUND_BF16)
+        return pack_any(PACK_F16 + PACK_ROUND_BF16, s, rs, rows, cols, dst, dp, sums, pf);
     return bf16 ? pack_any(PACK_BF16, s, rs, rows, cols, dst, dp, sums, pf)
                 : pack_any(PACK_F16, s, rs, rows, cols, dst, dp, sums, pf);
 }
@@ -315,44 +330,4 @@ void f32_dwchconv_ukernel_16__avx512(size_t rows, size_t ow, const float *src, s
         for (int c = 0; c < NC; ++c)
             if (dst[c] != NULL) _mm512_mask_storeu_ps(dst[c] + r * drs, m, a[c]);
     }
-}
-
-/* Position l of dwchsum's chunk: dense (rows without gaps), l after the
- * chunk's first position xd; else at fw's offset from x. */
-static inline __attribute__((always_inline)) const float *
-sum_at(const int dense, const float *xd, const float *x, const flat_walk *fw, size_t l)
-{
-    return dense ? xd + l * NC : x + flat_off(fw, l);
-}
-
-static inline __attribute__((always_inline)) void sum16(const int dense, size_t rows, size_t cols,
-                                                        const float *x, size_t xp, float *out)
-{
-    /* lane l of the block sum is a vector of 16 channels: the lanes' chains
-     * side by side, each from +0 (an add, so -0 terms alone give +0) */
-    __m512 a[NC];
-#pragma GCC unroll 16
-    for (int l = 0; l < NC; ++l) a[l] = _mm512_setzero_ps();
-    const size_t len = rows * cols;
-    flat_walk fw = flat_start(cols, xp);
-    const float *xd = x; /* dense: the chunk's first position */
-    size_t i = 0;
-    for (; i + NC <= len; i += NC, xd += NC * NC, flat_next(&fw))
-#pragma GCC unroll 16
-        for (int l = 0; l < NC; ++l)
-            a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(sum_at(dense, xd, x, &fw, (size_t)l)));
-#pragma GCC unroll 16
-    for (int l = 0; l < NC; ++l)
-        if (i + (size_t)l < len)
-            a[l] = _mm512_add_ps(a[l], _mm512_loadu_ps(sum_at(dense, xd, x, &fw, (size_t)l)));
-    _mm512_storeu_ps(out, lanes_tree(a));
-}
-
-void f32_dwchsum_ukernel_16__avx512(size_t rows, size_t cols, const float *x, size_t xp,
-                                    float *out)
-{
-    if (xp == cols || rows == 1)
-        sum16(1, rows, cols, x, xp, out);
-    else
-        sum16(0, rows, cols, x, xp, out);
 }
