@@ -84,8 +84,16 @@ bool it_same_bits(const it_tensor *a, const it_tensor *b)
 
 bool it_same_bits_nan(const it_tensor *a, const it_tensor *b)
 {
-    if (a->v.dtype != ACL_FLOAT || b->v.dtype != ACL_FLOAT || a->buf_elems != b->buf_elems)
-        return it_same_bits(a, b);
+    if (a->v.dtype != b->v.dtype || a->buf_elems != b->buf_elems) return it_same_bits(a, b);
+    if (a->v.dtype != ACL_FLOAT) { /* fp16 / bf16: a NaN narrowed keeps its payload's top bits */
+        const uint16_t *x = a->buf, *y = b->buf;
+        const uint16_t inf = a->v.dtype == ACL_BF16 ? 0x7f80u : 0x7c00u;
+        for (int64_t i = 0; i < a->buf_elems; ++i) {
+            const bool xnan = (x[i] & 0x7fffu) > inf, ynan = (y[i] & 0x7fffu) > inf;
+            if (x[i] != y[i] && !(xnan && ynan)) return false;
+        }
+        return true;
+    }
     const uint32_t *x = a->buf, *y = b->buf;
     for (int64_t i = 0; i < a->buf_elems; ++i) {
         const bool xnan = (x[i] & 0x7fffffffu) > 0x7f800000u,

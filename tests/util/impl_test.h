@@ -87,7 +87,8 @@ void it_abs_copy(it_tensor *dst, const it_tensor *src);
 void it_reset_sentinel(it_tensor *t);
 /* Whole buffers (view and sentinels) bitwise equal; same layout assumed. */
 bool it_same_bits(const it_tensor *a, const it_tensor *b);
-/* The same, but a NaN matches any NaN (fp32 buffers; else it_same_bits):
+/* The same, but a NaN matches any NaN (fp32, fp16 or bf16 buffers of one
+ * dtype; else it_same_bits):
  * for sums where two NaN payloads may meet (docs/numerics.md, section 4). */
 bool it_same_bits_nan(const it_tensor *a, const it_tensor *b);
 
