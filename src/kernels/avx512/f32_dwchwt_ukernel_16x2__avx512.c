@@ -17,16 +17,13 @@
 #define NC 16 /* channels: the vector */
 #define NJ 2  /* columns a pass: 18 accumulators, the dy and x vectors next to them */
 
-/* the source dtype, and for fp32 the rounding (f32x16_round's kind) */
 /* A pack kind: the source dtype (PACK_F32, PACK_BF16, PACK_F16) plus the
  * rounding after the exact widening (PACK_ROUND_*: f32_round's kinds). */
 enum { PACK_F32 = 0, PACK_BF16 = 4, PACK_F16 = 8 };
 enum { PACK_ROUND_NONE = 0, PACK_ROUND_HF32 = 1, PACK_ROUND_F16 = 2, PACK_ROUND_BF16 = 3 };
 
-
-
-/* fp32 values rounded as f32_round does (kind's rounding): each value is
- * packed once, so rounded once; others as they are. */
+/* Widened values rounded as f32_round does (the kind's rounding): each
+ * value is packed once, so rounded once. */
 static inline __attribute__((always_inline)) __m512 pack_round(const int kind, __m512 v)
 {
     const int round = kind & 3;
@@ -76,17 +73,15 @@ static inline __attribute__((always_inline)) void pack(const int kind, const voi
     }
 }
 
-/* The flattened forms walk a plane of rows x cols positions (cols <
- * FLAT_MAX_COLS) 16 at a time; position i = r*cols + j lies at (r*pitch +
- * j)*16 floats. A chunk starts at row r0, column j0 < cols; its position l
- * is q = (j0 + l) / cols rows further, and q = ((j0 + l) * magic) >> 24
- * exactly: magic exceeds 2^24 / cols by at most 1, which adds less than
- * (cols + 16) / 2^24 < 1 / cols to a quotient whose fraction is at most
- * 1 - 1 / cols. Each position's offset is then a few independent integer
- * operations, where row and column counters stepped position by position
- * (~4 cycles each, a chain). */
-#define FLAT_MAX_COLS 2048
-
+/* The flattened forms walk a plane of rows x cols positions (cols < 16)
+ * 16 at a time; position i = r*cols + j lies at (r*pitch + j)*16 floats. A
+ * chunk starts at row r0, column j0 < cols; its position l is q = (j0 + l)
+ * / cols rows further, and q = ((j0 + l) * magic) >> 24 exactly: magic
+ * exceeds 2^24 / cols by at most 1, which adds less than (cols + 16) /
+ * 2^24 < 1 / cols to a quotient whose fraction is at most 1 - 1 / cols.
+ * Each position's offset is then a few independent integer operations,
+ * where row and column counters stepped position by position (~4 cycles
+ * each, a chain). */
 typedef struct flat_walk {
     size_t cols, pitch, magic;
     size_t r0, j0; /* the chunk's first position */
@@ -110,9 +105,6 @@ static inline void flat_next(flat_walk *w)
     w->j0 = jl - q * w->cols;
 }
 
-/* pack for planes of contiguous rows (rs == cols): 16 positions of the
- * flattened plane a transpose, across rows (a 7 x 7 plane: 4 transposes,
- * not 7 of 7 columns each), each position stored at its (row, column). */
 /* gradBias's lane tree over 16 lane vectors (l, l + 8), (l, l + 4), (l, l +
  * 2), (l, l + 1): lane c of the result is channel c's block sum. */
 static inline __attribute__((always_inline)) __m512 lanes_tree(__m512 a[NC])
