@@ -569,6 +569,31 @@ static void decline_case(uint64_t seed)
     it_operands_free(&o);
 }
 
+/* A depthwise problem with an empty dimension (the API returns before
+ * planning on those; a problem built directly must be declined, not
+ * divided by its zero plane). */
+static void empty_case(uint64_t seed)
+{
+    test_rng r;
+    rng_seed(&r, seed);
+    conv_problem p;
+    gen_opts go = {.int_data = 1, .inplace = (int)(seed & 1)};
+    gen_problem(&p, &r, &go);
+    const int what = (int)rng_range(&r, 0, 3);
+    if (what == 0) p.n = 0;
+    if (what == 1) p.g = 0;
+    if (what == 2) p.ys[rng_range(&r, 0, 2)] = 0;
+    if (what == 3) p.xs[rng_range(&r, 0, 2)] = 0;
+    for (int pass = 0; pass < 2; ++pass)
+        if (conv_impl_dw.why_not(&p, pass == 0 ? CONV_PASS_DATA : CONV_PASS_WEIGHTS,
+                                 ACLCONV_ISA_SCALAR) == NULL) {
+            printf("FAIL seed %" PRIu64 ": dw accepted pass %d of a problem with an empty "
+                   "dimension (%d)\n",
+                   seed, pass, what);
+            it_fail();
+        }
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = 0x64776477ull;
@@ -707,6 +732,7 @@ int main(int argc, char **argv)
     unsetenv("ACLCONV_DW_INPLACE");
     unsetenv("ACLCONV_DW_HF32");
     for (int i = 0; i < 40; ++i) decline_case(seed + 31337u * (uint64_t)(i + 1));
+    for (int i = 0; i < 40; ++i) empty_case(seed + 7331u * (uint64_t)(i + 1));
     printf("cases %d, dw data pass %d, dw weights pass %d, in-place passes %d (%d through "
            "workspace planes)\n",
            g_cases, g_dw_data, g_dw_wt, g_inplace, g_widened);

@@ -234,6 +234,11 @@ const char *plane_geometry(const conv_problem *p, conv_pass pass, dw_dim dim[CON
 static const char *dw_geometry(const conv_problem *p, conv_pass pass, dw_state *st)
 {
     if (p->cg != 1 || p->og != 1) return "not depthwise (more than one channel per group)";
+    /* the API returns before planning on empty tensors; a problem built
+     * directly must not reach the partition (it divides by plane sizes) */
+    if (p->n < 1 || p->g < 1) return "an empty tensor";
+    for (int i = 0; i < CONV_SPATIAL; ++i)
+        if (p->xs[i] < 1 || p->ys[i] < 1) return "an empty tensor";
     return plane_geometry(p, pass, st->dim, &st->bwd, &st->ntaps, &st->plane, &st->src_floats);
 }
 
