@@ -60,6 +60,8 @@ typedef struct dw_state {
                          * correlated by dwchconv into gradInput (data, chan_data_applies) */
     int chan_round;     /* chan_vec: how dwch_pack rounds fp32 sources (the mode's operand
                          * rounding, f32_round's kind; 16-bit ones are widened exactly) */
+    bool chan_run;      /* chan_vec data pass: gradInput's 16 planes of a call are adjacent
+                         * (chan_stream), stored (or streamed) as one run from the slot */
     bool dy_inplace;    /* weights pass, src_kind: dy, of x's dtype, converted alike by the
                          * kernels (and summed by h16_dwsum for gradBias), no dy plane */
     bool out_direct;    /* in place, data pass: gradInput is written by the kernel, not stored from a copy */
@@ -759,7 +761,8 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
                 st->out_rounds = false; /* stored through conv_store_results if it rounds */
                 st->out_direct = chan_out_direct(p);
                 st->out_group = 0;
-                aux = !st->out_direct || chan_stream(p, isa) ? 16 * view_plane(&p->grad_input) : 0;
+                st->chan_run = chan_stream(p, isa);
+                aux = !st->out_direct || st->chan_run ? 16 * view_plane(&p->grad_input) : 0;
                 src = chan_data_floats(st);
             }
         }
@@ -1427,7 +1430,7 @@ static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1
     const int64_t base = conv_view_index(out, n, c0, 0, 0, 0);
     if (st->out_nt && out->dtype == ACL_FLOAT && conv_result_round_kind(p->mode) == F32_ROUND_NONE)
         r->k.copy_nt((size_t)((c1 - c0) * plane), planes, (float *)out->data + base);
-    else if (!st->out_direct && chan_stream(p, st->isa)) /* the planes one run */
+    else if (!st->out_direct && st->chan_run) /* the planes one run */
         conv_store_results(out, p->mode, r->ck, st->out_nt, base, 1, (c1 - c0) * plane, planes);
     else if (!st->out_direct)
         for (int64_t c = c0; c < c1; ++c) store_plane(r, n, c, planes + (c - c0) * plane);
@@ -1691,9 +1694,10 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
         float bs[16];
         float *want = st->bias ? bs : NULL;
         int summed = 0;
-        if (rd != NULL && rd->st->chan_vec)
-            dyg = data_chan(rd, n, c0, c1, slot, &dyp, rd->st->bwd ? want : NULL, &summed);
-        if (rd == NULL || !rd->st->bwd) dyg = NULL; /* the grid holds x */
+        if (rd != NULL && rd->st->chan_vec && rd->st->bwd)
+            dyg = data_chan(rd, n, c0, c1, slot, &dyp, want, &summed);
+        else if (rd != NULL && rd->st->chan_vec) /* its grid holds x */
+            data_chan(rd, n, c0, c1, slot, &dyp, NULL, &summed);
         if (dyg == NULL) {
             dyp = (size_t)ow;
             summed = 0;
@@ -1913,7 +1917,7 @@ static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt
      * a time); the channels-in-the-vector one 16 planes a call, streamed
      * (the slot holds them) */
     if (pr.data.chan_vec && !pr.wt.chan_vec) pr.data.chan_vec = false;
-    if (pr.data.chan_vec && chan_stream(p, pr.data.isa)) {
+    if (pr.data.chan_vec && pr.data.chan_run) {
         pr.data.out_nt = true;
         pr.data.out_direct = false;
     }

@@ -63,15 +63,13 @@ void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t 
     }
     const uint16_t *s = (const uint16_t *)v->data + base;
     int quiet;
-    if (conv_h16_widens(v, mode, &quiet)) {
-        const bool bf16 = v->dtype == ACL_BF16;
-        /* unit stride: the ISA's kernels (bf16 NaNs quieted as BF16 mode's
-         * rounding does; the other modes leave NaNs as they are) */
-        if (sw == 1) {
-            (bf16 ? k->bf16_f32_cvt : k->f16_f32_cvt)((size_t)count, s, dst, quiet);
-            return;
-        }
-        /* widen (a loop without calls: it vectorizes), then round the NaNs */
+    const bool keeps = conv_h16_widens(v, mode, &quiet), bf16 = v->dtype == ACL_BF16;
+    /* widened exactly: unit stride through the ISA's kernels (bf16 NaNs
+     * quieted as BF16 mode's rounding does; the other modes leave NaNs as
+     * they are), else a loop without calls (it vectorizes) */
+    if (sw == 1) {
+        (bf16 ? k->bf16_f32_cvt : k->f16_f32_cvt)((size_t)count, s, dst, quiet);
+    } else {
         if (bf16)
             for (int64_t i = 0; i < count; ++i)
                 dst[i] = f32_from_bits((uint32_t)s[i * sw] << 16);
@@ -80,22 +78,12 @@ void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t 
                 dst[i] = f16_to_f32_inl(s[i * sw]);
         /* the FLOAT16 / BF16 roundings quiet NaNs; FLOAT / HF32 keep them */
         if (quiet) f32_quiet_nans(dst, count);
-        return;
     }
-    /* bf16 in FLOAT16 mode, fp16 in BF16 mode: widened exactly (NaNs as
-     * they are), then the mode's rounding by the ISA's kernel, the bits of
-     * conv_round_operand (one value at a time through the scalar helpers,
-     * dw_3x3's bf16 run in FLOAT16 mode took 14x its fp32 time) */
-    const bool bf16 = v->dtype == ACL_BF16;
-    if (sw == 1)
-        (bf16 ? k->bf16_f32_cvt : k->f16_f32_cvt)((size_t)count, s, dst, 0);
-    else if (bf16)
-        for (int64_t i = 0; i < count; ++i)
-            dst[i] = f32_from_bits((uint32_t)s[i * sw] << 16);
-    else
-        for (int64_t i = 0; i < count; ++i)
-            dst[i] = f16_to_f32_inl(s[i * sw]);
-    k->f32_round((size_t)count, dst, dst, conv_round_kind(mode));
+    /* bf16 in FLOAT16 mode, fp16 in BF16 mode: then the mode's rounding by
+     * the ISA's kernel, the bits of conv_round_operand (one value at a time
+     * through the scalar helpers, dw_3x3's bf16 run in FLOAT16 mode took 14x
+     * its fp32 time) */
+    if (!keeps) k->f32_round((size_t)count, dst, dst, conv_round_kind(mode));
 }
 
 void conv_split_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
@@ -164,23 +152,21 @@ void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernel
         /* a W phase of a stride-2 gradInput (the spread below: 8% of
          * r50_c3_3x3s2's fp16 dx) */
         k->f32_narrow_step2((size_t)count, src, o, bf16);
-    } else if (conv_mode_keeps(out->dtype, mode)) { /* narrowed a chunk at a time, then spread */
-        for (int64_t i = 0; i < count; i += STORE_CHUNK) {
-            uint16_t h[STORE_CHUNK];
-            const int64_t n = count - i < STORE_CHUNK ? count - i : STORE_CHUNK;
-            k->f32_narrow((size_t)n, src + i, h, bf16);
-            for (int64_t j = 0; j < n; ++j)
-                o[(i + j) * sw] = h[j];
-        }
-    } else { /* FLOAT16 results stored as bf16, or BF16 results as fp16: two
-              * roundings (conv_round_result, then the store's), a chunk at a
-              * time through the ISA's kernels */
+    } else { /* a chunk at a time: FLOAT16 results stored as bf16, or BF16
+              * results as fp16, rounded to the mode's format first (two
+              * roundings: conv_round_result, then the store's); narrowed,
+              * then spread where the step is not 1 */
+        const bool keeps = conv_mode_keeps(out->dtype, mode);
         for (int64_t i = 0; i < count; i += STORE_CHUNK) {
             float t[STORE_CHUNK];
             uint16_t h[STORE_CHUNK];
             const int64_t n = count - i < STORE_CHUNK ? count - i : STORE_CHUNK;
-            k->f32_round((size_t)n, src + i, t, conv_round_kind(mode));
-            k->f32_narrow((size_t)n, t, sw == 1 ? o + i : h, bf16);
+            const float *c = src + i;
+            if (!keeps) {
+                k->f32_round((size_t)n, c, t, conv_round_kind(mode));
+                c = t;
+            }
+            k->f32_narrow((size_t)n, c, sw == 1 ? o + i : h, bf16);
             if (sw != 1)
                 for (int64_t j = 0; j < n; ++j)
                     o[(i + j) * sw] = h[j];
