@@ -71,6 +71,9 @@ static int g_chan[3][2];    /* per ISA: data, weights passes with the channels i
 static int g_chan16[3][2];  /* of those data / weights passes, 16-bit sources */
 static int g_chan_round[3]; /* passes with the channels in the vector rounding fp32 as packed */
 static int g_chan_fused[3][2]; /* runs of both gradients, dwchconv into gradInput, streamed */
+/* runs of both gradients whose data pass alone has the channels in the
+ * vector and whose weights pass has not (the data pass planned without) */
+static int g_chan_mixed[3];
 /* per ISA and pass (data, weights): in-place passes whose kernels convert
  * the source (16-bit, or fp32 rounded) as they read it; per ISA: weights
  * passes whose kernels convert dy too */
@@ -491,6 +494,15 @@ static void one_case(uint64_t seed, const gen_opts *go)
     g_fused[go->isa] += fused;
     const int fchan = conv_dw_fused_chan(&p, (aclconvIsa)go->isa);
     if (fchan > 0) g_chan_fused[go->isa][fchan - 1]++;
+    if (fused && conv_dw_chan_vec(&p, CONV_PASS_DATA, (aclconvIsa)go->isa) &&
+        !conv_dw_chan_vec(&p, CONV_PASS_WEIGHTS, (aclconvIsa)go->isa)) {
+        g_chan_mixed[go->isa]++;
+        if (fchan != 0) {
+            printf("FAIL: a run of both gradients keeps the channels in the vector in its data "
+                   "pass only\n");
+            it_fail();
+        }
+    }
     g_fused_xwin[go->isa] += fused && conv_dw_fused_x_in_window(&p, (aclconvIsa)go->isa);
     if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
         g_merged[go->isa]++;
@@ -655,13 +667,15 @@ int main(int argc, char **argv)
         const int *fc = g_chan_fused[isa];
         if ((isa == ACLCONV_ISA_AVX512) != (g_chan[isa][0] > 0 && g_chan[isa][1] > 0 &&
                                              g_chan16[isa][0] > 0 && g_chan16[isa][1] > 0 &&
-                                             g_chan_round[isa] > 0 && fc[0] > 0 && fc[1] > 0) ||
+                                             g_chan_round[isa] > 0 && fc[0] > 0 && fc[1] > 0 &&
+                                             g_chan_mixed[isa] > 0) ||
             (isa != ACLCONV_ISA_AVX512 && g_chan[isa][0] + g_chan[isa][1] + fc[0] + fc[1] > 0)) {
             printf("FAIL %s: %d data and %d weights passes (%d and %d 16-bit, %d rounding fp32) "
                    "with the channels in the vector, %d + %d runs of both (gradInput in place + "
-                   "streamed)\n",
+                   "streamed), %d with them in the data pass alone\n",
                    cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1],
-                   g_chan16[isa][0], g_chan16[isa][1], g_chan_round[isa], fc[0], fc[1]);
+                   g_chan16[isa][0], g_chan16[isa][1], g_chan_round[isa], fc[0], fc[1],
+                   g_chan_mixed[isa]);
             it_fail();
         }
         /* sources converted by the kernels in both passes: AVX-512's only */
@@ -716,9 +730,11 @@ int main(int argc, char **argv)
             it_fail();
         }
         printf("%s: channels in the vector: %d data, %d weights passes (%d and %d 16-bit, %d "
-               "rounding fp32), %d + %d runs of both (gradInput in place + streamed)\n",
+               "rounding fp32), %d + %d runs of both (gradInput in place + streamed), %d runs "
+               "of both with them in the data pass alone\n",
                cpu_isa_name((aclconvIsa)isa), g_chan[isa][0], g_chan[isa][1], g_chan16[isa][0],
-               g_chan16[isa][1], g_chan_round[isa], g_chan_fused[isa][0], g_chan_fused[isa][1]);
+               g_chan16[isa][1], g_chan_round[isa], g_chan_fused[isa][0], g_chan_fused[isa][1],
+               g_chan_mixed[isa]);
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
                "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
                "%d, HF32 %d (copies instead: %d); gradInput in the weights run: %d (FLOAT16 x "

@@ -99,7 +99,7 @@ typedef struct dw_state {
     bool with_data;     /* weights pass: its run computes gradInput too (dw_fuse_data) */
     bool dy_shared;     /* with_data: the weights kernels read dy from the data pass's slot
                          * plane (widened / rounded by the same load_plane) */
-    bool copies_round;  /* FLOAT16 rounds the fp32 source into copies (dw_plan_rounding) */
+    bool copies_round;  /* FLOAT16 rounds the fp32 source into copies (dw_plan_with) */
     uint64_t data_off;  /* with_data: the data pass's workspace, bytes into this one */
 } dw_state;
 
@@ -711,17 +711,23 @@ static bool ws_take(uint64_t *size, int64_t floats, uint64_t *offset)
     return true;
 }
 
-/* dw_plan; copies_round: the pass's fp32 source (x, or a data pass's dy) of
- * mode FLOAT16 rounded into copies, not in the kernels' window; dy_copies:
- * the weights pass's fp32 dy so (dw_fuse_data). */
-static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa isa,
-                             bool copies_round, bool dy_copies, void *state,
-                             uint64_t *workspace_bytes)
+/* dw_plan_with's choices for a run of both gradients (dw_fuse_data):
+ * COPIES_ROUND, the pass's fp32 source (x, or a data pass's dy) of mode
+ * FLOAT16 rounded into copies, not in the kernels' window; DY_COPIES, the
+ * weights pass's fp32 dy so; NO_CHAN, no channels-in-the-vector loop. */
+enum { DW_PLAN_COPIES_ROUND = 1, DW_PLAN_DY_COPIES = 2, DW_PLAN_NO_CHAN = 4 };
+
+/* dw_plan with the choices of flags (DW_PLAN_*) */
+static bool dw_plan_with(const conv_problem *p, conv_pass pass, aclconvIsa isa, int flags,
+                         void *state, uint64_t *workspace_bytes)
 {
     dw_state *st = state;
+    memset(st, 0, sizeof *st);
     if (dw_geometry(p, pass, st) != NULL) return false;
     st->isa = isa;
-    st->copies_round = copies_round;
+    st->copies_round = (flags & DW_PLAN_COPIES_ROUND) != 0;
+    const bool dy_copies = (flags & DW_PLAN_DY_COPIES) != 0,
+               chan = (flags & DW_PLAN_NO_CHAN) == 0;
     const int t = pool_num_threads(); /* sizes scratch only; never the partition */
     st->slots = t < 1 ? 1 : t;
     int64_t aux;
@@ -745,7 +751,7 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
         src = st->src_direct || st->src_kind != DW_SRC_F32 ? 0 : view_plane(v);
         st->dy_inplace = pass == CONV_PASS_WEIGHTS && !dy_copies && dy_inplace_applies(p, st);
         if (st->dy_inplace) aux = 0;
-        st->chan_vec = pass == CONV_PASS_WEIGHTS && chan_vec_applies(p, st);
+        st->chan_vec = chan && pass == CONV_PASS_WEIGHTS && chan_vec_applies(p, st);
         if (st->chan_vec) src = chan_vec_floats(p); /* x and dy as they lie otherwise */
         st->chan_round = chan_round_for(v->dtype, p->mode);
         if (pass == CONV_PASS_DATA) {
@@ -755,7 +761,7 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
             if (st->out_nt) st->out_direct = false;
             st->out_group = st->out_direct || st->out_nt ? 0 : group_planes(p, isa);
             aux = st->out_direct ? 0 : view_plane(&p->grad_input) * max64(1, st->out_group);
-            st->chan_vec = chan_data_applies(p, st);
+            st->chan_vec = chan && chan_data_applies(p, st);
             if (st->chan_vec) { /* dwchconv writes gradInput's rows, or the slot's */
                 st->out_nt = false;
                 st->out_rounds = false; /* stored through conv_store_results if it rounds */
@@ -811,7 +817,7 @@ static bool dw_plan_rounding(const conv_problem *p, conv_pass pass, aclconvIsa i
 static bool dw_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
                     uint64_t *workspace_bytes)
 {
-    return dw_plan_rounding(p, pass, isa, false, false, state, workspace_bytes);
+    return dw_plan_with(p, pass, isa, 0, state, workspace_bytes);
 }
 
 /* ---- packing and storing ------------------------------------------------- */
@@ -1901,22 +1907,25 @@ static bool dw_fuse_data(const conv_problem *p, const void *data_state, void *wt
      * against 6.37, and 8% the other way on session 18's host); elsewhere
      * x and dy are rounded once each, dy into the data pass's slot shared
      * with the weights kernels (dy_shared) */
-    if (ds->src_kind == DW_SRC_F32_F16 || pr.wt.src_kind == DW_SRC_F32_F16) {
-        uint64_t bytes;
-        memset(&pr, 0, sizeof pr);
-        if (!dw_plan_rounding(p, CONV_PASS_WEIGHTS, ds->isa, false, true, &pr.wt, &bytes) ||
-            !dw_plan_rounding(p, CONV_PASS_DATA, ds->isa, true, false, &pr.data, &bytes))
-            return false;
-    }
+    uint64_t bytes;
+    if ((ds->src_kind == DW_SRC_F32_F16 || pr.wt.src_kind == DW_SRC_F32_F16) &&
+        (!dw_plan_with(p, CONV_PASS_WEIGHTS, ds->isa, DW_PLAN_DY_COPIES, &pr.wt, &bytes) ||
+         !dw_plan_with(p, CONV_PASS_DATA, ds->isa, DW_PLAN_COPIES_ROUND, &pr.data, &bytes)))
+        return false;
+    /* a weights loop of planes computes gradInput a plane at a time
+     * (fused_data_plane: the plane kernels, the weights table a channel at
+     * a time), so the data pass is planned without the channels in the
+     * vector then; the channels-in-the-vector loop computes 16 planes a
+     * call, streamed (the slot holds them) */
+    if (pr.data.chan_vec && !pr.wt.chan_vec &&
+        !dw_plan_with(p, CONV_PASS_DATA, ds->isa,
+                      DW_PLAN_NO_CHAN | (pr.data.copies_round ? DW_PLAN_COPIES_ROUND : 0),
+                      &pr.data, &bytes))
+        return false;
     size_t end;
     pr.wt.data_off = aclconv_round_up((size_t)pr.wt.ws_bytes, ACLCONV_ALIGN);
     if (!checked_add_size((size_t)pr.wt.data_off, (size_t)pr.data.ws_bytes, &end)) return false;
     pr.wt.with_data = true;
-    /* a weights loop of planes computes gradInput a plane at a time
-     * (fused_data_plane: the plane kernels, the weights table a channel at
-     * a time); the channels-in-the-vector one 16 planes a call, streamed
-     * (the slot holds them) */
-    if (pr.data.chan_vec && !pr.wt.chan_vec) pr.data.chan_vec = false;
     if (pr.data.chan_vec && pr.data.chan_run) {
         pr.data.out_nt = true;
         pr.data.out_direct = false;
