@@ -173,12 +173,17 @@ static int check_conv_xround(const conv_ukernels *k, int MR, int NR, f32_conv_uk
     int bad = 0;
     for (int kind = F32_ROUND_HF32; kind <= F32_ROUND_BF16; ++kind)
         for (int trial = 0; trial < 48; ++trial) {
+            /* half the trials two taps a position apart, in either order
+             * (the AVX-512 kernel's pair form for up to 5 rows) */
+            const bool pair = trial % 4 < 2;
             const size_t mr = (size_t)rng_range(r, 1, MR), nr = (size_t)rng_range(r, 1, NR);
-            const size_t nc = (size_t)rng_range(r, 1, 5), nt = (size_t)rng_range(r, 1, 4);
+            const size_t nc = (size_t)rng_range(r, 1, 5),
+                         nt = pair ? 2 : (size_t)rng_range(r, 1, 4);
             const size_t cs = (size_t)NR + (size_t)rng_range(r, 8, 40), ldy = (size_t)NR + 3;
             const int accumulate = trial & 1;
             ptrdiff_t toff[4];
-            for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 0, 7);
+            for (size_t t = 0; t < nt; ++t) toff[t] = (ptrdiff_t)rng_range(r, 1, 7);
+            if (pair) toff[1] = toff[0] + (trial % 4 == 0 ? 1 : -1);
             const size_t xn = nc * cs + 8 + CONV_UKERNEL_SLACK, yn = (size_t)MR * ldy;
             float *x = malloc(xn * sizeof(float)), *xr = malloc(xn * sizeof(float));
             float *w = malloc(nc * nt * (size_t)MR * sizeof(float));
