@@ -145,9 +145,10 @@ conv_body(const int nv, const int rows, const int rounds, size_t nr, size_t nc, 
         }
 }
 
-/* the rows the tile has, as a constant: an edge tile (mr < MR) does no
+/* the rows the tile has, as a constant, up to max rows (the pair form's
+ * instances stop at PAIR_MAX_ROWS): an edge tile (mr < MR) does no
  * multiply-add for the rows it drops */
-#define CONV_ROWS(rounds)                                                                          \
+#define CONV_ROWS_UPTO(rounds, max)                                                                \
     do {                                                                                           \
         switch (mr) {                                                                              \
         case 1: CONV_COLUMNS(1, rounds); break;                                                    \
@@ -155,25 +156,20 @@ conv_body(const int nv, const int rows, const int rounds, size_t nr, size_t nc, 
         case 3: CONV_COLUMNS(3, rounds); break;                                                    \
         case 4: CONV_COLUMNS(4, rounds); break;                                                    \
         case 5: CONV_COLUMNS(5, rounds); break;                                                    \
-        case 6: CONV_COLUMNS(6, rounds); break;                                                    \
-        case 7: CONV_COLUMNS(7, rounds); break;                                                    \
-        case 8: CONV_COLUMNS(8, rounds); break;                                                    \
+        case 6:                                                                                    \
+            if ((max) >= 6) CONV_COLUMNS(6, rounds);                                               \
+            break;                                                                                 \
+        case 7:                                                                                    \
+            if ((max) >= 7) CONV_COLUMNS(7, rounds);                                               \
+            break;                                                                                 \
+        case 8:                                                                                    \
+            if ((max) >= 8) CONV_COLUMNS(8, rounds);                                               \
+            break;                                                                                 \
         default: break;                                                                            \
         }                                                                                          \
     } while (0)
-
-/* The pair form's rows (at most PAIR_MAX_ROWS) for rounds. */
-#define CONV_PAIR_ROWS(rounds)                                                                     \
-    do {                                                                                           \
-        switch (mr) {                                                                              \
-        case 1: CONV_COLUMNS(1, rounds); break;                                                    \
-        case 2: CONV_COLUMNS(2, rounds); break;                                                    \
-        case 3: CONV_COLUMNS(3, rounds); break;                                                    \
-        case 4: CONV_COLUMNS(4, rounds); break;                                                    \
-        case 5: CONV_COLUMNS(5, rounds); break;                                                    \
-        default: break;                                                                            \
-        }                                                                                          \
-    } while (0)
+#define CONV_ROWS(rounds) CONV_ROWS_UPTO(rounds, MR)
+#define CONV_PAIR_ROWS(rounds) CONV_ROWS_UPTO(rounds, PAIR_MAX_ROWS)
 
 /* The instance for xround and the taps: the pair form where it applies. */
 #define CONV_DISPATCH()                                                                            \
