@@ -1377,7 +1377,8 @@ static bool out_ahead(const dw_run *r)
  * planes of the source are asked for into L2 as these are packed. Returns
  * the source's position (0, 0) in the grid, rows *pitch positions apart,
  * when the grid holds the whole source planes (a weights run's dy), else
- * NULL. */
+ * NULL; with sums (16 floats) and whole planes, their sums as packed
+ * (*summed = 1; else 0). */
 static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1, int slot,
                               size_t *pitch, float *sums, int *summed)
 {
@@ -1425,7 +1426,7 @@ static const float *data_chan(const dw_run *r, int64_t n, int64_t c0, int64_t c1
         got = h16_dwch_pack_16__avx512((const uint16_t *const *)src, v->dtype == ACL_BF16,
                                        (size_t)v->stride[3], srows, scols, g0, (size_t)sp,
                                        st->chan_round, psums, &next);
-    *summed = got;
+    if (summed) *summed = got;
     ptrdiff_t toff[9];
     for (int t = 0; t < 9; ++t)
         toff[t] = (ptrdiff_t)((tp.dh[t] - rmin) * sp + tp.dw[t] + 1);
@@ -1458,8 +1459,7 @@ static void data_task(void *ctx, size_t index, int slot)
     const conv_view *v = st->bwd ? &p->y : &p->x;
     if (st->chan_vec) {
         size_t pitch;
-        int summed;
-        data_chan(r, n, c0, c1, slot, &pitch, NULL, &summed); /* not streamed alone */
+        data_chan(r, n, c0, c1, slot, &pitch, NULL, NULL); /* not streamed alone */
         return;
     }
     dw_data_views dv;
@@ -1700,10 +1700,11 @@ static void wt_task_chan(const dw_run *r, int slot, int64_t c0, int64_t c1, int6
         float bs[16];
         float *want = st->bias ? bs : NULL;
         int summed = 0;
-        if (rd != NULL && rd->st->chan_vec && rd->st->bwd)
-            dyg = data_chan(rd, n, c0, c1, slot, &dyp, want, &summed);
-        else if (rd != NULL && rd->st->chan_vec) /* its grid holds x */
-            data_chan(rd, n, c0, c1, slot, &dyp, NULL, &summed);
+        if (rd != NULL && rd->st->chan_vec) { /* (a transposed call's grid holds x) */
+            const bool bwd = rd->st->bwd;
+            const float *g = data_chan(rd, n, c0, c1, slot, &dyp, bwd ? want : NULL, &summed);
+            dyg = bwd ? g : NULL;
+        }
         if (dyg == NULL) {
             dyp = (size_t)ow;
             summed = 0;
