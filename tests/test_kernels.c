@@ -787,6 +787,103 @@ static int check_bf16_split2(const conv_ukernels *k, test_rng *r)
     return bad;
 }
 
+/* bf16_zip_split2: even / odd words of two rows (hi NULL: +0 high halves)
+ * and the exponent scan of exactly the values named (the values after them
+ * have exponent 1), every length 0..150 at 2 offsets, 32-bit guards after
+ * both outputs. */
+static int check_bf16_zip_split2(const conv_ukernels *k, test_rng *r)
+{
+    enum { MAX_N = 150, LEN = MAX_N + 2 + 8, OUT = MAX_N / 2 + 10 };
+    uint16_t lo[LEN], hi[LEN];
+    uint32_t even[OUT], odd[OUT];
+    int bad = 0;
+    for (size_t off = 0; off < 2; ++off)
+        for (size_t n = 0; n <= MAX_N; ++n)
+            for (int with_hi = 0; with_hi < 2; ++with_hi) {
+                int want = 255;
+                for (size_t i = 0; i < LEN; ++i)
+                    lo[i] = hi[i] = 0x0080; /* exponent 1: found if read */
+                for (size_t i = 0; i < n; ++i) {
+                    lo[off + i] = rng_chance(r, 1, 8) ? 0 : bf16_random(r, 2, 255);
+                    hi[off + i] = rng_chance(r, 1, 8) ? 0x8000 : bf16_random(r, 2, 255);
+                    const int el = (lo[off + i] & 0x7fff) ? (lo[off + i] >> 7) & 0xff : 255;
+                    const int eh = (hi[off + i] & 0x7fff) ? (hi[off + i] >> 7) & 0xff : 255;
+                    want = el < want ? el : want;
+                    if (with_hi) want = eh < want ? eh : want;
+                }
+                for (size_t i = 0; i < OUT; ++i)
+                    even[i] = odd[i] = 0xdeadbeefu;
+                const int got =
+                    k->bf16_zip_split2(n, lo + off, with_hi ? hi + off : NULL, even, odd, 255);
+                int ok = got == want;
+                for (size_t i = 0; i < OUT; ++i)
+                    for (size_t ph = 0; ph < 2; ++ph) {
+                        const size_t at = off + 2 * i + ph;
+                        const uint32_t w =
+                            2 * i + ph < n
+                                ? (uint32_t)lo[at] | (with_hi ? (uint32_t)hi[at] << 16 : 0u)
+                                : 0xdeadbeefu;
+                        ok &= (ph ? odd : even)[i] == w;
+                    }
+                if (!ok && bad++ < 3)
+                    printf("FAIL bf16_zip_split2 %s n=%zu off=%zu hi=%d: exponent %d (want %d) or "
+                           "words wrong\n",
+                           cpu_isa_name(k->isa), n, off, with_hi, got, want);
+            }
+    return bad;
+}
+
+/* bf16_zipt: words lo | hi << 16 (hi NULL: +0) of m rows transposed, and
+ * the exponent scan of exactly the values named (the rest of both sources
+ * has exponent 1); guards around dst untouched. */
+static int check_bf16_zipt(const conv_ukernels *k, test_rng *r)
+{
+    int bad = 0;
+    for (size_t m = 0; m <= 35; ++m)
+        for (size_t n = 0; n <= 35; n += (n < 18 ? 1 : 7)) {
+            const int with_hi = rng_chance(r, 1, 2);
+            const size_t ss = n + (size_t)rng_range(r, n ? 0 : 1, 9),
+                         ldd = m + (size_t)rng_range(r, m ? 0 : 1, 5);
+            const size_t sn = (m + 1) * ss + 1, dn = (n + 1) * ldd + 1;
+            uint16_t *lo = malloc(sn * sizeof(uint16_t)), *hi = malloc(sn * sizeof(uint16_t));
+            uint32_t *dst = malloc(dn * sizeof(uint32_t));
+            for (size_t i = 0; i < sn; ++i)
+                lo[i] = hi[i] = 0x0080; /* exponent 1 outside the block */
+            int want = 255;
+            for (size_t i = 0; i < m; ++i)
+                for (size_t j = 0; j < n; ++j) {
+                    const uint16_t a = rng_chance(r, 1, 6) ? 0 : bf16_random(r, 2, 255);
+                    const uint16_t b = rng_chance(r, 1, 6) ? 0x8000 : bf16_random(r, 2, 255);
+                    lo[i * ss + j] = a;
+                    hi[i * ss + j] = b;
+                    const int ea = (a & 0x7fff) ? (a >> 7) & 0xff : 255,
+                              eb = (b & 0x7fff) ? (b >> 7) & 0xff : 255;
+                    want = ea < want ? ea : want;
+                    if (with_hi) want = eb < want ? eb : want;
+                }
+            for (size_t i = 0; i < dn; ++i)
+                dst[i] = 0xdeadbeefu;
+            const int got = k->bf16_zipt(m, n, lo, with_hi ? hi : NULL, ss, dst, ldd, 255);
+            int ok = got == want;
+            for (size_t i = 0; i < dn; ++i) {
+                const size_t j = i / ldd, c = i % ldd;
+                uint32_t word = 0xdeadbeefu;
+                if (j < n && c < m)
+                    word =
+                        (uint32_t)lo[c * ss + j] | (with_hi ? (uint32_t)hi[c * ss + j] << 16 : 0u);
+                ok &= dst[i] == word;
+            }
+            if (!ok && bad++ < 3)
+                printf("FAIL bf16_zipt %s m=%zu n=%zu ss=%zu ldd=%zu hi=%d: exponent %d (want %d) "
+                       "or words wrong\n",
+                       cpu_isa_name(k->isa), m, n, ss, ldd, with_hi, got, want);
+            free(lo);
+            free(hi);
+            free(dst);
+        }
+    return bad;
+}
+
 /* convrv: c[m*ldm + n*ldn] = (acc ? c : 0) + sum_r sum_j a[m][r*ars + j] * b[n][r*brs + j];
  * len covers every remainder of the vector width and several full vectors. */
 static int check_convrv(const conv_ukernels *k, int MR, int NR, f32_convrv_ukernel_fn fn, test_rng *r)
@@ -1841,9 +1938,11 @@ int main(void)
             g_fail += bad_bf;
         }
         const int bad_me = check_bf16_minexp(k, &r) + check_bf16_zip(k, &r) +
-                           check_bf16_pairt(k, &r) + check_bf16_split2(k, &r);
-        printf("%s: bf16_minexp, bf16_zip, bf16_pairt, bf16_split2 %s\n", cpu_isa_name(k->isa),
-               bad_me ? "FAIL" : "ok");
+                           check_bf16_pairt(k, &r) + check_bf16_split2(k, &r) +
+                           check_bf16_zip_split2(k, &r) + check_bf16_zipt(k, &r);
+        printf(
+            "%s: bf16_minexp, bf16_zip, bf16_pairt, bf16_split2, bf16_zip_split2, bf16_zipt %s\n",
+            cpu_isa_name(k->isa), bad_me ? "FAIL" : "ok");
         g_fail += bad_me;
         const int bad_tr = check_transpose(k, &r);
         printf("%s: transpose %s\n", cpu_isa_name(k->isa), bad_tr ? "FAIL" : "ok");

@@ -464,6 +464,15 @@ static bool taps_dense(const fast_geom *g, const conv_view *w)
     return w->stride[4] == 1 && w->stride[3] == g->ks[2] && w->stride[2] == g->ks[1] * g->ks[2];
 }
 
+/* Lowers the run's smallest weight exponent field to emin. */
+static void lower_wmin(const data_run *r, int emin)
+{
+    int cur = atomic_load_explicit(r->wmin, memory_order_relaxed);
+    while (emin < cur && !atomic_compare_exchange_weak_explicit(
+                             r->wmin, &cur, emin, memory_order_relaxed, memory_order_relaxed)) {
+    }
+}
+
 /* The weights of (group, channel block) i as pairs of input channels for
  * bf16 convcv (BF16 weights in mode BF16: bits copied; a NaN keeps its
  * payload where the fp32 panels quiet it: NaN results either way): word
@@ -480,7 +489,25 @@ static void data_pack_weights_pairs(const data_run *r, size_t i)
     uint32_t *dst = (uint32_t *)(void *)(r->wpk_sub + (int64_t)i * data_panel_floats(st, g));
     const uint16_t *src = (const uint16_t *)(const void *)w->data;
     const int64_t sco = st->bwd ? w->stride[1] : w->stride[0]; /* row to row */
+    const int64_t sci = st->bwd ? w->stride[0] : w->stride[1]; /* input channel to the next */
     int emin = 255;
+    if (sco != 1 && sco >= 0 && taps_dense(g, w)) {
+        /* a pair's taps are two runs of w per row: zipped and transposed
+         * by the ISA's kernel, rows past cout zero */
+        for (int64_t cp = 0; cp < ncp; ++cp, dst += g->nt * mr) {
+            const int64_t ci = 2 * cp;
+            const int64_t lo = st->bwd ? conv_view_index(w, grp * g->cin + ci, co0, 0, 0, 0)
+                                       : conv_view_index(w, grp * g->cout + co0, ci, 0, 0, 0);
+            emin = r->k->bf16_zipt((size_t)rows, (size_t)g->nt, src + lo,
+                                   ci + 1 < g->cin ? src + lo + sci : NULL, (size_t)sco, dst,
+                                   (size_t)mr, emin);
+            if (rows < mr)
+                for (int64_t t = 0; t < g->nt; ++t)
+                    memset(dst + t * mr + rows, 0, (size_t)(mr - rows) * sizeof *dst);
+        }
+        lower_wmin(r, emin);
+        return;
+    }
     for (int64_t cp = 0; cp < ncp; ++cp)
         for (int64_t jd = 0; jd < g->ntap[0]; ++jd)
             for (int64_t jh = 0; jh < g->ntap[1]; ++jh)
@@ -512,10 +539,7 @@ static void data_pack_weights_pairs(const data_run *r, size_t i)
         emin = r->k->bf16_minexp((size_t)(2 * words), (const uint16_t *)(const void *)(dst - words),
                                  NULL, emin);
     }
-    int cur = atomic_load_explicit(r->wmin, memory_order_relaxed);
-    while (emin < cur && !atomic_compare_exchange_weak_explicit(
-                             r->wmin, &cur, emin, memory_order_relaxed, memory_order_relaxed)) {
-    }
+    lower_wmin(r, emin);
 }
 
 /* The fp32 [ci][tap][m] panel of (group, channel block) i, rounded to the mode. */

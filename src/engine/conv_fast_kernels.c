@@ -29,6 +29,8 @@ static const conv_ukernels table_scalar = {
     .bf16_zip = bf16_zip_ukernel__scalar,
     .bf16_pairt = bf16_pairt_ukernel_1x1__scalar,
     .bf16_split2 = bf16_split2_ukernel__scalar,
+    .bf16_zip_split2 = bf16_zip_split2_ukernel__scalar,
+    .bf16_zipt = bf16_zipt_ukernel_1x1__scalar,
 };
 static const conv_ukernels table_avx2 = {
     .isa = ACLCONV_ISA_AVX2,
@@ -55,6 +57,8 @@ static const conv_ukernels table_avx2 = {
     .bf16_zip = bf16_zip_ukernel__scalar,
     .bf16_pairt = bf16_pairt_ukernel_1x1__scalar,
     .bf16_split2 = bf16_split2_ukernel__scalar,
+    .bf16_zip_split2 = bf16_zip_split2_ukernel__scalar,
+    .bf16_zipt = bf16_zipt_ukernel_1x1__scalar,
     .convcv_mr = 16, .convcv_nr = 6, .convcv = f32_convcv_ukernel_16x6__avx2,
 };
 static const conv_ukernels table_avx512 = {
@@ -89,6 +93,8 @@ static const conv_ukernels table_avx512 = {
     .bf16_zip = bf16_zip_ukernel__avx512,
     .bf16_pairt = bf16_pairt_ukernel_16x16__avx512,
     .bf16_split2 = bf16_split2_ukernel__avx512,
+    .bf16_zip_split2 = bf16_zip_split2_ukernel__avx512,
+    .bf16_zipt = bf16_zipt_ukernel_16x16__avx512,
 };
 /* clang-format on */
 

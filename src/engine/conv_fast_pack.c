@@ -314,20 +314,18 @@ int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_ukernels *
 }
 
 /* pack_pair's two W phase planes over an input channel pair (pack_slab_pairs,
- * stride 2 in W with both phases used, unit W stride): each channel's input
- * row read once and split by k's bf16_split2, the phases zipped into their
- * planes a chunk at a time; channels [c0, c0 + cin) are the slab's, c the
+ * stride 2 in W with both phases used, unit W stride): the pair's input
+ * rows read once, zipped and split into their planes by k's
+ * bf16_zip_split2; channels [c0, c0 + cin) are the slab's, c the
  * pair's first. Returns emin lowered to the values' smallest exponent field. */
 static int pack_pair_pairs(const fast_geom *g, const conv_view *v, const conv_ukernels *k,
                            int64_t n, int64_t c0, int64_t cin, int64_t c, bool has_hi, int64_t d,
                            int64_t oh0, int64_t ow0, uint32_t *dst, int emin)
 {
-    enum { CHUNK = 256 };
     const int64_t wp = g->wp, q0 = ow0 + g->qmin[2], plane = g->hp * wp;
     int64_t lo, hi0, hi1;
     pair_cols(g, ow0, &lo, &hi0, &hi1);
     const uint16_t *src = (const uint16_t *)(const void *)v->data;
-    uint16_t e0[CHUNK], o0[CHUNK], e1[CHUNK], o1[CHUNK];
     for (int64_t r = 0; r < g->hp; ++r)
         for (int64_t iph = 0; iph < g->nph[1]; ++iph) {
             const int64_t h = pair_row(g, d, oh0, r, iph, lo, hi0);
@@ -345,15 +343,8 @@ static int pack_pair_pairs(const fast_geom *g, const conv_view *v, const conv_uk
                 pack_prefetch(nx, span, 2 * span);
                 if (c - c0 + 2 * ahead + 1 < cin) pack_prefetch(nx + v->stride[1], span, 2 * span);
             }
-            for (int64_t j = 0; j < total; j += 2 * CHUNK) {
-                const int64_t cnt = min64(2 * CHUNK, total - j), ne = (cnt + 1) / 2, no = cnt / 2;
-                emin = k->bf16_split2((size_t)cnt, s0 + j, e0, o0, emin);
-                if (has_hi) emin = k->bf16_split2((size_t)cnt, s1 + j, e1, o1, emin);
-                emin =
-                    k->bf16_zip(1, (size_t)ne, e0, has_hi ? e1 : NULL, 0, r0 + lo + j / 2, 0, emin);
-                emin =
-                    k->bf16_zip(1, (size_t)no, o0, has_hi ? o1 : NULL, 0, r1 + lo + j / 2, 0, emin);
-            }
+            emin =
+                k->bf16_zip_split2((size_t)total, s0, has_hi ? s1 : NULL, r0 + lo, r1 + lo, emin);
         }
     return emin;
 }

@@ -219,6 +219,23 @@ int bf16_pairt_ukernel_1x1__scalar(size_t m, size_t n, const uint16_t *src, size
 int bf16_pairt_ukernel_16x16__avx512(size_t m, size_t n, const uint16_t *src, size_t lds,
                                      uint32_t *dst, size_t ldd, int emin);
 
+/*
+ * bf16 rows zipped into pairs and transposed ("bf16_zipt"): dst[j*ldd + i] =
+ * lo[i*ss + j] | hi[i*ss + j] << 16 (hi == NULL: +0 high halves) for i < m,
+ * j < n, returning the smaller of emin and the smallest exponent field of
+ * the values read (bf16_minexp). Reads and writes exactly the elements
+ * named. The data pass's BF16 weight panels: row i an output channel, lo and
+ * hi the taps of an input channel pair (an element at a time they were 3.4%
+ * of deconv2d_k4s2's bf16 dx).
+ */
+typedef int (*bf16_zipt_ukernel_fn)(size_t m, size_t n, const uint16_t *lo, const uint16_t *hi,
+                                    size_t ss, uint32_t *dst, size_t ldd, int emin);
+
+int bf16_zipt_ukernel_1x1__scalar(size_t m, size_t n, const uint16_t *lo, const uint16_t *hi,
+                                  size_t ss, uint32_t *dst, size_t ldd, int emin);
+int bf16_zipt_ukernel_16x16__avx512(size_t m, size_t n, const uint16_t *lo, const uint16_t *hi,
+                                    size_t ss, uint32_t *dst, size_t ldd, int emin);
+
 /* The largest MR of any kernel (row pointer arrays are sized with it). */
 #define CONV_UKERNEL_MAX_MR 8
 /* Every x / b buffer keeps this many readable floats after its last element. */
@@ -277,6 +294,8 @@ typedef struct conv_ukernels {
     bf16_zip_ukernel_fn bf16_zip;       /* pair slab rows */
     bf16_pairt_ukernel_fn bf16_pairt;   /* paired dy^T */
     bf16_split2_ukernel_fn bf16_split2; /* stride-2 bf16 slab rows */
+    bf16_zip_split2_ukernel_fn bf16_zip_split2; /* stride-2 pair slab rows */
+    bf16_zipt_ukernel_fn bf16_zipt;             /* pair weight panels */
 } conv_ukernels;
 
 /* The kernel table of isa (a lower one when a kernel is missing). */

@@ -115,6 +115,22 @@ int bf16_split2_ukernel__avx512(size_t n, const uint16_t *src, uint16_t *even, u
                                 int emin);
 
 /*
+ * bf16 rows zipped into pairs and split into their two W phases
+ * ("bf16_zip_split2"): even[i] = lo[2i] | hi[2i] << 16 for i < (n + 1) / 2,
+ * odd[i] = lo[2i + 1] | hi[2i + 1] << 16 for i < n / 2 (hi == NULL: +0 high
+ * halves); returns the smaller of emin and bf16_minexp of every value read.
+ * The data pass's stride-2 pair slabs (bf16_split2 and bf16_zip through a
+ * buffer before). Any n >= 0; reads and writes exactly the elements named.
+ */
+typedef int (*bf16_zip_split2_ukernel_fn)(size_t n, const uint16_t *lo, const uint16_t *hi,
+                                          uint32_t *even, uint32_t *odd, int emin);
+
+int bf16_zip_split2_ukernel__scalar(size_t n, const uint16_t *lo, const uint16_t *hi,
+                                    uint32_t *even, uint32_t *odd, int emin);
+int bf16_zip_split2_ukernel__avx512(size_t n, const uint16_t *lo, const uint16_t *hi,
+                                    uint32_t *even, uint32_t *odd, int emin);
+
+/*
  * fp16 / bf16 pairs split and widened ("h16_f32_split2"): for i < n,
  * (i even ? even[i/2] : odd[i/2]) = src[i] widened as f16_f32_cvt (bf16 == 0)
  * or bf16_f32_cvt (bf16 != 0) do it, NaNs quieted when quiet != 0. The W phase
