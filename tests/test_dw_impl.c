@@ -79,8 +79,9 @@ static int g_chan_mixed[3];
  * passes whose kernels convert dy too */
 static int g_src16[3][2], g_dy16[3];
 /* per ISA: stride-2 data passes by the merged kernel (dwconv_s2), of them
- * with the mode's result rounding */
-static int g_merged[3], g_merged_round[3];
+ * with the mode's result rounding, and with a 16-bit gradInput (the merged
+ * plane narrowed whole) */
+static int g_merged[3], g_merged_round[3], g_merged16[3];
 /* per ISA: cases whose weights run computes gradInput too (compared with
  * the passes run apart) */
 static int g_fused[3];
@@ -507,6 +508,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (conv_dw_data_merged(&p, (aclconvIsa)go->isa)) {
         g_merged[go->isa]++;
         g_merged_round[go->isa] += conv_result_round_kind(p.mode) != F32_ROUND_NONE;
+        g_merged16[go->isa] += p.grad_input.dtype != ACL_FLOAT;
     }
     if (go->inplace && inplace_expected(&p)) {
         g_inplace += 2;
@@ -724,9 +726,11 @@ int main(int argc, char **argv)
             it_fail();
         }
         /* the merged stride-2 data kernel, its rounding too: every ISA */
-        if (g_merged[isa] == 0 || g_merged_round[isa] == 0) {
-            printf("FAIL %s: %d data passes through the merged stride-2 kernel (%d rounding)\n",
-                   cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa]);
+        if (g_merged[isa] == 0 || g_merged_round[isa] == 0 || g_merged16[isa] == 0) {
+            printf("FAIL %s: %d data passes through the merged stride-2 kernel (%d rounding, %d "
+                   "16-bit)\n",
+                   cpu_isa_name((aclconvIsa)isa), g_merged[isa], g_merged_round[isa],
+                   g_merged16[isa]);
             it_fail();
         }
         printf("%s: channels in the vector: %d data, %d weights passes (%d and %d 16-bit, %d "
@@ -736,13 +740,14 @@ int main(int argc, char **argv)
                g_chan16[isa][1], g_chan_round[isa], g_chan_fused[isa][0], g_chan_fused[isa][1],
                g_chan_mixed[isa]);
         printf("%s: %s (stride-2 in-place weights passes: %d; merged stride-2 data passes: %d, "
-               "%d rounding; sources converted by the kernels: %d data, %d weights passes, dy of "
+               "%d rounding, %d 16-bit; sources converted by the kernels: %d data, %d weights "
+               "passes, dy of "
                "%d, HF32 %d (copies instead: %d); gradInput in the weights run: %d (FLOAT16 x "
                "in the window: %d), streamed: %d, 16-bit planes in groups: %d)\n",
                cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
-               g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_src16[isa][0],
-               g_src16[isa][1], g_dy16[isa], g_hf32win[isa], g_hf32copy[isa], g_fused[isa],
-               g_fused_xwin[isa], g_streamed[isa], g_grouped[isa]);
+               g_inplace_s2[isa], g_merged[isa], g_merged_round[isa], g_merged16[isa],
+               g_src16[isa][0], g_src16[isa][1], g_dy16[isa], g_hf32win[isa], g_hf32copy[isa],
+               g_fused[isa], g_fused_xwin[isa], g_streamed[isa], g_grouped[isa]);
     }
     unsetenv("ACLCONV_ISA");
     unsetenv("ACLCONV_DW_INPLACE");

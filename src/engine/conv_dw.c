@@ -779,12 +779,18 @@ static bool dw_plan_with(const conv_problem *p, conv_pass pass, aclconvIsa isa, 
      * in registers, each row is written once, whole, and no grid is needed
      * (through grids of each phase merged by a copy, the merge cost more
      * than the kernel) */
-    st->merge_w = pass == CONV_PASS_DATA && !st->inplace && plane_merges_w(st->dim, &p->grad_input);
+    const conv_view *gi = &p->grad_input;
+    const bool dense_out = conv_view_blocks_dense(gi) && view_plane(gi) <= DW_MAX_PLANE;
+    /* a 16-bit gradInput: merged into the slot's fp32 plane, which is then
+     * rounded and narrowed whole (stored phase by phase with step-2 stores,
+     * dw_3x3_s2's bf16 data pass took 1.5x its fp32 time) */
+    const bool merge16 = gi->dtype != ACL_FLOAT && dense_out && plane_merges_w_dims(st->dim);
+    st->merge_w =
+        pass == CONV_PASS_DATA && !st->inplace && (plane_merges_w(st->dim, gi) || merge16);
     if (st->merge_w) aux = 0;
     /* and a dense plane is assembled in the slot, then streamed: the lines
      * of gradInput (4x dy for stride 2) are not read for ownership */
-    st->merge_nt = st->merge_w && isa != ACLCONV_ISA_SCALAR && conv_view_blocks_dense(&p->grad_input) &&
-                   view_plane(&p->grad_input) <= DW_MAX_PLANE;
+    st->merge_nt = st->merge_w && dense_out && (isa != ACLCONV_ISA_SCALAR || merge16);
     st->bias = pass == CONV_PASS_WEIGHTS && bias_fusable(p);
     if (st->bias) aux *= DW_SUM_GROUP; /* dwsum reads the widened dy planes of a group */
     st->aux_off = round_floats(src);
@@ -951,11 +957,15 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
         }
 }
 
-bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out)
+bool plane_merges_w_dims(const dw_dim dim[CONV_SPATIAL])
 {
     const dw_dim *dw = &dim[2];
-    return dw->nsub == 2 && dw->out_step == 2 && plane_sub_count(dw, 1) > 0 &&
-           out->dtype == ACL_FLOAT && out->stride[4] == 1;
+    return dw->nsub == 2 && dw->out_step == 2 && plane_sub_count(dw, 1) > 0;
+}
+
+bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out)
+{
+    return plane_merges_w_dims(dim) && out->dtype == ACL_FLOAT && out->stride[4] == 1;
 }
 
 /* Stores count data-gradient values src[i] (zeros when src is NULL) to
@@ -1069,7 +1079,8 @@ static conv_view scratch_view(const conv_view *v, float *buf)
 /* data_plane's merged form: per output (D, H) phase, its taps of each W
  * phase (the packed path's order), and a dwconv_s2 call per output depth
  * plane over the phase's rows, into mout's rows (gradInput, or the slot's
- * plane for merge_nt) with the mode's result rounding. */
+ * plane for merge_nt) with the mode's result rounding; merge_nt's plane
+ * then goes to gradInput (streamed; 16-bit: rounded and narrowed). */
 static void data_plane_merged(const dw_run *r, int64_t n, int64_t c, const float *src,
                               const float *wk, const conv_view *mout)
 {
@@ -1077,7 +1088,9 @@ static void data_plane_merged(const dw_run *r, int64_t n, int64_t c, const float
     const dw_state *st = r->st;
     const dw_dim *dd = &st->dim[0], *dh = &st->dim[1], *dw = &st->dim[2];
     const int64_t pw = dw->ext, ph = dh->ext;
-    const int kind = conv_result_round_kind(p->mode);
+    /* a 16-bit gradInput is rounded and narrowed with the plane */
+    const int kind =
+        p->grad_input.dtype == ACL_FLOAT ? conv_result_round_kind(p->mode) : F32_ROUND_NONE;
     ptrdiff_t toff[2][DW_MAX_TAPS];
     float wv[2][DW_MAX_TAPS];
     for (int64_t u0 = 0; u0 < dd->nsub; ++u0)
@@ -1104,9 +1117,14 @@ static void data_plane_merged(const dw_run *r, int64_t n, int64_t c, const float
                     (float *)mout->data + conv_view_index(mout, n, c, u0 + a * dd->out_step, u1, 0),
                     (size_t)(mout->stride[3] * dh->out_step), kind);
         }
-    if (st->merge_nt) /* fenced at the end of the task */
-        r->k.copy_nt((size_t)view_plane(&p->grad_input), (const float *)mout->data,
-                     (float *)p->grad_input.data + conv_view_index(&p->grad_input, n, c, 0, 0, 0));
+    if (!st->merge_nt) return;
+    const conv_view *gi = &p->grad_input;
+    const int64_t base = conv_view_index(gi, n, c, 0, 0, 0);
+    if (gi->dtype == ACL_FLOAT) /* fenced at the end of the task */
+        r->k.copy_nt((size_t)view_plane(gi), (const float *)mout->data, (float *)gi->data + base);
+    else /* rounded and narrowed, streamed where the ISA can */
+        conv_store_results(gi, p->mode, r->ck, true, base, 1, view_plane(gi),
+                           (const float *)mout->data);
 }
 
 /* Data gradient of plane (n, c): task n*G + c; next: lines to ask for while
