@@ -61,6 +61,8 @@ static int g_layout[3][6];
  * (whole source planes widened in one call), and with a dense 16-bit
  * gradInput (stored a plane at a time) */
 static int g_run16[3], g_store16[3];
+/* per ISA: merged data passes (W stride 2) with a 16-bit gradInput */
+static int g_merged16[3];
 /* per ISA, data passes storing gradInput in place with the mode's result
  * rounding: masked (by the kernel), shifted copies (after it), merged (by
  * the kernel) */
@@ -154,6 +156,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (!views && layout && !strcmp(layout, "masked") && (p.x.dtype != ACL_FLOAT || p.y.dtype != ACL_FLOAT))
         g_run16[go->isa]++;
     if (!views && masked_data && p.grad_input.dtype != ACL_FLOAT) g_store16[go->isa]++;
+    if (merged_data && p.grad_input.dtype != ACL_FLOAT) g_merged16[go->isa]++;
 
     setenv("ACLCONV_ISA", isa, 1);
     aclconvSetNumThreads(2);
@@ -380,6 +383,11 @@ int main(int argc, char **argv)
                        cpu_isa_name((aclconvIsa)isa), fused_names[k]);
                 it_fail();
             }
+        if (g_merged16[isa] == 0) {
+            printf("FAIL %s: no merged data pass with a 16-bit gradInput\n",
+                   cpu_isa_name((aclconvIsa)isa));
+            it_fail();
+        }
         if (g_run16[isa] == 0 || g_store16[isa] == 0) {
             printf("FAIL %s: no case with dense 16-bit sources (%d) or gradInput (%d) in the masked layout\n",
                    cpu_isa_name((aclconvIsa)isa), g_run16[isa], g_store16[isa]);
@@ -403,12 +411,13 @@ int main(int argc, char **argv)
             }
         printf(
             "%s: %s (data layouts: masked %d, copies %d, planes %d, merged %d; weights: masked %d, "
-            "copies %d; dense 16-bit masked: sources %d, gradInput %d; rounded in place: masked "
+            "copies %d; dense 16-bit masked: sources %d, gradInput %d; merged 16-bit %d; rounded "
+            "in place: masked "
             "%d, copies %d, merged %d; fused gradBias of %d: fp32 in place %d, "
             "fp32 rounded %d, fp16 %d, bf16 %d, NaN %d)\n",
             cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL",
             g_layout[isa][0], g_layout[isa][1], g_layout[isa][2], g_layout[isa][5],
-            g_layout[isa][3], g_layout[isa][4], g_run16[isa], g_store16[isa],
+            g_layout[isa][3], g_layout[isa][4], g_run16[isa], g_store16[isa], g_merged16[isa],
             g_round_in_place[isa][0], g_round_in_place[isa][1], g_round_in_place[isa][2], nbias,
             fused[FUSED_IN_PLACE], fused[FUSED_F32_ROUNDED], fused[FUSED_F16], fused[FUSED_BF16],
             fused[FUSED_NAN16]);
