@@ -32,8 +32,9 @@
 /* The reduction-vector weights path asks for dy rows read in place from
  * memory this many kernel row blocks ahead. */
 #define FAST_RV_AHEAD 2
-/* The data pass rounds in-place input in its kernel (kernel_rounds) when a
- * kernel call reads each element at most this many times. */
+/* The data pass rounds in-place input in its kernel (kernel_rounds) when its
+ * kernel calls read each element at most this many times (channel blocks
+ * times taps). */
 #define FAST_KERNEL_ROUND_TAPS 4
 /* pack_slab asks for the rows of the channel this many channels ahead, at
  * most (and at most FAST_PACK_AHEAD_BYTES ahead): one channel ahead was too
