@@ -296,6 +296,21 @@ static bool data_use_cv(const conv_problem *p, const data_state *st, const conv_
     return out % block == 0 || out >= 4 * block || (pairs && out > 8);
 }
 
+/* Whether the kernel calls of a sub-problem with `blocks` channel blocks and
+ * nt taps round its input as they read it (kernel_rounds): each element is
+ * read by one call per block and tap, from memory when read in place, and
+ * rounding it there costs little where a rounded copy is a second pass over
+ * it (conv1d_wav_k10s5's gradInput in cubeMathType 1: 2.9 -> 1.25 ms, mode 0
+ * 1.5). One block: up to FAST_KERNEL_ROUND_TAPS taps. Several: up to
+ * FAST_KERNEL_ROUND_READS reads (MobileNet-v2's 1x1 gradInput, HF32, 2
+ * threads: 24 channels from 144, three blocks, 6.99 -> 6.52 ms; 32 from 16,
+ * four blocks, 3.69 -> 3.99, kept as a copy). Beyond, a packed rounded slab:
+ * the rounding would be repeated for each read. */
+static bool kernel_rounds_reads(int64_t blocks, int64_t nt)
+{
+    return blocks == 1 ? nt <= FAST_KERNEL_ROUND_TAPS : blocks * nt <= FAST_KERNEL_ROUND_READS;
+}
+
 /* Whether the data pass's results stream out (FAST_NT_MIN_BYTES): fp32
  * gradInput without result rounding, one sub-problem (unit output steps), a
  * short reduction, and the ISA's conv_nt. Decided before the kernel family:
@@ -396,16 +411,9 @@ bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs
         st->tasks_rb = max64(st->tasks_rb, g->nrb);
         st->tasks_wb = max64(st->tasks_wb, g->nwb);
     }
-    /* Few channel blocks times taps: each input element is read by one
-     * kernel call per block and tap, from memory when read in place, and
-     * rounding it there costs little (conv1d_wav_k10s5's gradInput in
-     * cubeMathType 1: 2.9 -> 1.25 ms, mode 0 1.5; MobileNet-v2's 1x1
-     * gradInput of 32 channels from 16, four blocks: 4.8 -> 4.0 ms, mode 0
-     * 2.9), where a rounded copy is a second pass over it. Many read a
-     * packed, rounded slab: the rounding would be repeated for each. */
     st->kernel_rounds = !st->cv && p->mode != CONV_MODE_F32;
     for (int64_t sub = 0; sub < st->nsub; ++sub)
-        if (!empty[sub] && ceil_div(subs[sub].cout, st->mr) * subs[sub].nt > FAST_KERNEL_ROUND_TAPS)
+        if (!empty[sub] && !kernel_rounds_reads(ceil_div(subs[sub].cout, st->mr), subs[sub].nt))
             st->kernel_rounds = false;
     st->slab_floats = conv_slot_pitch(st->slab_floats); /* (a slot's pitch) */
     uint64_t size = 0;

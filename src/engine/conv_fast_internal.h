@@ -33,9 +33,10 @@
  * memory this many kernel row blocks ahead. */
 #define FAST_RV_AHEAD 2
 /* The data pass rounds in-place input in its kernel (kernel_rounds) when its
- * kernel calls read each element at most this many times (channel blocks
- * times taps). */
+ * kernel calls read each element at most this many times: taps of one
+ * channel block, or channel blocks times taps (kernel_rounds_reads). */
 #define FAST_KERNEL_ROUND_TAPS 4
+#define FAST_KERNEL_ROUND_READS 3
 /* pack_slab asks for the rows of the channel this many channels ahead, at
  * most (and at most FAST_PACK_AHEAD_BYTES ahead): one channel ahead was too
  * late for short rows coming from memory (conv1d_wav_k10s5's rounded and
