@@ -249,6 +249,13 @@ bool geom_reads_in_place(const fast_geom *g);
 bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n, int64_t c0,
                    int64_t od, int64_t oh0, int64_t ow0, bool overread, const float **x,
                    int64_t *cs);
+/* pack_slab_bf16's slab read in place where slab_in_place's layout holds (a
+ * BF16 view in mode BF16, whose bits the slab would copy): *x, *cs as
+ * slab_in_place's, *emin the smallest exponent field of the block's values
+ * (the guard's scan, bf16_minexp). */
+bool slab_in_place_bf16(const fast_geom *g, const conv_view *v, conv_mode mode,
+                        const conv_ukernels *k, int64_t n, int64_t c0, int64_t od, int64_t oh0,
+                        int64_t ow0, const uint16_t **x, int64_t *cs, int *emin);
 
 /* ---- data pass (conv_fast_data.c) ----------------------------------------- */
 

@@ -462,21 +462,12 @@ bool geom_reads_in_place(const fast_geom *g)
            (g->hp == 1 || (g->st[1] == 1 && g->wp == g->is[2]));
 }
 
-/* The slab of pack_slab read in place: possible for an fp32 view with unit W
- * stride when nothing is rounded, there is one plane per channel (no depth
- * taps, no phase split) and the block lies inside the input: either a single
- * row (1-D layouts), or whole rows (wp == W) of a view whose row stride is
- * wp, so slab row r is input row h + r. Then *x points at slab element (c=0,
- * r=0, col=0) and *cs is the view's channel stride. overread: the reader (the
- * 'conv' kernel) reads up to 16 floats past the last element, which must then
- * still lie in the same row (single row) or before the view's last element
- * (rows). */
-bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n, int64_t c0,
-                   int64_t od, int64_t oh0, int64_t ow0, bool overread, const float **x,
-                   int64_t *cs)
+/* slab_in_place's checks but the dtype's: the view index of slab element
+ * (c=0, r=0, col=0) at *at. */
+static bool slab_origin(const fast_geom *g, const conv_view *v, int64_t n, int64_t c0, int64_t od,
+                        int64_t oh0, int64_t ow0, bool overread, int64_t *at)
 {
-    if (v->dtype != ACL_FLOAT || mode != CONV_MODE_F32 || v->stride[4] != 1) return false;
-    if (!geom_reads_in_place(g)) return false;
+    if (v->stride[4] != 1 || !geom_reads_in_place(g)) return false;
     const int64_t d = od * g->st[0] + g->tsh[0][0];
     const int64_t h = (oh0 + g->qmin[1]) * g->st[1] + g->phase[1][0];
     const int64_t w = ow0 + g->qmin[2] + g->phase[2][0];
@@ -497,7 +488,47 @@ bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode, int64
                 return false;
         }
     }
-    *x = (const float *)v->data + conv_view_index(v, n, c0, d, h, w);
+    *at = conv_view_index(v, n, c0, d, h, w);
+    return true;
+}
+
+/* The slab of pack_slab read in place: possible for an fp32 view with unit W
+ * stride when nothing is rounded, there is one plane per channel (no depth
+ * taps, no phase split) and the block lies inside the input: either a single
+ * row (1-D layouts), or whole rows (wp == W) of a view whose row stride is
+ * wp, so slab row r is input row h + r. Then *x points at slab element (c=0,
+ * r=0, col=0) and *cs is the view's channel stride. overread: the reader (the
+ * 'conv' kernel) reads up to 16 floats past the last element, which must then
+ * still lie in the same row (single row) or before the view's last element
+ * (rows). */
+bool slab_in_place(const fast_geom *g, const conv_view *v, conv_mode mode, int64_t n, int64_t c0,
+                   int64_t od, int64_t oh0, int64_t ow0, bool overread, const float **x,
+                   int64_t *cs)
+{
+    int64_t at;
+    if (v->dtype != ACL_FLOAT || mode != CONV_MODE_F32 ||
+        !slab_origin(g, v, n, c0, od, oh0, ow0, overread, &at))
+        return false;
+    *x = (const float *)v->data + at;
     *cs = v->stride[1];
+    return true;
+}
+
+bool slab_in_place_bf16(const fast_geom *g, const conv_view *v, conv_mode mode,
+                        const conv_ukernels *k, int64_t n, int64_t c0, int64_t od, int64_t oh0,
+                        int64_t ow0, const uint16_t **x, int64_t *cs, int *emin)
+{
+    int64_t at;
+    if (v->dtype != ACL_BF16 || mode != CONV_MODE_BF16 ||
+        !slab_origin(g, v, n, c0, od, oh0, ow0, false, &at))
+        return false;
+    const uint16_t *x0 = (const uint16_t *)(const void *)v->data + at;
+    /* the guard's scan; whole rows of a plane are one run (slab_origin) */
+    int e = 255;
+    for (int64_t c = 0; c < g->cin; ++c)
+        e = k->bf16_minexp((size_t)(g->hp * g->wp), x0 + c * v->stride[1], NULL, e);
+    *x = x0;
+    *cs = v->stride[1];
+    *emin = e;
     return true;
 }

@@ -843,12 +843,13 @@ static void wt_block_rv(const wt_run *r, bool cold, const float *slab, int64_t c
     }
 }
 
-/* wt_block_rv over BF16 pairs: xs is a bf16 slab (pack_slab_bf16) whose
- * smallest exponent field is xmin, dy's bf16 rows are read in place (unit W
- * stride), two positions a lane. A kernel block of dy rows failing the
- * vdpbf16ps kernel's guard sets *r->tiny and returns false: the run is then
- * redone with the fused multiply-add kernel (wt_run_pass). */
-static bool wt_block_rv_pairs(const wt_run *r, const uint16_t *xs, int xmin, float *pg,
+/* wt_block_rv over BF16 pairs: xs is a bf16 slab (pack_slab_bf16, or x in
+ * place: slab_in_place_bf16) of channel pitch xcs whose smallest exponent
+ * field is xmin, dy's bf16 rows are read in place (unit W stride), two
+ * positions a lane. A kernel block of dy rows failing the vdpbf16ps
+ * kernel's guard sets *r->tiny and returns false: the run is then redone
+ * with the fused multiply-add kernel (wt_run_pass). */
+static bool wt_block_rv_pairs(const wt_run *r, const uint16_t *xs, int64_t xcs, int xmin, float *pg,
                               float *lanes, int64_t n, int64_t grp, int64_t od, int64_t oh0,
                               int64_t r0, int64_t nrow, int64_t ow0, int64_t c0, int64_t ncol)
 {
@@ -883,7 +884,7 @@ static bool wt_block_rv_pairs(const wt_run *r, const uint16_t *xs, int xmin, flo
             const int64_t nr = min64(rnr, krows - q0);
             ptrdiff_t off[CONV_UKERNEL_MAX_MR];
             const uint16_t *b[CONV_UKERNEL_MAX_MR];
-            slab_row_offsets(off, q0, nr, g->nt, g->cs, r->toff);
+            slab_row_offsets(off, q0, nr, g->nt, xcs, r->toff);
             for (int m = 0; m < CONV_UKERNEL_MAX_MR; ++m)
                 b[m] = xs + r0 * g->wp + c0 + off[m];
             r->pairrv((size_t)mr, (size_t)nr, (size_t)nrow, (size_t)ncol, a, (size_t)ars, b,
@@ -1282,7 +1283,14 @@ static void wt_chunk_task(void *ctx, size_t task, int slot)
                 if (atomic_load_explicit(r->tiny, memory_order_relaxed)) return; /* redone */
                 const uint16_t *xs[FAST_WT_GROUP_MAX];
                 int xmin[FAST_WT_GROUP_MAX];
+                int64_t xcs = g->cs;
                 for (int64_t i = 0; i < ng; ++i) {
+                    /* the reduction-vector path reads x in place where it can
+                     * (mbv2_pw_32_16's bf16 gradWeight: the copy was 27%) */
+                    if (st->rv && slab_in_place_bf16(&gs, &r->p->x, r->p->mode, r->k, n + i,
+                                                     grp * g->cin + c_lo, od, oh0, ow0, &xs[i],
+                                                     &xcs, &xmin[i]))
+                        continue;
                     uint16_t *at = (uint16_t *)(void *)(slab + i * ipitch);
                     xmin[i] = pack_slab_bf16(&gs, &r->p->x, r->k, n + i, grp * g->cin + c_lo, od,
                                              oh0, ow0, at);
@@ -1294,8 +1302,8 @@ static void wt_chunk_task(void *ctx, size_t task, int slot)
                     if (lanes) memset(lanes, 0, (size_t)st->lane_floats * sizeof(float));
                     for (int64_t r0 = 0; r0 < rows; r0 += st->brows)
                         for (int64_t c0 = 0; c0 < ow_n; c0 += st->bcols)
-                            if (!wt_block_rv_pairs(r, xs[0], xmin[0], pg, lanes, n, grp, od, oh0,
-                                                   r0, min64(st->brows, rows - r0), ow0, c0,
+                            if (!wt_block_rv_pairs(r, xs[0], xcs, xmin[0], pg, lanes, n, grp, od,
+                                                   oh0, r0, min64(st->brows, rows - r0), ow0, c0,
                                                    min64(st->bcols, ow_n - c0)))
                                 return;
                     if (lanes) bias_block_sums(r, lanes, n, grp * g->cout, g->cout);
