@@ -781,16 +781,15 @@ static bool dw_plan_with(const conv_problem *p, conv_pass pass, aclconvIsa isa, 
      * than the kernel) */
     const conv_view *gi = &p->grad_input;
     const bool dense_out = conv_view_blocks_dense(gi) && view_plane(gi) <= DW_MAX_PLANE;
-    /* a 16-bit gradInput: merged into the slot's fp32 plane, which is then
-     * rounded and narrowed whole (stored phase by phase with step-2 stores,
+    /* (a 16-bit gradInput merges into the slot's fp32 plane, which is then
+     * rounded and narrowed whole: stored phase by phase with step-2 stores,
      * dw_3x3_s2's bf16 data pass took 1.5x its fp32 time) */
-    const bool merge16 = gi->dtype != ACL_FLOAT && dense_out && plane_merges_w_dims(st->dim);
-    st->merge_w =
-        pass == CONV_PASS_DATA && !st->inplace && (plane_merges_w(st->dim, gi) || merge16);
+    st->merge_w = pass == CONV_PASS_DATA && !st->inplace && plane_merges_w(st->dim, gi, dense_out);
     if (st->merge_w) aux = 0;
     /* and a dense plane is assembled in the slot, then streamed: the lines
      * of gradInput (4x dy for stride 2) are not read for ownership */
-    st->merge_nt = st->merge_w && dense_out && (isa != ACLCONV_ISA_SCALAR || merge16);
+    st->merge_nt =
+        st->merge_w && dense_out && (isa != ACLCONV_ISA_SCALAR || gi->dtype != ACL_FLOAT);
     st->bias = pass == CONV_PASS_WEIGHTS && bias_fusable(p);
     if (st->bias) aux *= DW_SUM_GROUP; /* dwsum reads the widened dy planes of a group */
     st->aux_off = round_floats(src);
@@ -957,15 +956,11 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
         }
 }
 
-bool plane_merges_w_dims(const dw_dim dim[CONV_SPATIAL])
+bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out, bool dense_fits)
 {
     const dw_dim *dw = &dim[2];
-    return dw->nsub == 2 && dw->out_step == 2 && plane_sub_count(dw, 1) > 0;
-}
-
-bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out)
-{
-    return plane_merges_w_dims(dim) && out->dtype == ACL_FLOAT && out->stride[4] == 1;
+    if (dw->nsub != 2 || dw->out_step != 2 || plane_sub_count(dw, 1) == 0) return false;
+    return out->dtype == ACL_FLOAT ? out->stride[4] == 1 : dense_fits;
 }
 
 /* Stores count data-gradient values src[i] (zeros when src is NULL) to

@@ -293,12 +293,12 @@ static bool data_plan(const conv_problem *p, aclconvIsa isa, grp_state *st, uint
         const bool dense_out =
             conv_view_blocks_dense(out) &&
             st->nout * out->dim[2] * out->dim[3] * out->dim[4] <= GRP_MERGE_MAX_FLOATS;
-        /* a 16-bit gradInput: into the slot's planes, each band then rounded
-         * and narrowed (stored phase by phase, resnext_g32_s2's bf16 and
-         * fp16 runs took 1.22x their fp32 time) */
-        const bool merge16 = out->dtype != ACL_FLOAT && dense_out && plane_merges_w_dims(st->dim);
-        st->merge_w = plane_merges_w(st->dim, out) || merge16;
-        st->merge_nt = st->merge_w && dense_out && (isa != ACLCONV_ISA_SCALAR || merge16);
+        /* (a 16-bit gradInput goes into the slot's planes, each band then
+         * rounded and narrowed: stored phase by phase, resnext_g32_s2's bf16
+         * and fp16 runs took 1.22x their fp32 time) */
+        st->merge_w = plane_merges_w(st->dim, out, dense_out);
+        st->merge_nt =
+            st->merge_w && dense_out && (isa != ACLCONV_ISA_SCALAR || out->dtype != ACL_FLOAT);
         if (st->merge_w) {
             st->mr = pick_kernels(isa).conv_s2_mr;
             st->nmb = ceil_div(st->nout, st->mr);

@@ -48,10 +48,11 @@ void plane_pack(const dw_dim dim[CONV_SPATIAL], int64_t plane, const conv_view *
 
 /* Whether the two W output phases of a stride-2 data pass can be computed
  * together and written as whole rows (the dwconv_s2 / grpconv_s2 kernels):
- * both phases have columns (plane_merges_w_dims) and gradInput is in fp32
- * rows of unit W stride. */
-bool plane_merges_w_dims(const dw_dim dim[CONV_SPATIAL]);
-bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out);
+ * both phases have columns, and gradInput is in fp32 rows of unit W stride
+ * (written in place or through the slot), or 16-bit with the engine's
+ * planes dense and small enough for its slot (dense_fits: merged there, then
+ * rounded and narrowed as one run by conv_store_results). */
+bool plane_merges_w(const dw_dim dim[CONV_SPATIAL], const conv_view *out, bool dense_fits);
 
 /* Sets stream s of pf to the lines of plane (n, c) of v when it is one dense
  * run, else to none: for a kernel to ask for them while it computes. */
