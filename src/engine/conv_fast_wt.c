@@ -1424,6 +1424,13 @@ static void wt_finish_task(void *ctx, size_t i)
                         out->stride[0], bf16, buf);
         return;
     }
+    if (!h16 && taps_run && out->stride[0] >= 0) { /* fp32 runs along the taps */
+        for (int64_t ci = 0; ci < cn; ++ci)
+            r->k->transpose((size_t)g->nt, (size_t)g->cout, sum0 + ci * len, (size_t)st->ldb,
+                            (float *)out->data + base + ci * out->stride[1],
+                            (size_t)out->stride[0]);
+        return;
+    }
     for (int64_t ci = 0; ci < cn; ++ci) {
         const float *sum = sum0 + ci * len;
         const int64_t cb = base + ci * out->stride[1];
