@@ -361,8 +361,10 @@ typedef struct wt_state {
     bool pairs, pairs_exact;
     int64_t brows, bcols; /* reduction block: rows x columns of positions */
     int64_t nunits, nchunks;
-    /* tasks per chunk, each the partial's rows of a range of x's channels
-     * (all taps): FAST_WT_SPLIT_FLOATS; 1 otherwise */
+    /* tasks per chunk: on the GEMM path each the partial's rows of a range
+     * of x's channels (all taps; FAST_WT_SPLIT_FLOATS), on the flat path its
+     * columns of a range of output channels (fewer units than chunks);
+     * 1 otherwise */
     int64_t nsplit;
     /* > 0: 1x1-like problem read in place, a unit is this many whole images
      * (planes of fpos positions) and one kernel call reduces over all of them;

@@ -340,6 +340,15 @@ static bool wt_plan_blocks(const conv_problem *p, aclconvIsa isa, wt_state *st, 
         st->nchunks = 1;
         st->nsplit = FAST_WT_CHUNKS;
     }
+    /* fewer units than chunks (a batch of one or two images): each chunk's
+     * work split among tasks, where one task did it all (n=1 1x1 384 -> 512
+     * on 28 x 28: one thread busy). The GEMM path splits x's channels as
+     * above, the flat path the output channels in blocks of the kernel's nr
+     * (its x rows are read in place; dy^T is packed by each task) */
+    if (!st->rv && st->nchunks < FAST_WT_CHUNKS && st->nsplit == 1) {
+        const int64_t most = st->fnb > 0 ? ceil_div(g->cout, st->nr) : g->cin;
+        st->nsplit = min64(FAST_WT_CHUNKS / st->nchunks, most);
+    }
     st->wimg = wt_group_images(g, st);
     /* rv: one kernel block of dy rows converted at a time (wt_block_rv) */
     const int64_t dyt_rows = st->rv ? min64(g->cout, CONV_UKERNEL_MAX_MR) : st->ldo;
@@ -919,63 +928,80 @@ static void flat_prefetch_part(const conv_view *x, int64_t n0, int64_t nb, int64
 /* The flat path (wt_flat_images): units [u0, u1) of fnb images each. dy^T of
  * the unit's images, image after image; then every (c, o) tile reduces over
  * all their positions in one call (images ascending, positions ascending). */
-static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, float *dyt,
-                          float *lanes, float *xbuf)
+/* The flat path's output channels [*o_lo, *o_hi) of task part_i of a chunk's
+ * st->nsplit: whole blocks of the kernel's nr, so each weight's kernel calls
+ * (and bits) are those of one task */
+static void flat_outputs(const wt_state *st, int64_t part_i, int64_t *o_lo, int64_t *o_hi)
+{
+    const int64_t nb = ceil_div(st->g.cout, st->nr);
+    *o_lo = nb * part_i / st->nsplit * st->nr;
+    *o_hi = min64(st->g.cout, nb * (part_i + 1) / st->nsplit * st->nr);
+}
+
+static void wt_chunk_flat(const wt_run *r, int64_t part_i, int64_t u0, int64_t u1, float *part,
+                          float *dyt, float *lanes, float *xbuf)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
     const conv_view *x = &r->p->x;
     const int64_t krows = g->cin, plane = g->is[1] * g->is[2];
+    int64_t o_lo, o_hi;
+    flat_outputs(st, part_i, &o_lo, &o_hi);
     for (int64_t u = u0; u < u1; ++u) {
         const int64_t n0 = u * st->fnb, nb = min64(st->fnb, g->n - n0);
         for (int64_t grp = 0; grp < g->g; ++grp)
-        for (int64_t ob = 0; ob < g->cout; ob += st->ldo) {
-            const int64_t oc = min64(st->ldo, g->cout - ob);
-            for (int64_t i = 0; i < nb; ++i) {
-                if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
-                for (int64_t d = 0; d < g->is[0]; ++d) {
-                    pack_dyt(r, n0 + i, grp * g->cout + ob, oc, d, 0, g->is[1], 0, g->is[2],
-                             dyt + (i * st->fpos + d * plane) * st->ldo);
-                    if (lanes) bias_block_rows(r, lanes, NULL, 0, 0, n0 + i, grp * g->cout + ob, oc, d, 0, g->is[1], 0, g->is[2]);
+            for (int64_t ob = o_lo; ob < o_hi; ob += st->ldo) {
+                const int64_t oc = min64(st->ldo, o_hi - ob);
+                for (int64_t i = 0; i < nb; ++i) {
+                    if (lanes) memset(lanes, 0, (size_t)(oc * CONV_BIAS_LANES) * sizeof(float));
+                    for (int64_t d = 0; d < g->is[0]; ++d) {
+                        pack_dyt(r, n0 + i, grp * g->cout + ob, oc, d, 0, g->is[1], 0, g->is[2],
+                                 dyt + (i * st->fpos + d * plane) * st->ldo);
+                        if (lanes)
+                            bias_block_rows(r, lanes, NULL, 0, 0, n0 + i, grp * g->cout + ob, oc, d,
+                                            0, g->is[1], 0, g->is[2]);
+                    }
+                    if (lanes) bias_block_sums(r, lanes, n0 + i, grp * g->cout + ob, oc);
                 }
-                if (lanes) bias_block_sums(r, lanes, n0 + i, grp * g->cout + ob, oc);
+                const float *x0 =
+                    (const float *)x->data + conv_view_index(x, n0, grp * g->cin, 0, 0, 0);
+                float *pg = part + grp * krows * st->ldb + ob;
+                for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
+                    const int64_t mr = min64(st->mr, krows - q0);
+                    const float *a[CONV_UKERNEL_MAX_MR];
+                    /* x's rows in place, or the tile's rows of each image
+                     * widened / rounded into the slot (in L1; one run of mr rows
+                     * per image) */
+                    const int64_t xns =
+                        st->fcopy ? st->mr * st->fpos : x->stride[0]; /* image to image */
+                    if (st->fcopy) {
+                        for (int64_t i = 0; i < nb; ++i)
+                            conv_load_row(x, n0 + i, grp * g->cin + q0, 0, 0, 0, 1, mr * st->fpos,
+                                          r->p->mode, r->k, xbuf + i * xns);
+                        for (int64_t m = 0; m < st->mr; ++m)
+                            a[m] = xbuf + min64(m, mr - 1) * st->fpos;
+                    } else {
+                        for (int64_t m = 0; m < st->mr; ++m)
+                            a[m] = x0 + (q0 + min64(m, mr - 1)) * x->stride[1];
+                    }
+                    const int64_t ncall = ceil_div(oc, st->nr);
+                    for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
+                        const int64_t nr = min64(st->nr, oc - o0);
+                        flat_prefetch_part(x, n0, nb, grp * g->cin + q0 + mr,
+                                           min64(st->mr, krows - q0 - mr), st->fpos, o0 / st->nr,
+                                           ncall);
+                        /* the next row tile's partial sums, as in wt_oblock_gemm
+                         * (r50_c4_1x1's weights pass -3 to -8% CPU) */
+                        if (q0 + mr < krows)
+                            prefetch_tile(pg + (q0 + mr) * st->ldb + o0,
+                                          min64(st->mr, krows - q0 - mr), st->ldb, nr, 4);
+                        float *c[CONV_UKERNEL_MAX_MR];
+                        part_rows(c, pg + q0 * st->ldb + o0, mr, st->ldb);
+                        r->k->convwt((size_t)mr, (size_t)nr, (size_t)nb, (size_t)st->fpos, a,
+                                     (size_t)xns, dyt + o0, (size_t)st->ldo, c, u > u0);
+                    }
+                }
             }
-            const float *x0 = (const float *)x->data + conv_view_index(x, n0, grp * g->cin, 0, 0, 0);
-            float *pg = part + grp * krows * st->ldb + ob;
-            for (int64_t q0 = 0; q0 < krows; q0 += st->mr) {
-                const int64_t mr = min64(st->mr, krows - q0);
-                const float *a[CONV_UKERNEL_MAX_MR];
-                /* x's rows in place, or the tile's rows of each image
-                 * widened / rounded into the slot (in L1; one run of mr rows
-                 * per image) */
-                const int64_t xns =
-                    st->fcopy ? st->mr * st->fpos : x->stride[0]; /* image to image */
-                if (st->fcopy) {
-                    for (int64_t i = 0; i < nb; ++i)
-                        conv_load_row(x, n0 + i, grp * g->cin + q0, 0, 0, 0, 1, mr * st->fpos,
-                                      r->p->mode, r->k, xbuf + i * xns);
-                    for (int64_t m = 0; m < st->mr; ++m) a[m] = xbuf + min64(m, mr - 1) * st->fpos;
-                } else {
-                    for (int64_t m = 0; m < st->mr; ++m)
-                        a[m] = x0 + (q0 + min64(m, mr - 1)) * x->stride[1];
-                }
-                const int64_t ncall = ceil_div(oc, st->nr);
-                for (int64_t o0 = 0; o0 < oc; o0 += st->nr) {
-                    const int64_t nr = min64(st->nr, oc - o0);
-                    flat_prefetch_part(x, n0, nb, grp * g->cin + q0 + mr,
-                                       min64(st->mr, krows - q0 - mr), st->fpos, o0 / st->nr, ncall);
-                    /* the next row tile's partial sums, as in wt_oblock_gemm
-                     * (r50_c4_1x1's weights pass -3 to -8% CPU) */
-                    if (q0 + mr < krows)
-                        prefetch_tile(pg + (q0 + mr) * st->ldb + o0, min64(st->mr, krows - q0 - mr),
-                                      st->ldb, nr, 4);
-                    float *c[CONV_UKERNEL_MAX_MR];
-                    part_rows(c, pg + q0 * st->ldb + o0, mr, st->ldb);
-                    r->k->convwt((size_t)mr, (size_t)nr, (size_t)nb, (size_t)st->fpos, a,
-                                 (size_t)xns, dyt + o0, (size_t)st->ldo, c, u > u0);
-                }
-            }
-        }
     }
 }
 
@@ -985,18 +1011,20 @@ static void wt_chunk_flat(const wt_run *r, int64_t u0, int64_t u1, float *part, 
  * Each row tile's x rows are scanned for the vdpbf16ps guard right before
  * its calls (into L1 for them); a failing tile sets *r->tiny and the pass is
  * redone (wt_run_pass). */
-static void wt_chunk_flat_pairs(const wt_run *r, int64_t u0, int64_t u1, float *part, uint32_t *dyt,
-                                float *lanes)
+static void wt_chunk_flat_pairs(const wt_run *r, int64_t part_i, int64_t u0, int64_t u1,
+                                float *part, uint32_t *dyt, float *lanes)
 {
     const wt_state *st = r->st;
     const fast_geom *g = &st->g;
     const conv_view *x = &r->p->x;
     const int64_t krows = g->cin, lenp = (st->fpos + 1) / 2;
+    int64_t o_lo, o_hi;
+    flat_outputs(st, part_i, &o_lo, &o_hi);
     for (int64_t u = u0; u < u1; ++u) {
         const int64_t n0 = u * st->fnb, nb = min64(st->fnb, g->n - n0);
         for (int64_t grp = 0; grp < g->g; ++grp)
-            for (int64_t ob = 0; ob < g->cout; ob += st->ldo) {
-                const int64_t oc = min64(st->ldo, g->cout - ob);
+            for (int64_t ob = o_lo; ob < o_hi; ob += st->ldo) {
+                const int64_t oc = min64(st->ldo, o_hi - ob);
                 int ymin = 255;
                 for (int64_t i = 0; i < nb; ++i) {
                     const int e = pack_dyt_pairs(r, n0 + i, grp * g->cout + ob, oc, 0, 0, 1, 0,
@@ -1263,13 +1291,13 @@ static void wt_chunk_task(void *ctx, size_t task, int slot)
     const int64_t ipitch = round_up64(gs.cin * g->cs + CONV_UKERNEL_SLACK, 16);
     if (st->fnb > 0 && st->pairs) {
         if (!atomic_load_explicit(r->tiny, memory_order_relaxed))
-            wt_chunk_flat_pairs(r, u0, u1, part, (uint32_t *)(void *)dyt,
+            wt_chunk_flat_pairs(r, part_i, u0, u1, part, (uint32_t *)(void *)dyt,
                                 st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL);
         return;
     }
     if (st->fnb > 0) {
-        wt_chunk_flat(r, u0, u1, part, dyt, st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL,
-                      slab);
+        wt_chunk_flat(r, part_i, u0, u1, part, dyt,
+                      st->bias ? r->lanes + (int64_t)slot * st->lane_floats : NULL, slab);
         return;
     }
     for (int64_t u = u0, ng; u < u1; u += ng) {

@@ -2,12 +2,14 @@
 #include "engine/conv_fast.h"
 #include "engine/conv_grouped.h"
 #include "engine/conv_impl.h"
+#include "engine/conv_patch.h"
 
 /* Fastest first; the direct implementation applies to every problem. */
 const conv_impl *const conv_impl_list[] = {
-    &conv_impl_dw, /* declines everything that is not depthwise */
+    &conv_impl_dw,      /* declines everything that is not depthwise */
     &conv_impl_grouped, /* few channels per group; declines the rest */
     &conv_impl_fast,
+    &conv_impl_patch, /* gradInput the fast engine declines: patches (k <= stride) */
     &conv_impl_direct,
     NULL,
 };

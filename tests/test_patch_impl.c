@@ -1,0 +1,173 @@
+#define _POSIX_C_SOURCE 200809L
+/*
+ * The patch implementation (gradInput where dil * (k - 1) < stride in every
+ * dim) against the direct one, through conv_plan on canonical problems built
+ * here: ranks 1-3, groups, strides 1-6 with kernels up to the stride, padding
+ * incl. asymmetric tails, dilation, all dtypes and precision modes, strided
+ * views with gaps, every ISA the CPU has, 1 / 2 / 3 threads; the weights pass
+ * (not patch's) runs alongside. As test_fast_impl: small-integer data must
+ * match direct bitwise, real data within 2 * (n + 2) * 2^-24 * sum|terms|,
+ * and the bits must not depend on the thread count; elements outside the
+ * views keep their sentinels.
+ * - Forced, patch takes every problem here whose weights' (c, kd, kh, kw)
+ *   dims are one run (else direct does).
+ * - Unforced, the planner takes patch (or grouped, ahead of it) for D with
+ *   more than 16 output phases (the fast engine's limit) and such weights,
+ *   never direct; patch's count is required.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aclconv/aclconv.h"
+#include "common/cpu.h"
+#include "impl_test.h"
+#include "test_rng.h"
+
+static int g_cases, g_patch, g_chosen;
+
+/* Whether w's (c, kd, kh, kw) dims are one run with a positive step. */
+static bool weight_is_run(const conv_view *w)
+{
+    int64_t step = 0, span = 1;
+    for (int d = 4; d >= 1; --d) {
+        if (w->dim[d] == 1) continue;
+        if (step == 0)
+            step = w->stride[d];
+        else if (w->stride[d] != step * span)
+            return false;
+        span *= w->dim[d];
+    }
+    return step >= 0;
+}
+
+static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes)
+{
+    test_rng r;
+    rng_seed(&r, seed);
+    conv_problem p;
+    memset(&p, 0, sizeof p);
+    p.rank = (int)rng_range(&r, 1, 3);
+    p.n = rng_range(&r, 1, 4);
+    p.g = rng_chance(&r, 1, 3) ? rng_range(&r, 2, 3) : 1;
+    const int64_t cmax = p.rank == 3 ? 5 : 12;
+    p.cg = rng_range(&r, 1, cmax);
+    p.og = rng_range(&r, 1, rng_chance(&r, 1, 3) ? 40 : cmax);
+    p.data_dir = CONV_DIR_BWD_DATA;
+    p.transposed = false;
+    int64_t phases = 1;
+    for (int i = 0; i < 3; ++i) {
+        if (i < 3 - p.rank) {
+            p.xs[i] = p.ys[i] = p.ks[i] = p.stride[i] = p.dil[i] = 1;
+            p.pad[i] = 0;
+            continue;
+        }
+        p.stride[i] = rng_range(&r, 1, p.rank == 1 ? 20 : p.rank == 2 ? 6 : 4);
+        p.ks[i] = rng_range(&r, 1, p.stride[i]);
+        /* dilation while the patch stays inside the stride */
+        p.dil[i] = p.ks[i] > 1 && rng_chance(&r, 1, 4) ? (p.stride[i] - 1) / (p.ks[i] - 1) : 1;
+        if (p.dil[i] < 1) p.dil[i] = 1;
+        it_draw_extent(&p, i, 0, p.rank == 1 ? 200 : p.rank == 2 ? 30 : 10, &r);
+        phases *= p.stride[i];
+    }
+    p.mode = dtypes ? (conv_mode)rng_range(&r, 0, 3)
+                    : (int_data ? (conv_mode)rng_range(&r, 0, 1) : CONV_MODE_F32);
+    if (!int_data && rng_chance(&r, 1, 2)) p.mode = CONV_MODE_HF32;
+    it_operands o;
+    it_operands_make(&o, &p, dtypes, rng_chance(&r, 1, 3), &r);
+    const int64_t imax = dtypes && (p.mode == CONV_MODE_F16 || p.mode == CONV_MODE_BF16) ? 24 : 0;
+    it_fill(&o.x, int_data, imax, &r);
+    it_fill(&o.y, int_data, imax, &r);
+    it_fill(&o.w, int_data, imax, &r);
+    if (int_data) {
+        it_mark_rounding(&o.x, p.mode);
+        it_mark_rounding(&o.y, p.mode);
+        it_mark_rounding(&o.w, p.mode);
+    }
+    it_operands_attach(&p, &o);
+    char desc[512];
+    it_describe(&p, desc, sizeof desc);
+    const char *isa = cpu_isa_name((aclconvIsa)isa_i);
+    ++g_cases;
+
+    aclconvSetMaxIsa((aclconvIsa)isa_i);
+    aclconvSetNumThreads(2);
+    it_tensor ref[2];
+    it_run_reference(&p, &o, ref);
+    float *tol[2] = {NULL, NULL};
+    if (!int_data) it_tolerances(&p, &o, tol);
+
+    const bool run = weight_is_run(&p.w);
+    it_tensor first[2];
+    char names[2][16];
+    for (int threads = 1; threads <= 3; ++threads) {
+        it_reset_sentinel(&o.gi);
+        it_reset_sentinel(&o.gw);
+        aclconvSetNumThreads(threads);
+        it_run_plan(&p, "patch", names);
+        if ((strcmp(names[0], "patch") == 0) != run) {
+            printf("FAIL seed %" PRIu64 " isa %s: gradInput planned with %s (weights %s one "
+                   "run): %s\n",
+                   seed, isa, names[0], run ? "are" : "are not", desc);
+            it_fail();
+        }
+        if (threads == 1) g_patch += strcmp(names[0], "patch") == 0;
+        it_check_outputs(&o, ref, tol, names, seed, isa, threads, desc);
+        it_check_threads(first, &o, threads, seed, isa, desc);
+    }
+    /* the planner's own choice: patch where the fast engine has too many
+     * output phases */
+    if (phases > 16 && run) {
+        it_reset_sentinel(&o.gi);
+        it_reset_sentinel(&o.gw);
+        aclconvSetNumThreads(2);
+        it_run_plan(&p, NULL, names);
+        if (strcmp(names[0], "direct") == 0) {
+            printf("FAIL seed %" PRIu64 " isa %s: %" PRId64
+                   " output phases planned with direct: %s\n",
+                   seed, isa, phases, desc);
+            it_fail();
+        }
+        g_chosen += strcmp(names[0], "patch") == 0;
+        it_check_outputs(&o, ref, tol, names, seed, isa, 2, desc);
+    }
+    aclconvSetNumThreads(2);
+    for (int k = 0; k < 2; ++k) {
+        it_tensor_free(&first[k]);
+        it_tensor_free(&ref[k]);
+        free(tol[k]);
+    }
+    it_operands_free(&o);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = 0x7061746368ull;
+    int count = 120;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--count") && i + 1 < argc)
+            count = atoi(argv[++i]);
+    }
+    printf("test_patch_impl: seed %" PRIu64 ", %d cases per ISA and data kind\n", seed, count);
+    const aclconvIsa have = cpu_detected_isa();
+    for (int isa = ACLCONV_ISA_SCALAR; isa <= (int)have; ++isa) {
+        const int before = it_failures();
+        /* small integers (bitwise; fp32 or every dtype), real data (bounds) */
+        for (int kind = 0; kind < 3; ++kind)
+            for (int i = 0; i < count; ++i)
+                one_case(seed + 7919u * (uint64_t)i + 104729u * (uint64_t)kind + (uint64_t)isa, isa,
+                         kind != 2, kind == 1);
+        printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
+    }
+    aclconvSetMaxIsa(ACLCONV_ISA_AVX512);
+    printf("cases %d, patch gradInput %d, chosen by the planner %d\n", g_cases, g_patch, g_chosen);
+    if (g_patch < g_cases / 2 || g_chosen == 0) {
+        printf("FAIL: too few cases reached patch\n");
+        it_fail();
+    }
+    printf("test_patch_impl: %s\n", it_failures() ? "FAILED" : "OK");
+    return it_failures() ? 1 : 0;
+}
