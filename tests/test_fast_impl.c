@@ -55,7 +55,8 @@ typedef struct gen_opts {
                       with 540-600 output channels, where a dy^T block of every output
                       channel would hold too few positions (FAST_WT_FLAT_MIN_POSITIONS)
                       and the flat path takes blocks of 256 (FAST_WT_FLAT_OBLOCK), the
-                      last one part full */
+                      last one part full; 3: one or two images of 65-150 output channels,
+                      each unit's output channels split among tasks */
     int stream;    /* the streamed weights pass (the big operand read once for both
                       passes): D of 1-D / 2-D layers with few channels, or transposed
                       layers with strides (k = s, or s + 1 in W), N >= 4 */
@@ -113,6 +114,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
     if (go->pointwise) {
         p.cg = rng_range(&r, 20, 90);
         p.og = rng_range(&r, 28, 90);
+    }
+    if (go->pointwise == 3) { /* one or two images: their output channels split among tasks */
+        p.n = rng_range(&r, 1, 2);
+        p.og = rng_range(&r, 65, 150);
     }
     if (go->pointwise == 2) {
         p.n = rng_range(&r, 17, 20);
@@ -436,6 +441,11 @@ int main(int argc, char **argv)
                 for (int i = 0; i < count / 80 + 1; ++i)
                     one_case(seed + 524287u * (uint64_t)(i + 1) + (uint64_t)isa +
                                  (uint64_t)kind * 5u,
+                             &gp);
+                gp.pointwise = 3;
+                for (int i = 0; i < count / 80 + 1; ++i)
+                    one_case(seed + 786433u * (uint64_t)(i + 1) + (uint64_t)isa +
+                                 (uint64_t)kind * 3u,
                              &gp);
             }
         }

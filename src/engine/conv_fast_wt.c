@@ -925,9 +925,6 @@ static void flat_prefetch_part(const conv_view *x, int64_t n0, int64_t nb, int64
     }
 }
 
-/* The flat path (wt_flat_images): units [u0, u1) of fnb images each. dy^T of
- * the unit's images, image after image; then every (c, o) tile reduces over
- * all their positions in one call (images ascending, positions ascending). */
 /* The flat path's output channels [*o_lo, *o_hi) of task part_i of a chunk's
  * st->nsplit: whole blocks of the kernel's nr, so each weight's kernel calls
  * (and bits) are those of one task */
@@ -938,6 +935,10 @@ static void flat_outputs(const wt_state *st, int64_t part_i, int64_t *o_lo, int6
     *o_hi = min64(st->g.cout, nb * (part_i + 1) / st->nsplit * st->nr);
 }
 
+/* The flat path (wt_flat_images): units [u0, u1) of fnb images each,
+ * output channels of task part_i (flat_outputs). dy^T of
+ * the unit's images, image after image; then every (c, o) tile reduces over
+ * all their positions in one call (images ascending, positions ascending). */
 static void wt_chunk_flat(const wt_run *r, int64_t part_i, int64_t u0, int64_t u1, float *part,
                           float *dyt, float *lanes, float *xbuf)
 {
