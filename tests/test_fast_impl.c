@@ -34,6 +34,7 @@
 
 #include "aclconv/aclconv.h"
 #include "common/cpu.h"
+#include "engine/conv_fast.h"
 #include "impl_test.h"
 #include "kernels/conv_ukernels.h"
 #include "test_rng.h"
@@ -68,6 +69,8 @@ typedef struct gen_opts {
                       gradInput channels, 40-64 dy channels, k = 2s, rows of thousands) in
                       the HF32 / FLOAT16 modes: the data kernel rounds dy read in place,
                       the weights pass rounds each kernel row block's dy rows */
+    int bigstride; /* 1-D strides of 17-32 (patchify layers: k up to s + 3): F and the
+                      weights pass's phase split of x; D has too many output phases */
 } gen_opts;
 
 /* --part K/N: only every N-th case from the K-th (counted over all calls, so
@@ -83,12 +86,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
     memset(&p, 0, sizeof p);
     /* the streamed pass's F form */
     const bool sfwd = go->stream && !go->wav && rng_chance(&r, 1, 2);
-    p.rank = sfwd                        ? (int)rng_range(&r, 1, 3)
-             : go->long1d || go->phase_w ? 1
-             : go->wide || go->groups    ? 2
-             : go->pointwise             ? (go->pointwise == 2 ? 2 : (int)rng_range(&r, 2, 3))
-             : go->stream                ? (int)rng_range(&r, 1, 2)
-                                         : (int)rng_range(&r, 1, 3);
+    p.rank = sfwd                                         ? (int)rng_range(&r, 1, 3)
+             : go->long1d || go->phase_w || go->bigstride ? 1
+             : go->wide || go->groups                     ? 2
+             : go->pointwise ? (go->pointwise == 2 ? 2 : (int)rng_range(&r, 2, 3))
+             : go->stream    ? (int)rng_range(&r, 1, 2)
+                             : (int)rng_range(&r, 1, 3);
     /* pointwise: N >= 9 gives units of several images (wt_flat_images) */
     p.n = go->pointwise ? rng_range(&r, 1, 20)
           : go->stream  ? rng_range(&r, 4, 6)
@@ -174,6 +177,11 @@ static void one_case(uint64_t seed, const gen_opts *go)
             p.stride[i] = 2;
             p.dil[i] = 1;
         }
+        if (go->bigstride) {
+            p.stride[i] = rng_range(&r, 17, FAST_MAX_STRIDE);
+            p.ks[i] = rng_range(&r, 1, p.stride[i] + 3 < FAST_MAX_K ? p.stride[i] + 3 : FAST_MAX_K);
+            p.dil[i] = 1;
+        }
         if (go->wav) {
             p.stride[i] = rng_range(&r, 2, 5);
             p.ks[i] = 2 * p.stride[i];
@@ -184,7 +192,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
                        : long_row            ? 2000
                        : go->phase_w         ? 300
                                              : 0,
-                       go->phase_w ? 700 : maxs, &r);
+                       go->phase_w     ? 700
+                       : go->bigstride ? 300
+                                       : maxs,
+                       &r);
         if (go->pointwise) {
             /* after the draws above, so the pointwise seeds keep drawing the
              * rest of their problem from the same random numbers */
@@ -381,6 +392,18 @@ int main(int argc, char **argv)
                     one_case(seed + 524287u * (uint64_t)(i + 1) + (uint64_t)isa +
                                  (uint64_t)kind * 11u,
                              &gs);
+            }
+            /* strides above 16 (bigstride), every dtype */
+            for (int kind = 0; kind < 3; ++kind) {
+                gen_opts gb = {.stride_max = 1,
+                               .int_data = kind != 2,
+                               .dtypes = kind == 1,
+                               .isa = isa,
+                               .bigstride = 1};
+                for (int i = 0; i < count / 60 + 1; ++i)
+                    one_case(seed + 1009u * (uint64_t)(i + 1) + (uint64_t)isa +
+                                 (uint64_t)kind * 19u,
+                             &gb);
             }
             /* conv1d_wav-like layers in the rounding modes (wav) */
             gen_opts gwv = {.stride_max = 5, .int_data = 1, .isa = isa, .stream = 1, .wav = 1};

@@ -11,7 +11,7 @@
 /* Fewest CG*OG per group the spatial kernels take (depthwise goes elsewhere). */
 #define FAST_MIN_CHANNEL_PRODUCT 1
 /* Largest H / W stride of the phase split. */
-#define FAST_MAX_STRIDE 16
+#define FAST_MAX_STRIDE 32
 /* Largest kernel size per dim. */
 #define FAST_MAX_K 32
 /* Most output phases (product of strides) of a fast gradInput. */
