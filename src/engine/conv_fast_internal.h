@@ -87,9 +87,17 @@
  * ACLCONV_FAST_WT_IMAGES sets the count (1: no groups; tests, benchmarks). */
 #define FAST_WT_GROUP_POSITIONS 784
 #define FAST_WT_GROUP_MAX 8
-/* The weights pass uses the reduction-vector kernel below these sizes. */
+/* The weights pass uses the reduction-vector kernel below these sizes: few
+ * (c, tap) rows, or fewer output channels than FAST_RV_MAX_OG on planes of
+ * FAST_RV_MIN_PLANE positions or more (on smaller ones its dot products of
+ * a row or two of positions lost to the GEMM path: 64 -> 24 channels on 5 x
+ * 5 planes 2.3 -> 1.2 ms, on 14 x 14 2.8 -> 2.2; Zen 4, 2 threads), or at
+ * most FAST_RV_FEW_OG (4 or 8 output channels: the reduction-vector kernel
+ * 1.1-2x faster on 14 x 14 to 56 x 56). */
 #define FAST_RV_MAX_OG 32
 #define FAST_RV_MAX_KROWS 24
+#define FAST_RV_MIN_PLANE 256
+#define FAST_RV_FEW_OG 8
 /* Longest dot product block of the reduction-vector path. */
 #define FAST_RV_MAX_POSITIONS 8192
 /* The data pass uses the single-row kernel up to this many output channels

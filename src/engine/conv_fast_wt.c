@@ -282,7 +282,9 @@ static bool wt_plan_blocks(const conv_problem *p, aclconvIsa isa, wt_state *st, 
     st->nr = k->convwt_nr;
     st->ldb = round_up64(g->cout, 16);
     st->ldo = min64(st->ldb, FAST_WT_OBLOCK);
-    st->rv = g->cout < FAST_RV_MAX_OG || g->cin * g->nt < FAST_RV_MAX_KROWS;
+    st->rv = g->cin * g->nt < FAST_RV_MAX_KROWS ||
+             (g->cout < FAST_RV_MAX_OG &&
+              (g->cout <= FAST_RV_FEW_OG || g->os[0] * g->os[1] * g->os[2] >= FAST_RV_MIN_PLANE));
     const int64_t positions = st->rv ? max64(64, min64(FAST_RV_MAX_POSITIONS, FAST_WT_DYT_FLOATS / g->cout))
                                      : max64(16, FAST_WT_DYT_FLOATS / st->ldo);
     st->bcols = min64(g->wb, positions);
