@@ -167,8 +167,8 @@ void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const con
                      * copy) */
                     const bool padrows =
                         !whole && v->dtype == ACL_FLOAT && g->st[2] * v->stride[4] == 1;
-                    /* fp32 rows at a W step of 3 or more (stride 2 has
-                     * pack_pair): gathered here, where a memset, a
+                    /* fp32 rows at a W step (stride 2 with both phases
+                     * used has pack_pair): gathered here, where a memset, a
                      * conv_load_row and a memset a row of 5 cost 24 ns (a
                      * stride-3 weights pass on 14 x 14 planes spent 70% of
                      * its time packing) */
