@@ -5,12 +5,18 @@
  * here: ranks 1-3, groups, strides 1-6 with kernels up to the stride, padding
  * incl. asymmetric tails, dilation, all dtypes and precision modes, strided
  * views with gaps, every ISA the CPU has, 1 / 2 / 3 threads; the weights pass
- * (not patch's) runs alongside. As test_fast_impl: small-integer data must
+ * runs alongside. As test_fast_impl: small-integer data must
  * match direct bitwise, real data within 2 * (n + 2) * 2^-24 * sum|terms|,
  * and the bits must not depend on the thread count; elements outside the
  * views keep their sentinels.
+ * - A third of the problems have overlapping patches (k up to s + 3),
+ *   summed from unrounded columns.
  * - Forced, patch takes every problem here whose weights' (c, kd, kh, kw)
- *   dims are one run (else direct does).
+ *   dims are one run and, with overlapping patches, whose columns need no
+ *   rounding (FLOAT / HF32 modes, or FLOAT16 / BF16 with gradOutput and
+ *   weights of that dtype); else direct does.
+ * - Forced, patch takes every gradWeight here (x's patches as columns, a
+ *   chunk of images at a time, the chunks' sums added in order).
  * - Unforced, the planner takes patch (or grouped, ahead of it) for D with
  *   more than 16 output phases (the fast engine's limit) and such weights,
  *   never direct; patch's count is required.
@@ -25,7 +31,7 @@
 #include "impl_test.h"
 #include "test_rng.h"
 
-static int g_cases, g_patch, g_chosen;
+static int g_cases, g_patch, g_chosen, g_overlap;
 
 /* Whether w's (c, kd, kh, kw) dims are one run with a positive step. */
 static bool weight_is_run(const conv_view *w)
@@ -54,6 +60,8 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes)
     const int64_t cmax = p.rank == 3 ? 5 : 12;
     p.cg = rng_range(&r, 1, cmax);
     p.og = rng_range(&r, 1, rng_chance(&r, 1, 3) ? 40 : cmax);
+    /* overlapping patches (k up to s + 3) in a third of the cases */
+    const bool overlap = rng_chance(&r, 1, 3);
     p.data_dir = CONV_DIR_BWD_DATA;
     p.transposed = false;
     int64_t phases = 1;
@@ -64,10 +72,10 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes)
             continue;
         }
         p.stride[i] = rng_range(&r, 1, p.rank == 1 ? 20 : p.rank == 2 ? 6 : 4);
-        p.ks[i] = rng_range(&r, 1, p.stride[i]);
-        /* dilation while the patch stays inside the stride */
+        p.ks[i] = rng_range(&r, 1, overlap ? p.stride[i] + 3 : p.stride[i]);
+        /* dilation while the patch stays inside the stride, or any */
         p.dil[i] = p.ks[i] > 1 && rng_chance(&r, 1, 4) ? (p.stride[i] - 1) / (p.ks[i] - 1) : 1;
-        if (p.dil[i] < 1) p.dil[i] = 1;
+        if (p.dil[i] < 1) p.dil[i] = overlap ? 2 : 1;
         it_draw_extent(&p, i, 0, p.rank == 1 ? 200 : p.rank == 2 ? 30 : 10, &r);
         phases *= p.stride[i];
     }
@@ -98,7 +106,16 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes)
     float *tol[2] = {NULL, NULL};
     if (!int_data) it_tolerances(&p, &o, tol);
 
-    const bool run = weight_is_run(&p.w);
+    /* overlapping patches sum unrounded columns: FLOAT / HF32 modes, or
+     * FLOAT16 / BF16 with gradOutput and weights of that dtype */
+    bool overlaps = false;
+    for (int i = 0; i < 3; ++i)
+        overlaps = overlaps || p.dil[i] * (p.ks[i] - 1) >= p.stride[i];
+    const aclDataType mdt = p.mode == CONV_MODE_F16 ? ACL_FLOAT16 : ACL_BF16;
+    const bool rounds = p.mode == CONV_MODE_F16 || p.mode == CONV_MODE_BF16;
+    const bool run =
+        weight_is_run(&p.w) && (!overlaps || !rounds || (p.y.dtype == mdt && p.w.dtype == mdt));
+    g_overlap += overlaps && run;
     it_tensor first[2];
     char names[2][16];
     for (int threads = 1; threads <= 3; ++threads) {
@@ -107,9 +124,13 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes)
         aclconvSetNumThreads(threads);
         it_run_plan(&p, "patch", names);
         if ((strcmp(names[0], "patch") == 0) != run) {
-            printf("FAIL seed %" PRIu64 " isa %s: gradInput planned with %s (weights %s one "
-                   "run): %s\n",
-                   seed, isa, names[0], run ? "are" : "are not", desc);
+            printf("FAIL seed %" PRIu64 " isa %s: gradInput planned with %s (patch %s): %s\n", seed,
+                   isa, names[0], run ? "expected" : "not expected", desc);
+            it_fail();
+        }
+        if (strcmp(names[1], "patch") != 0) {
+            printf("FAIL seed %" PRIu64 " isa %s: gradWeight planned with %s: %s\n", seed, isa,
+                   names[1], desc);
             it_fail();
         }
         if (threads == 1) g_patch += strcmp(names[0], "patch") == 0;
@@ -157,14 +178,20 @@ int main(int argc, char **argv)
         const int before = it_failures();
         /* small integers (bitwise; fp32 or every dtype), real data (bounds) */
         for (int kind = 0; kind < 3; ++kind)
-            for (int i = 0; i < count; ++i)
+            for (int i = 0; i < count; ++i) {
+                /* every other case a chunk per image (ACLCONV_PATCH_COLS):
+                 * the chunks' columns reused, their gradWeight sums added */
+                if (i % 2) setenv("ACLCONV_PATCH_COLS", "1", 1);
                 one_case(seed + 7919u * (uint64_t)i + 104729u * (uint64_t)kind + (uint64_t)isa, isa,
                          kind != 2, kind == 1);
+                unsetenv("ACLCONV_PATCH_COLS");
+            }
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
     }
     aclconvSetMaxIsa(ACLCONV_ISA_AVX512);
-    printf("cases %d, patch gradInput %d, chosen by the planner %d\n", g_cases, g_patch, g_chosen);
-    if (g_patch < g_cases / 2 || g_chosen == 0) {
+    printf("cases %d, patch gradInput %d (overlapping %d), chosen by the planner %d\n", g_cases,
+           g_patch, g_overlap, g_chosen);
+    if (g_patch < g_cases / 2 || g_chosen == 0 || g_overlap == 0) {
         printf("FAIL: too few cases reached patch\n");
         it_fail();
     }

@@ -10,12 +10,20 @@
  * each column element is a finished gradInput value), and the columns are
  * then spread into gradInput's patches, a transpose per patch row.
  *
+ * Patches that overlap (dil * (k - 1) >= stride somewhere: a 1-D filterbank
+ * of k = 400, stride 160, say) take the same columns, summed into an fp32
+ * plane per (image, channel) in tap order and stored with the mode's result
+ * rounding: only where the columns carry no rounding of their own (FLOAT
+ * and HF32 modes, or FLOAT16 / BF16 with operands of that dtype, whose
+ * products the FLOAT mode computes exactly).
+ *
  * The phase split of the fast engine's own data pass takes at most
  * FAST_MAX_SUBS output phases: ViT's 16 x 16 / stride 16 patch embedding has
  * 256, each with one tap, and fell to the direct implementation (3 x 224 x
  * 224 gradInput of 768 channels: 14 s an image, now ~1 ms). */
 #include "engine/conv_patch.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/dtype.h"
@@ -26,12 +34,27 @@
 typedef struct patch_state {
     /* the 1x1 pass of a chunk of nb images; [1]: of the last chunk's */
     data_state ds[2];
+    conv_mode qmode; /* the 1x1 pass's mode */
     int64_t nb, nchunks, last;
     uint64_t cols_off, pass_off; /* workspace: the chunk's columns, then the pass's own */
-    bool zero; /* some gradInput elements are read by no tap: planes zeroed first */
+    bool zero;    /* some gradInput elements are read by no tap: planes zeroed first */
+    bool overlap; /* patches overlap: columns summed in a plane per slot (plane_off) */
+    int slots;
+    int64_t plane_floats;
+    uint64_t plane_off;
 } patch_state;
 
 _Static_assert(sizeof(patch_state) <= CONV_IMPL_STATE_BYTES, "state too large");
+
+/* Images per chunk: columns of img elements an image, at most
+ * PATCH_COLS_FLOATS of them a chunk (ACLCONV_PATCH_COLS sets the bound:
+ * tests), one image at least. */
+static int64_t patch_chunk_images(const conv_problem *p, int64_t img)
+{
+    const char *e = getenv("ACLCONV_PATCH_COLS");
+    const int64_t most = e ? atoll(e) : PATCH_COLS_FLOATS;
+    return max64(1, min64(p->n, most / img));
+}
 
 static int64_t patch_taps(const conv_problem *p)
 {
@@ -59,14 +82,34 @@ static int64_t weight_run_step(const conv_view *w)
     return step == 0 ? 1 : step > 0 ? step : 0;
 }
 
-/* The 1x1 problem of images [n0, n0 + nb) of p: gradOutput's positions as
- * its input's, w as [G * OG][CG * taps], gradInput the dense fp32 columns
- * [nb][G * CG * taps][positions] at cols (NULL while planning). */
-static void patch_problem(const conv_problem *p, int64_t n0, int64_t nb, float *cols,
-                          conv_problem *q)
+static bool patches_overlap(const conv_problem *p)
+{
+    for (int i = 0; i < CONV_SPATIAL; ++i)
+        if (p->dil[i] * (p->ks[i] - 1) >= p->stride[i]) return true;
+    return false;
+}
+
+/* The mode of the 1x1 pass, false when patch cannot take p: overlapping
+ * patches need columns without result rounding. */
+static bool patch_mode(const conv_problem *p, conv_mode *qmode)
+{
+    *qmode = p->mode;
+    if (!patches_overlap(p) || conv_result_round_kind(p->mode) == F32_ROUND_NONE) return true;
+    const aclDataType dt = p->mode == CONV_MODE_F16 ? ACL_FLOAT16 : ACL_BF16;
+    *qmode = CONV_MODE_F32;
+    return p->y.dtype == dt && p->w.dtype == dt;
+}
+
+/* The 1x1 problem of images [n0, n0 + nb) of p in mode qmode: gradOutput's
+ * positions as its input's, w as [G * OG][CG * taps], gradInput the dense
+ * fp32 columns [nb][G * CG * taps][positions] at cols (NULL while
+ * planning). */
+static void patch_problem(const conv_problem *p, conv_mode qmode, int64_t n0, int64_t nb,
+                          float *cols, conv_problem *q)
 {
     const int64_t taps = patch_taps(p), pos = patch_positions(p);
     *q = *p;
+    q->mode = qmode;
     q->n = nb;
     q->cg = p->cg * taps;
     for (int i = 0; i < CONV_SPATIAL; ++i) {
@@ -102,17 +145,17 @@ static void patch_problem(const conv_problem *p, int64_t n0, int64_t nb, float *
     q->grad_bias.data = NULL;
 }
 
-static const char *patch_why_not(const conv_problem *p, conv_pass pass, aclconvIsa isa)
+static const char *patch_data_why_not(const conv_problem *p, aclconvIsa isa)
 {
-    if (pass != CONV_PASS_DATA) return "gradInput only";
     if (p->data_dir != CONV_DIR_BWD_DATA) return "not the gradInput of a regular convolution";
     if (p->empty) return "empty tensors";
-    for (int i = 0; i < CONV_SPATIAL; ++i)
-        if (p->dil[i] * (p->ks[i] - 1) >= p->stride[i])
-            return "patches overlap (dilation * (k - 1) >= stride)";
+    conv_mode qmode;
+    if (!patch_mode(p, &qmode))
+        return "patches overlap (dilation * (k - 1) >= stride) in a mode that rounds "
+               "gradInput, with operands it rounds";
     if (weight_run_step(&p->w) == 0) return "weight dims (c, kd, kh, kw) are not one run";
     conv_problem q;
-    patch_problem(p, 0, 1, NULL, &q);
+    patch_problem(p, qmode, 0, 1, NULL, &q);
     return data_why_not(&q, isa);
 }
 
@@ -127,27 +170,33 @@ static bool patch_covers(const conv_problem *p)
     return true;
 }
 
-static bool patch_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
-                       uint64_t *workspace_bytes)
+static bool patch_data_plan(const conv_problem *p, aclconvIsa isa, void *state,
+                            uint64_t *workspace_bytes)
 {
-    (void)pass;
     patch_state *st = state;
     const int64_t img = smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p));
     if (img > FAST_MAX_FLOATS) return false;
-    st->nb = max64(1, min64(p->n, PATCH_COLS_FLOATS / img));
+    st->nb = patch_chunk_images(p, img);
     st->nchunks = ceil_div(p->n, st->nb);
     st->last = p->n - (st->nchunks - 1) * st->nb;
+    if (!patch_mode(p, &st->qmode)) return false;
     uint64_t bytes[2];
     for (int i = 0; i < 2; ++i) {
         conv_problem q;
-        patch_problem(p, 0, i == 0 ? st->nb : st->last, NULL, &q);
+        patch_problem(p, st->qmode, 0, i == 0 ? st->nb : st->last, NULL, &q);
         if (!data_plan(&q, isa, &st->ds[i], &bytes[i])) return false;
     }
     uint64_t size = 0, pass_size = bytes[0] > bytes[1] ? bytes[0] : bytes[1];
     if (!ws_take(&size, st->nb * img, &st->cols_off) ||
         !ws_take(&size, (int64_t)(pass_size / sizeof(float)) + 1, &st->pass_off))
         return false;
-    st->zero = !patch_covers(p);
+    st->overlap = patches_overlap(p);
+    st->zero = !st->overlap && !patch_covers(p);
+    st->slots = plan_slots();
+    st->plane_floats = round_up64(p->xs[0] * p->xs[1] * p->xs[2], 16);
+    if (st->overlap && (st->plane_floats > FAST_MAX_FLOATS ||
+                        !ws_take(&size, st->plane_floats * st->slots, &st->plane_off)))
+        return false;
     *workspace_bytes = size;
     return true;
 }
@@ -157,6 +206,7 @@ typedef struct patch_run {
     const patch_state *st;
     const conv_ukernels *k;
     const float *cols;
+    float *planes; /* overlap: a plane per slot */
     int64_t n0;
 } patch_run;
 
@@ -225,23 +275,268 @@ static void patch_spread_task(void *ctx, size_t task)
         }
 }
 
-static void patch_run_pass(const conv_problem *p, conv_pass pass, const void *state,
-                           void *workspace)
+/* Overlapping patches: the columns of image n0 + i, channel c (task i * C +
+ * c) summed into the slot's fp32 plane, tap after tap (the same order for
+ * any thread count), then stored with the mode's result rounding. */
+static void patch_sum_task(void *ctx, size_t task, int slot)
 {
-    (void)pass;
+    const patch_run *r = ctx;
+    const conv_problem *p = r->p;
+    const patch_state *st = r->st;
+    const conv_view *out = &p->grad_input;
+    const int64_t chans = p->g * p->cg, i = (int64_t)task / chans, c = (int64_t)task % chans;
+    const int64_t n = r->n0 + i, pos = patch_positions(p);
+    const int64_t *s = p->stride, *dl = p->dil, *pd = p->pad, *ks = p->ks, *xs = p->xs;
+    float *plane = r->planes + (int64_t)slot * st->plane_floats;
+    memset(plane, 0, (size_t)(xs[0] * xs[1] * xs[2]) * sizeof(float));
+    const float *col = r->cols + (i * chans + c) * patch_taps(p) * pos;
+    for (int64_t kd = 0; kd < ks[0]; ++kd)
+        for (int64_t kh = 0; kh < ks[1]; ++kh)
+            for (int64_t kw = 0; kw < ks[2]; ++kw, col += pos)
+                for (int64_t od = 0; od < p->ys[0]; ++od) {
+                    const int64_t id = od * s[0] - pd[0] + kd * dl[0];
+                    if (id < 0 || id >= xs[0]) continue;
+                    for (int64_t oh = 0; oh < p->ys[1]; ++oh) {
+                        const int64_t ih = oh * s[1] - pd[1] + kh * dl[1];
+                        if (ih < 0 || ih >= xs[1]) continue;
+                        const float *src = col + (od * p->ys[1] + oh) * p->ys[2];
+                        float *row = plane + (id * xs[1] + ih) * xs[2];
+                        for (int64_t ow = 0; ow < p->ys[2]; ++ow) {
+                            const int64_t iw = ow * s[2] - pd[2] + kw * dl[2];
+                            if (iw >= 0 && iw < xs[2]) row[iw] += src[ow];
+                        }
+                    }
+                }
+    for (int64_t d = 0; d < xs[0]; ++d)
+        for (int64_t h = 0; h < xs[1]; ++h)
+            conv_store_results(out, p->mode, r->k, false, conv_view_index(out, n, c, d, h, 0),
+                               out->stride[4], xs[2], plane + (d * xs[1] + h) * xs[2]);
+}
+
+static void patch_data_run(const conv_problem *p, const void *state, void *workspace)
+{
     const patch_state *st = state;
     char *ws = workspace;
     float *cols = (float *)(void *)(ws + st->cols_off);
-    patch_run r = {.p = p, .st = st, .k = conv_ukernels_for(st->ds[0].isa), .cols = cols};
+    patch_run r = {.p = p,
+                   .st = st,
+                   .k = conv_ukernels_for(st->ds[0].isa),
+                   .cols = cols,
+                   .planes = (float *)(void *)(ws + st->plane_off)};
     for (int64_t ch = 0; ch < st->nchunks; ++ch) {
         const bool last = ch + 1 == st->nchunks;
         const int64_t nb = last ? st->last : st->nb;
         conv_problem q;
         r.n0 = ch * st->nb;
-        patch_problem(p, r.n0, nb, cols, &q);
+        patch_problem(p, st->qmode, r.n0, nb, cols, &q);
         data_run_pass(&q, &st->ds[last], ws + st->pass_off);
-        pool_parallel_for((size_t)(nb * p->g * p->cg), patch_spread_task, &r);
+        if (st->overlap)
+            pool_parallel_for_slots((size_t)(nb * p->g * p->cg), st->slots, patch_sum_task, &r);
+        else
+            pool_parallel_for((size_t)(nb * p->g * p->cg), patch_spread_task, &r);
     }
+}
+
+/* ---- gradWeight: im2col of x, the fast engine's 1x1 weights pass ---------- */
+
+/* The weights pass of a chunk of nb images: x's patches as columns
+ * [nb][G * CG * taps][positions] in x's dtype (a copy of each element a tap
+ * reads, zeros for padding), the fast engine's 1x1 weights pass over them
+ * into an fp32 [G * OG][CG * taps] sum; the chunks' sums added in order. */
+typedef struct patch_wstate {
+    wt_state ws[2]; /* a chunk of nb images; [1]: the last chunk's */
+    int64_t nb, nchunks, last;
+    int64_t img;                             /* column elements of an image */
+    uint64_t cols_off, pass_off, sum_off[2]; /* sums: the total, a later chunk's */
+} patch_wstate;
+
+_Static_assert(sizeof(patch_wstate) <= CONV_IMPL_STATE_BYTES, "state too large");
+
+/* The 1x1 weights problem of images [n0, n0 + nb) of p: x as the columns at
+ * cols, gradOutput's positions, gradWeight the dense fp32 [G * OG][CG *
+ * taps] at sum (NULL while planning). */
+static void patch_wt_problem(const conv_problem *p, int64_t n0, int64_t nb, void *cols, float *sum,
+                             conv_problem *q)
+{
+    const int64_t taps = patch_taps(p), pos = patch_positions(p);
+    *q = *p;
+    q->n = nb;
+    q->cg = p->cg * taps;
+    q->data_dir = CONV_DIR_BWD_DATA;
+    q->transposed = false;
+    for (int i = 0; i < CONV_SPATIAL; ++i) {
+        q->xs[i] = p->ys[i];
+        q->ks[i] = q->stride[i] = q->dil[i] = 1;
+        q->pad[i] = 0;
+    }
+    q->y.data = p->y.data + n0 * p->y.stride[0] * (int64_t)dtype_bytes(p->y.dtype);
+    q->y.dim[0] = nb;
+    q->bias_src = q->y;
+    conv_view c = {.data = (char *)cols, .dtype = p->x.dtype};
+    c.dim[0] = nb;
+    c.dim[1] = p->g * q->cg;
+    for (int i = 0; i < CONV_SPATIAL; ++i)
+        c.dim[2 + i] = p->ys[i];
+    c.stride[4] = 1;
+    c.stride[3] = p->ys[2];
+    c.stride[2] = p->ys[1] * p->ys[2];
+    c.stride[1] = pos;
+    c.stride[0] = c.dim[1] * pos;
+    q->x = c;
+    conv_view w = {.data = (char *)sum, .dtype = ACL_FLOAT};
+    w.dim[0] = p->g * p->og;
+    w.dim[1] = q->cg;
+    w.dim[2] = w.dim[3] = w.dim[4] = 1;
+    w.stride[0] = q->cg;
+    w.stride[1] = w.stride[2] = w.stride[3] = w.stride[4] = 1;
+    q->grad_weight = w;
+    q->w = w;
+    q->w.data = p->w.data; /* (shape only: the weights pass never reads w) */
+    q->w.dtype = p->w.dtype;
+    q->grad_input.data = NULL;
+    q->grad_bias.data = NULL;
+}
+
+static const char *patch_wt_why_not(const conv_problem *p, aclconvIsa isa)
+{
+    if (p->empty) return "empty tensors";
+    if (smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p)) > PATCH_COLS_FLOATS)
+        return "an image's columns exceed PATCH_COLS_FLOATS";
+    conv_problem q;
+    patch_wt_problem(p, 0, 1, NULL, NULL, &q);
+    return wt_why_not(&q, isa);
+}
+
+static bool patch_wt_plan(const conv_problem *p, aclconvIsa isa, void *state,
+                          uint64_t *workspace_bytes)
+{
+    patch_wstate *st = state;
+    st->img = smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p));
+    st->nb = patch_chunk_images(p, st->img);
+    st->nchunks = ceil_div(p->n, st->nb);
+    st->last = p->n - (st->nchunks - 1) * st->nb;
+    uint64_t bytes[2];
+    for (int i = 0; i < 2; ++i) {
+        conv_problem q;
+        patch_wt_problem(p, 0, i == 0 ? st->nb : st->last, NULL, NULL, &q);
+        if (!wt_plan(&q, isa, &st->ws[i], &bytes[i])) return false;
+    }
+    const int64_t es = (int64_t)dtype_bytes(p->x.dtype);
+    const int64_t wfloats = smul(p->g * p->og, p->cg * patch_taps(p));
+    uint64_t size = 0, pass_size = bytes[0] > bytes[1] ? bytes[0] : bytes[1];
+    if (!ws_take(&size, ceil_div(smul(st->nb * st->img, es), 4), &st->cols_off) ||
+        !ws_take(&size, (int64_t)(pass_size / sizeof(float)) + 1, &st->pass_off) ||
+        !ws_take(&size, wfloats, &st->sum_off[0]) ||
+        !ws_take(&size, st->nchunks > 1 ? wfloats : 0, &st->sum_off[1]))
+        return false;
+    *workspace_bytes = size;
+    return true;
+}
+
+typedef struct patch_wrun {
+    const conv_problem *p;
+    char *cols;
+    float *sum, *part;
+    int64_t n0;
+} patch_wrun;
+
+/* Columns of image n0 + i, channel c (task i * C + c): element (t, o) is x
+ * at o * stride - pad + tap * dil, or zero in the padding. */
+static void patch_cols_task(void *ctx, size_t task)
+{
+    const patch_wrun *r = ctx;
+    const conv_problem *p = r->p;
+    const conv_view *x = &p->x;
+    const int64_t chans = p->g * p->cg, i = (int64_t)task / chans, c = (int64_t)task % chans;
+    const int64_t n = r->n0 + i, pos = patch_positions(p), es = (int64_t)dtype_bytes(x->dtype);
+    const int64_t *s = p->stride, *dl = p->dil, *pd = p->pad, *ks = p->ks, *xs = p->xs;
+    char *col = r->cols + (i * chans + c) * patch_taps(p) * pos * es;
+    for (int64_t kd = 0; kd < ks[0]; ++kd)
+        for (int64_t kh = 0; kh < ks[1]; ++kh)
+            for (int64_t kw = 0; kw < ks[2]; ++kw)
+                for (int64_t od = 0; od < p->ys[0]; ++od)
+                    for (int64_t oh = 0; oh < p->ys[1]; ++oh) {
+                        const int64_t id = od * s[0] - pd[0] + kd * dl[0];
+                        const int64_t ih = oh * s[1] - pd[1] + kh * dl[1];
+                        const bool row = id >= 0 && id < xs[0] && ih >= 0 && ih < xs[1];
+                        const int64_t at = row ? conv_view_index(x, n, c, id, ih, 0) : 0;
+                        for (int64_t ow = 0; ow < p->ys[2]; ++ow, col += es) {
+                            const int64_t iw = ow * s[2] - pd[2] + kw * dl[2];
+                            if (row && iw >= 0 && iw < xs[2])
+                                memcpy(col, x->data + (at + iw * x->stride[4]) * es, (size_t)es);
+                            else
+                                memset(col, 0, (size_t)es);
+                        }
+                    }
+}
+
+/* sum += part over output channel o's row (task o) */
+static void patch_add_task(void *ctx, size_t task)
+{
+    const patch_wrun *r = ctx;
+    const int64_t len = r->p->cg * patch_taps(r->p);
+    float *d = r->sum + (int64_t)task * len;
+    const float *a = r->part + (int64_t)task * len;
+    for (int64_t j = 0; j < len; ++j)
+        d[j] += a[j];
+}
+
+/* gradWeight[o][c][taps] = the sums (task o) */
+static void patch_store_task(void *ctx, size_t task)
+{
+    const patch_wrun *r = ctx;
+    const conv_problem *p = r->p;
+    const conv_view *gw = &p->grad_weight;
+    const int64_t o = (int64_t)task, taps = patch_taps(p);
+    const float *src = r->sum + o * p->cg * taps;
+    for (int64_t c = 0; c < p->cg; ++c)
+        for (int64_t kd = 0; kd < p->ks[0]; ++kd)
+            for (int64_t kh = 0; kh < p->ks[1]; ++kh)
+                for (int64_t kw = 0; kw < p->ks[2]; ++kw)
+                    store_from_f32(gw->data, gw->dtype, conv_view_index(gw, o, c, kd, kh, kw),
+                                   *src++);
+}
+
+static void patch_wt_run(const conv_problem *p, const void *state, void *workspace)
+{
+    const patch_wstate *st = state;
+    char *ws = workspace;
+    patch_wrun r = {
+        .p = p, .cols = ws + st->cols_off, .sum = (float *)(void *)(ws + st->sum_off[0])};
+    for (int64_t ch = 0; ch < st->nchunks; ++ch) {
+        const bool last = ch + 1 == st->nchunks;
+        const int64_t nb = last ? st->last : st->nb;
+        r.n0 = ch * st->nb;
+        pool_parallel_for((size_t)(nb * p->g * p->cg), patch_cols_task, &r);
+        /* the first chunk sums into the total, the others beside it */
+        r.part = ch == 0 ? r.sum : (float *)(void *)(ws + st->sum_off[1]);
+        conv_problem q;
+        patch_wt_problem(p, r.n0, nb, r.cols, r.part, &q);
+        wt_run_pass(&q, &st->ws[last], ws + st->pass_off);
+        if (ch > 0) pool_parallel_for((size_t)(p->g * p->og), patch_add_task, &r);
+    }
+    pool_parallel_for((size_t)(p->g * p->og), patch_store_task, &r);
+}
+
+static const char *patch_why_not(const conv_problem *p, conv_pass pass, aclconvIsa isa)
+{
+    return pass == CONV_PASS_DATA ? patch_data_why_not(p, isa) : patch_wt_why_not(p, isa);
+}
+
+static bool patch_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
+                       uint64_t *workspace_bytes)
+{
+    return pass == CONV_PASS_DATA ? patch_data_plan(p, isa, state, workspace_bytes)
+                                  : patch_wt_plan(p, isa, state, workspace_bytes);
+}
+
+static void patch_run_pass(const conv_problem *p, conv_pass pass, const void *state,
+                           void *workspace)
+{
+    if (pass == CONV_PASS_DATA)
+        patch_data_run(p, state, workspace);
+    else
+        patch_wt_run(p, state, workspace);
 }
 
 const conv_impl conv_impl_patch = {
