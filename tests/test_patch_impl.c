@@ -10,7 +10,8 @@
  * and the bits must not depend on the thread count; elements outside the
  * views keep their sentinels.
  * - A third of the problems have overlapping patches (k up to s + 3),
- *   summed from unrounded columns.
+ *   summed from unrounded columns; a quarter are transposed (F: gradInput
+ *   is the 1x1 forward pass over x's patches as columns).
  * - Forced, patch takes every problem here whose weights' (c, kd, kh, kw)
  *   dims are one run and, with overlapping patches, whose columns need no
  *   rounding (FLOAT / HF32 modes, or FLOAT16 / BF16 with gradOutput and
@@ -31,7 +32,7 @@
 #include "impl_test.h"
 #include "test_rng.h"
 
-static int g_cases, g_patch, g_chosen, g_overlap;
+static int g_cases, g_patch, g_chosen, g_overlap, g_fwd;
 
 /* Whether w's (c, kd, kh, kw) dims are one run with a positive step. */
 static bool weight_is_run(const conv_view *w)
@@ -62,8 +63,10 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes)
     p.og = rng_range(&r, 1, rng_chance(&r, 1, 3) ? 40 : cmax);
     /* overlapping patches (k up to s + 3) in a third of the cases */
     const bool overlap = rng_chance(&r, 1, 3);
-    p.data_dir = CONV_DIR_BWD_DATA;
-    p.transposed = false;
+    /* a quarter transposed: F's gradInput over columns of x */
+    const bool fwd = rng_chance(&r, 1, 4);
+    p.data_dir = fwd ? CONV_DIR_FWD : CONV_DIR_BWD_DATA;
+    p.transposed = fwd;
     int64_t phases = 1;
     for (int i = 0; i < 3; ++i) {
         if (i < 3 - p.rank) {
@@ -113,9 +116,10 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes)
         overlaps = overlaps || p.dil[i] * (p.ks[i] - 1) >= p.stride[i];
     const aclDataType mdt = p.mode == CONV_MODE_F16 ? ACL_FLOAT16 : ACL_BF16;
     const bool rounds = p.mode == CONV_MODE_F16 || p.mode == CONV_MODE_BF16;
-    const bool run =
-        weight_is_run(&p.w) && (!overlaps || !rounds || (p.y.dtype == mdt && p.w.dtype == mdt));
-    g_overlap += overlaps && run;
+    const bool run = weight_is_run(&p.w) &&
+                     (fwd || !overlaps || !rounds || (p.y.dtype == mdt && p.w.dtype == mdt));
+    g_overlap += overlaps && run && !fwd;
+    g_fwd += fwd && run;
     it_tensor first[2];
     char names[2][16];
     for (int threads = 1; threads <= 3; ++threads) {
@@ -139,7 +143,7 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes)
     }
     /* the planner's own choice: patch where the fast engine has too many
      * output phases */
-    if (phases > 16 && run) {
+    if (phases > 16 && run && !fwd) {
         it_reset_sentinel(&o.gi);
         it_reset_sentinel(&o.gw);
         aclconvSetNumThreads(2);
@@ -189,9 +193,10 @@ int main(int argc, char **argv)
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
     }
     aclconvSetMaxIsa(ACLCONV_ISA_AVX512);
-    printf("cases %d, patch gradInput %d (overlapping %d), chosen by the planner %d\n", g_cases,
-           g_patch, g_overlap, g_chosen);
-    if (g_patch < g_cases / 2 || g_chosen == 0 || g_overlap == 0) {
+    printf("cases %d, patch gradInput %d (overlapping %d, transposed %d), chosen by the planner "
+           "%d\n",
+           g_cases, g_patch, g_overlap, g_fwd, g_chosen);
+    if (g_patch < g_cases / 2 || g_chosen == 0 || g_overlap == 0 || g_fwd == 0) {
         printf("FAIL: too few cases reached patch\n");
         it_fail();
     }

@@ -1,6 +1,6 @@
-/* gradInput of patch convolutions (conv_patch.h).
+/* Passes over columns of patches (conv_patch.h).
  *
- * When dil * (k - 1) < stride in every dim, a gradInput element at
+ * D's gradInput. When dil * (k - 1) < stride in every dim, a gradInput element at
  * i = o * stride - pad + t * dil has one (o, t) at most, so
  *   gradInput[n][c][patch of o][t] = sum_o' w[o'][c][t] * dy[n][o'][o]:
  * a 1x1 gradInput of C * taps channels over gradOutput's positions, with the
@@ -20,7 +20,9 @@
  * The phase split of the fast engine's own data pass takes at most
  * FAST_MAX_SUBS output phases: ViT's 16 x 16 / stride 16 patch embedding has
  * 256, each with one tap, and fell to the direct implementation (3 x 224 x
- * 224 gradInput of 768 channels: 14 s an image, now ~1 ms). */
+ * 224 gradInput of 768 channels: 14 s for 4 images, now ~5 ms).
+ *
+ * gradWeight and F's gradInput: below, "x's patches as columns". */
 #include "engine/conv_patch.h"
 
 #include <stdlib.h>
@@ -147,7 +149,6 @@ static void patch_problem(const conv_problem *p, conv_mode qmode, int64_t n0, in
 
 static const char *patch_data_why_not(const conv_problem *p, aclconvIsa isa)
 {
-    if (p->data_dir != CONV_DIR_BWD_DATA) return "not the gradInput of a regular convolution";
     if (p->empty) return "empty tensors";
     conv_mode qmode;
     if (!patch_mode(p, &qmode))
@@ -337,33 +338,39 @@ static void patch_data_run(const conv_problem *p, const void *state, void *works
     }
 }
 
-/* ---- gradWeight: im2col of x, the fast engine's 1x1 weights pass ---------- */
+/* ---- x's patches as columns: gradWeight, and F's gradInput --------------- */
 
-/* The weights pass of a chunk of nb images: x's patches as columns
- * [nb][G * CG * taps][positions] in x's dtype (a copy of each element a tap
- * reads, zeros for padding), the fast engine's 1x1 weights pass over them
- * into an fp32 [G * OG][CG * taps] sum; the chunks' sums added in order. */
-typedef struct patch_wstate {
-    wt_state ws[2]; /* a chunk of nb images; [1]: the last chunk's */
+/* A pass over x's patches as columns [nb][G * CG * taps][positions] in x's
+ * dtype (a copy of each element a tap reads, zeros for padding), a chunk of
+ * nb images at a time, by the fast engine's 1x1 pass:
+ * - gradWeight: each chunk's sums into an fp32 [G * OG][CG * taps] buffer,
+ *   the chunks' sums added in order, the total stored into gradWeight;
+ * - F's gradInput (a transposed call): the 1x1 forward pass over the
+ *   columns, into the chunk's images of gradInput directly. */
+typedef struct patch_xstate {
+    union {
+        wt_state ws[2];   /* gradWeight: a chunk of nb images; [1]: the last chunk's */
+        data_state ds[2]; /* F: the same */
+    } u;
+    bool weights;
     int64_t nb, nchunks, last;
     int64_t img;                             /* column elements of an image */
-    uint64_t cols_off, pass_off, sum_off[2]; /* sums: the total, a later chunk's */
-} patch_wstate;
+    uint64_t cols_off, pass_off, sum_off[2]; /* gradWeight sums: the total, a later chunk's */
+} patch_xstate;
 
-_Static_assert(sizeof(patch_wstate) <= CONV_IMPL_STATE_BYTES, "state too large");
+_Static_assert(sizeof(patch_xstate) <= CONV_IMPL_STATE_BYTES, "state too large");
 
-/* The 1x1 weights problem of images [n0, n0 + nb) of p: x as the columns at
- * cols, gradOutput's positions, gradWeight the dense fp32 [G * OG][CG *
- * taps] at sum (NULL while planning). */
-static void patch_wt_problem(const conv_problem *p, int64_t n0, int64_t nb, void *cols, float *sum,
-                             conv_problem *q)
+/* The 1x1 problem over the columns at cols of images [n0, n0 + nb) of p:
+ * gradOutput's positions, w as [G * OG][CG * taps] (its shape only where
+ * w's dims are not one run: the weights pass never reads it), no outputs
+ * (the caller sets them). */
+static void patch_cols_problem(const conv_problem *p, int64_t n0, int64_t nb, void *cols,
+                               conv_problem *q)
 {
     const int64_t taps = patch_taps(p), pos = patch_positions(p);
     *q = *p;
     q->n = nb;
     q->cg = p->cg * taps;
-    q->data_dir = CONV_DIR_BWD_DATA;
-    q->transposed = false;
     for (int i = 0; i < CONV_SPATIAL; ++i) {
         q->xs[i] = p->ys[i];
         q->ks[i] = q->stride[i] = q->dil[i] = 1;
@@ -383,34 +390,57 @@ static void patch_wt_problem(const conv_problem *p, int64_t n0, int64_t nb, void
     c.stride[1] = pos;
     c.stride[0] = c.dim[1] * pos;
     q->x = c;
-    conv_view w = {.data = (char *)sum, .dtype = ACL_FLOAT};
-    w.dim[0] = p->g * p->og;
-    w.dim[1] = q->cg;
-    w.dim[2] = w.dim[3] = w.dim[4] = 1;
-    w.stride[0] = q->cg;
-    w.stride[1] = w.stride[2] = w.stride[3] = w.stride[4] = 1;
-    q->grad_weight = w;
-    q->w = w;
-    q->w.data = p->w.data; /* (shape only: the weights pass never reads w) */
-    q->w.dtype = p->w.dtype;
+    const int64_t step = weight_run_step(&p->w);
+    q->w.dim[1] = q->cg;
+    q->w.stride[1] = step > 0 ? step : 1;
+    for (int d = 2; d < CONV_VIEW_DIMS; ++d) {
+        q->w.dim[d] = 1;
+        q->w.stride[d] = q->w.stride[1];
+    }
     q->grad_input.data = NULL;
+    q->grad_weight.data = NULL;
     q->grad_bias.data = NULL;
 }
 
-static const char *patch_wt_why_not(const conv_problem *p, aclconvIsa isa)
+/* patch_cols_problem for pass (weights: gradWeight the dense fp32 sums at
+ * sum; else F's gradInput, the chunk's images of p's). */
+static void patch_xpass_problem(const conv_problem *p, bool weights, int64_t n0, int64_t nb,
+                                void *cols, float *sum, conv_problem *q)
+{
+    patch_cols_problem(p, n0, nb, cols, q);
+    if (weights) {
+        conv_view w = {.data = (char *)sum, .dtype = ACL_FLOAT};
+        w.dim[0] = p->g * p->og;
+        w.dim[1] = q->cg;
+        w.dim[2] = w.dim[3] = w.dim[4] = 1;
+        w.stride[0] = q->cg;
+        w.stride[1] = w.stride[2] = w.stride[3] = w.stride[4] = 1;
+        q->grad_weight = w;
+        return;
+    }
+    q->grad_input = p->grad_input;
+    q->grad_input.data = p->grad_input.data +
+                         n0 * p->grad_input.stride[0] * (int64_t)dtype_bytes(p->grad_input.dtype);
+    q->grad_input.dim[0] = nb;
+}
+
+static const char *patch_xpass_why_not(const conv_problem *p, bool weights, aclconvIsa isa)
 {
     if (p->empty) return "empty tensors";
     if (smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p)) > PATCH_COLS_FLOATS)
         return "an image's columns exceed PATCH_COLS_FLOATS";
+    if (!weights && weight_run_step(&p->w) == 0)
+        return "weight dims (c, kd, kh, kw) are not one run";
     conv_problem q;
-    patch_wt_problem(p, 0, 1, NULL, NULL, &q);
-    return wt_why_not(&q, isa);
+    patch_xpass_problem(p, weights, 0, 1, NULL, NULL, &q);
+    return weights ? wt_why_not(&q, isa) : data_why_not(&q, isa);
 }
 
-static bool patch_wt_plan(const conv_problem *p, aclconvIsa isa, void *state,
-                          uint64_t *workspace_bytes)
+static bool patch_xpass_plan(const conv_problem *p, bool weights, aclconvIsa isa, void *state,
+                             uint64_t *workspace_bytes)
 {
-    patch_wstate *st = state;
+    patch_xstate *st = state;
+    st->weights = weights;
     st->img = smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p));
     st->nb = patch_chunk_images(p, st->img);
     st->nchunks = ceil_div(p->n, st->nb);
@@ -418,11 +448,13 @@ static bool patch_wt_plan(const conv_problem *p, aclconvIsa isa, void *state,
     uint64_t bytes[2];
     for (int i = 0; i < 2; ++i) {
         conv_problem q;
-        patch_wt_problem(p, 0, i == 0 ? st->nb : st->last, NULL, NULL, &q);
-        if (!wt_plan(&q, isa, &st->ws[i], &bytes[i])) return false;
+        patch_xpass_problem(p, weights, 0, i == 0 ? st->nb : st->last, NULL, NULL, &q);
+        if (weights ? !wt_plan(&q, isa, &st->u.ws[i], &bytes[i])
+                    : !data_plan(&q, isa, &st->u.ds[i], &bytes[i]))
+            return false;
     }
     const int64_t es = (int64_t)dtype_bytes(p->x.dtype);
-    const int64_t wfloats = smul(p->g * p->og, p->cg * patch_taps(p));
+    const int64_t wfloats = weights ? smul(p->g * p->og, p->cg * patch_taps(p)) : 0;
     uint64_t size = 0, pass_size = bytes[0] > bytes[1] ? bytes[0] : bytes[1];
     if (!ws_take(&size, ceil_div(smul(st->nb * st->img, es), 4), &st->cols_off) ||
         !ws_take(&size, (int64_t)(pass_size / sizeof(float)) + 1, &st->pass_off) ||
@@ -497,9 +529,9 @@ static void patch_store_task(void *ctx, size_t task)
                                    *src++);
 }
 
-static void patch_wt_run(const conv_problem *p, const void *state, void *workspace)
+static void patch_xpass_run(const conv_problem *p, const void *state, void *workspace)
 {
-    const patch_wstate *st = state;
+    const patch_xstate *st = state;
     char *ws = workspace;
     patch_wrun r = {
         .p = p, .cols = ws + st->cols_off, .sum = (float *)(void *)(ws + st->sum_off[0])};
@@ -511,32 +543,45 @@ static void patch_wt_run(const conv_problem *p, const void *state, void *workspa
         /* the first chunk sums into the total, the others beside it */
         r.part = ch == 0 ? r.sum : (float *)(void *)(ws + st->sum_off[1]);
         conv_problem q;
-        patch_wt_problem(p, r.n0, nb, r.cols, r.part, &q);
-        wt_run_pass(&q, &st->ws[last], ws + st->pass_off);
+        patch_xpass_problem(p, st->weights, r.n0, nb, r.cols, r.part, &q);
+        if (!st->weights) {
+            data_run_pass(&q, &st->u.ds[last], ws + st->pass_off);
+            continue;
+        }
+        wt_run_pass(&q, &st->u.ws[last], ws + st->pass_off);
         if (ch > 0) pool_parallel_for((size_t)(p->g * p->og), patch_add_task, &r);
     }
-    pool_parallel_for((size_t)(p->g * p->og), patch_store_task, &r);
+    if (st->weights) pool_parallel_for((size_t)(p->g * p->og), patch_store_task, &r);
+}
+
+/* D's gradInput spreads columns of gradInput; F's gradInput and gradWeight
+ * read columns of x */
+static bool patch_spreads(const conv_problem *p, conv_pass pass)
+{
+    return pass == CONV_PASS_DATA && p->data_dir == CONV_DIR_BWD_DATA;
 }
 
 static const char *patch_why_not(const conv_problem *p, conv_pass pass, aclconvIsa isa)
 {
-    return pass == CONV_PASS_DATA ? patch_data_why_not(p, isa) : patch_wt_why_not(p, isa);
+    return patch_spreads(p, pass) ? patch_data_why_not(p, isa)
+                                  : patch_xpass_why_not(p, pass == CONV_PASS_WEIGHTS, isa);
 }
 
 static bool patch_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
                        uint64_t *workspace_bytes)
 {
-    return pass == CONV_PASS_DATA ? patch_data_plan(p, isa, state, workspace_bytes)
-                                  : patch_wt_plan(p, isa, state, workspace_bytes);
+    return patch_spreads(p, pass)
+               ? patch_data_plan(p, isa, state, workspace_bytes)
+               : patch_xpass_plan(p, pass == CONV_PASS_WEIGHTS, isa, state, workspace_bytes);
 }
 
 static void patch_run_pass(const conv_problem *p, conv_pass pass, const void *state,
                            void *workspace)
 {
-    if (pass == CONV_PASS_DATA)
+    if (patch_spreads(p, pass))
         patch_data_run(p, state, workspace);
     else
-        patch_wt_run(p, state, workspace);
+        patch_xpass_run(p, state, workspace);
 }
 
 const conv_impl conv_impl_patch = {

@@ -1,15 +1,20 @@
-/* gradInput of patch convolutions: every dim's receptive field fits in its
- * stride (dil * (k - 1) < stride, as in ViT's 16 x 16 / stride 16 patch
- * embedding), so each gradInput element is read by at most one tap and
- * gradInput is a 1x1 gradInput of C * taps channels spread back into the
- * patches (src/engine/conv_patch.c). */
+/* The passes the fast engine declines by its limits (more output phases, a
+ * larger stride or kernel side than it takes), as its own 1x1 passes over
+ * columns of patches (src/engine/conv_patch.c):
+ * - D's gradInput (a regular call): the 1x1 gradInput of C * taps channels,
+ *   its columns spread (or, where patches overlap, summed) into gradInput's
+ *   patches. ViT's 16 x 16 / stride 16 patch embedding (256 output phases)
+ *   is the case it was written for;
+ * - gradWeight and F's gradInput (a transposed call): x's patches copied as
+ *   columns, then the 1x1 weights / forward pass over them. */
 #ifndef ACLCONV_CONV_PATCH_H_
 #define ACLCONV_CONV_PATCH_H_
 
 #include "engine/conv_impl.h"
 
 /* Columns (images x C*taps x positions of gradOutput) of one run of the 1x1
- * pass: a chunk of images at most this many floats (one image at least). */
+ * pass: a chunk of images at most this many elements (one image at least;
+ * passes over x's columns decline an image of more). */
 #define PATCH_COLS_FLOATS (1 << 20)
 
 extern const conv_impl conv_impl_patch;
