@@ -150,6 +150,8 @@ static void patch_problem(const conv_problem *p, conv_mode qmode, int64_t n0, in
 static const char *patch_data_why_not(const conv_problem *p, aclconvIsa isa)
 {
     if (p->empty) return "empty tensors";
+    if (smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p)) > PATCH_COLS_FLOATS)
+        return "an image's columns exceed PATCH_COLS_FLOATS";
     conv_mode qmode;
     if (!patch_mode(p, &qmode))
         return "patches overlap (dilation * (k - 1) >= stride) in a mode that rounds "
