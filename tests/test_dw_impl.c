@@ -109,6 +109,9 @@ typedef struct gen_opts {
     int narrow;    /* with inplace: 2-D, the row-window form over rows of at most 8
                     * columns (AVX-512's passes with the channels in the vector), mode
                     * FLOAT in half the cases, else any (fp32 rounded as packed) */
+    int large;     /* large kernels: 1-D sides 33-64, 2-D 17-31 (up to 961 taps,
+                    * RepLKNet's 31 x 31: more than the 512 of DW_MAX_TAPS before
+                    * session 47) */
 } gen_opts;
 
 static const char *const k_isa_env[3] = {"scalar", "avx2", "avx512"};
@@ -119,6 +122,7 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
     memset(p, 0, sizeof *p);
     p->rank = go->narrow      ? 2
               : go->round_win ? (int)rng_range(r, 2, 3)
+              : go->large     ? (int)rng_range(r, 1, 2)
                               : (int)rng_range(r, 1, 3);
     p->n = rng_range(r, 1, 4);
     /* in-place, half the cases: >= 16 channels, so one image chunk per
@@ -158,6 +162,10 @@ static void gen_problem(conv_problem *p, test_rng *r, const gen_opts *go)
         if (k33) p->ks[i] = i == 0 ? (rng_chance(r, 1, 2) ? 1 : 3) : 3;
         p->dil[i] = rng_chance(r, 1, 4) ? 2 : 1;
         p->stride[i] = !go->inplace && rng_chance(r, 1, 2) ? rng_range(r, 2, 3) : 1;
+        if (go->large) {
+            p->ks[i] = p->rank == 1 ? rng_range(r, 33, 64) : rng_range(r, 17, 31);
+            p->dil[i] = 1;
+        }
         if (s2 && i > 0) p->stride[i] = 2;
         if (s2 && i == 1) p->dil[i] = 1;
         if (win && i == 0) p->ks[i] = 1;
@@ -635,6 +643,14 @@ int main(int argc, char **argv)
             const int n = kind == 3 ? count / 4 + 1 : kind >= 4 ? count / 2 : count;
             for (int i = 0; i < n; ++i)
                 one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u + (uint64_t)isa * 7777777u, &go);
+        }
+        /* large kernels (integers, any dtype / mode) */
+        for (int kind = 0; kind < 2; ++kind) {
+            const gen_opts gl = {.int_data = 1, .dtypes = kind, .isa = isa, .large = 1};
+            for (int i = 0; i < count / 16 + 1; ++i)
+                one_case(seed + (uint64_t)i * 15731u + (uint64_t)kind * 789221u +
+                             (uint64_t)isa * 7777777u,
+                         &gl);
         }
         /* fp32 in mode FLOAT16 or HF32 in the row-window form: the run of
          * both gradients rounds x in the weights kernels' window (AVX-512;

@@ -205,12 +205,12 @@ const char *plane_geometry(const conv_problem *p, conv_pass pass, dw_dim dim[CON
 {
     int64_t taps = 1;
     for (int i = 0; i < CONV_SPATIAL; ++i) {
-        if (p->ks[i] > DW_MAX_K) return "a kernel side > 32";
+        if (p->ks[i] > DW_MAX_K) return "a kernel side > 64";
         if (p->stride[i] > DW_MAX_STRIDE) return "a stride > 16";
         if (p->ks[i] < 1 || p->stride[i] < 1 || p->dil[i] < 1) return "a degenerate kernel";
         taps *= p->ks[i];
     }
-    if (taps > DW_MAX_TAPS) return "more than 512 taps";
+    if (taps > DW_MAX_TAPS) return "more than DW_MAX_TAPS (1024) taps";
     *bwd = pass == CONV_PASS_DATA && p->data_dir == CONV_DIR_BWD_DATA;
     *ntaps = taps;
     int64_t plane = 1, phases = 1;

@@ -10,9 +10,9 @@
 #include "kernels/conv_ukernels.h"
 #include "kernels/ukernel_prefetch.h"
 
-#define DW_MAX_K 32       /* kernel side */
+#define DW_MAX_K 64       /* kernel side */
 #define DW_MAX_STRIDE 16  /* stride (source phases, output phases) */
-#define DW_MAX_TAPS 512   /* taps of the whole kernel */
+#define DW_MAX_TAPS 1024  /* taps of the whole kernel (per-call tables on the stack) */
 #define DW_MAX_PLANE (1ll << 24) /* floats of a packed channel plane (all phases) */
 
 /* One spatial dim of the geometry. */

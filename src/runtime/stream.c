@@ -18,6 +18,7 @@
 
 #include "common/alloc.h"
 #include "common/log.h"
+#include "common/thread.h"
 #include "runtime/rt_internal.h"
 
 enum { STATUS_MSG_CAPACITY = 512 };
@@ -135,7 +136,7 @@ static aclError stream_new(const char *fn, bool is_default, stream **out)
     pthread_cond_init(&s->idle_cv, NULL);
     s->is_default = is_default;
     s->refs = 1;
-    int rc = pthread_create(&s->worker, NULL, worker_main, s);
+    int rc = aclconv_thread_create(&s->worker, worker_main, s);
     if (rc != 0) {
         stream_free(s);
         aclconv_set_error("%s: cannot start a stream worker thread (error %d)", fn, rc);

@@ -42,6 +42,7 @@
 
 #include "aclconv/aclconv.h"
 #include "common/log.h"
+#include "common/thread.h"
 
 /* Upper bound of aclconvSetNumThreads / ACLCONV_NUM_THREADS, caller included. */
 #define POOL_MAX_THREADS 1024
@@ -237,7 +238,7 @@ static int grow_workers(int want)
         /* a worker must not mistake the job published before it starts for an
          * old one, so it starts from the current generation */
         w->seen = g_pool.generation;
-        if (pthread_create(&w->thread, NULL, worker_main, w) != 0) break;
+        if (aclconv_thread_create(&w->thread, worker_main, w) != 0) break;
         ++g_pool.spawned;
     }
     int have = g_pool.spawned;
