@@ -102,18 +102,14 @@ static bool patch_mode(const conv_problem *p, conv_mode *qmode)
     return p->y.dtype == dt && p->w.dtype == dt;
 }
 
-/* The 1x1 problem of images [n0, n0 + nb) of p in mode qmode: gradOutput's
- * positions as its input's, w as [G * OG][CG * taps], gradInput the dense
- * fp32 columns [nb][G * CG * taps][positions] at cols (NULL while
- * planning). */
-static void patch_problem(const conv_problem *p, conv_mode qmode, int64_t n0, int64_t nb,
-                          float *cols, conv_problem *q)
+/* q = p as a 1x1 problem over gradOutput's positions for images [n0, n0 +
+ * nb) with CG * taps input channels a group: x-shaped views and w keep p's
+ * until the caller sets them; no outputs. */
+static void patch_1x1(const conv_problem *p, int64_t n0, int64_t nb, conv_problem *q)
 {
-    const int64_t taps = patch_taps(p), pos = patch_positions(p);
     *q = *p;
-    q->mode = qmode;
     q->n = nb;
-    q->cg = p->cg * taps;
+    q->cg = p->cg * patch_taps(p);
     for (int i = 0; i < CONV_SPATIAL; ++i) {
         q->xs[i] = p->ys[i];
         q->ks[i] = q->stride[i] = q->dil[i] = 1;
@@ -122,29 +118,56 @@ static void patch_problem(const conv_problem *p, conv_mode qmode, int64_t n0, in
     q->y.data = p->y.data + n0 * p->y.stride[0] * (int64_t)dtype_bytes(p->y.dtype);
     q->y.dim[0] = nb;
     q->bias_src = q->y;
-    const int64_t step = weight_run_step(&p->w);
-    q->w.dim[1] = q->cg;
-    q->w.stride[1] = step;
-    for (int d = 2; d < CONV_VIEW_DIMS; ++d) {
-        q->w.dim[d] = 1;
-        q->w.stride[d] = step;
-    }
-    conv_view c = {.data = (char *)cols, .dtype = ACL_FLOAT};
-    c.dim[0] = nb;
+    q->grad_input.data = NULL;
+    q->grad_weight.data = NULL;
+    q->grad_bias.data = NULL;
+}
+
+/* The dense columns [nb][G * CG * taps][positions] of q (patch_1x1) at
+ * data, elements of dtype dt. */
+static conv_view patch_cols_view(const conv_problem *p, const conv_problem *q, void *data,
+                                 aclDataType dt)
+{
+    conv_view c = {.data = (char *)data, .dtype = dt};
+    c.dim[0] = q->n;
     c.dim[1] = p->g * q->cg;
     for (int i = 0; i < CONV_SPATIAL; ++i)
         c.dim[2 + i] = p->ys[i];
     c.stride[4] = 1;
     c.stride[3] = p->ys[2];
     c.stride[2] = p->ys[1] * p->ys[2];
-    c.stride[1] = pos;
-    c.stride[0] = c.dim[1] * pos;
-    q->grad_input = c;
-    q->x = c; /* (x-shaped; the data pass of D never reads it) */
+    c.stride[1] = patch_positions(p);
+    c.stride[0] = c.dim[1] * c.stride[1];
+    return c;
+}
+
+/* w of q as [G * OG][CG * taps]: w's (c, kd, kh, kw) dims as one at step
+ * (weight_run_step; 1 where they are not one run: then only its shape is
+ * right, which the weights pass alone may use). */
+static void patch_weights_1x1(const conv_problem *p, conv_problem *q)
+{
+    const int64_t step = weight_run_step(&p->w);
+    q->w.dim[1] = q->cg;
+    for (int d = 1; d < CONV_VIEW_DIMS; ++d) {
+        if (d > 1) q->w.dim[d] = 1;
+        q->w.stride[d] = step > 0 ? step : 1;
+    }
+}
+
+/* The 1x1 problem of images [n0, n0 + nb) of p in mode qmode: gradOutput's
+ * positions as its input's, w as [G * OG][CG * taps], gradInput the dense
+ * fp32 columns [nb][G * CG * taps][positions] at cols (NULL while
+ * planning). */
+static void patch_problem(const conv_problem *p, conv_mode qmode, int64_t n0, int64_t nb,
+                          float *cols, conv_problem *q)
+{
+    patch_1x1(p, n0, nb, q);
+    q->mode = qmode;
+    patch_weights_1x1(p, q);
+    q->grad_input = patch_cols_view(p, q, cols, ACL_FLOAT);
+    q->x = q->grad_input; /* (x-shaped; the data pass of D never reads it) */
     q->x.data = NULL;
     q->x.dtype = p->x.dtype;
-    q->grad_weight.data = NULL;
-    q->grad_bias.data = NULL;
 }
 
 static const char *patch_data_why_not(const conv_problem *p, aclconvIsa isa)
@@ -369,39 +392,9 @@ _Static_assert(sizeof(patch_xstate) <= CONV_IMPL_STATE_BYTES, "state too large")
 static void patch_cols_problem(const conv_problem *p, int64_t n0, int64_t nb, void *cols,
                                conv_problem *q)
 {
-    const int64_t taps = patch_taps(p), pos = patch_positions(p);
-    *q = *p;
-    q->n = nb;
-    q->cg = p->cg * taps;
-    for (int i = 0; i < CONV_SPATIAL; ++i) {
-        q->xs[i] = p->ys[i];
-        q->ks[i] = q->stride[i] = q->dil[i] = 1;
-        q->pad[i] = 0;
-    }
-    q->y.data = p->y.data + n0 * p->y.stride[0] * (int64_t)dtype_bytes(p->y.dtype);
-    q->y.dim[0] = nb;
-    q->bias_src = q->y;
-    conv_view c = {.data = (char *)cols, .dtype = p->x.dtype};
-    c.dim[0] = nb;
-    c.dim[1] = p->g * q->cg;
-    for (int i = 0; i < CONV_SPATIAL; ++i)
-        c.dim[2 + i] = p->ys[i];
-    c.stride[4] = 1;
-    c.stride[3] = p->ys[2];
-    c.stride[2] = p->ys[1] * p->ys[2];
-    c.stride[1] = pos;
-    c.stride[0] = c.dim[1] * pos;
-    q->x = c;
-    const int64_t step = weight_run_step(&p->w);
-    q->w.dim[1] = q->cg;
-    q->w.stride[1] = step > 0 ? step : 1;
-    for (int d = 2; d < CONV_VIEW_DIMS; ++d) {
-        q->w.dim[d] = 1;
-        q->w.stride[d] = q->w.stride[1];
-    }
-    q->grad_input.data = NULL;
-    q->grad_weight.data = NULL;
-    q->grad_bias.data = NULL;
+    patch_1x1(p, n0, nb, q);
+    q->x = patch_cols_view(p, q, cols, p->x.dtype);
+    patch_weights_1x1(p, q);
 }
 
 /* patch_cols_problem for pass (weights: gradWeight the dense fp32 sums at
