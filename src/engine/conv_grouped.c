@@ -97,6 +97,11 @@ static const char *grp_geometry(const conv_problem *p, conv_pass pass, grp_state
     if (p->cg == 1 && p->og == 1) return "depthwise (dw takes it)";
     if (p->g < 2) return "not grouped";
     if (p->cg > GRP_MAX_CH || p->og > GRP_MAX_CH) return "more than 16 channels per group";
+    /* plane_geometry takes dw's larger kernels; this pass's W tap tables
+     * hold GRP_CONV_MAX_KW (pack_group_split, the kernels' masks) */
+    for (int i = 0; i < CONV_SPATIAL; ++i)
+        if (p->ks[i] > GRP_CONV_MAX_KW) return "a kernel side > 32";
+    if (p->ks[0] * p->ks[1] * p->ks[2] > 512) return "more than 512 taps";
     const char *why = plane_geometry(p, pass, st->dim, &st->bwd, &st->ntaps, &st->plane, &st->src_floats);
     if (why) return why;
     /* a task holds a group's whole planes (with up to KW shifted copies):
