@@ -9,7 +9,7 @@ const conv_impl *const conv_impl_list[] = {
     &conv_impl_dw,      /* declines everything that is not depthwise */
     &conv_impl_grouped, /* few channels per group; declines the rest */
     &conv_impl_fast,
-    &conv_impl_patch, /* gradInput the fast engine declines: patches (k <= stride) */
+    &conv_impl_patch, /* what fast declines by its limits: 1x1 passes over patches */
     &conv_impl_direct,
     NULL,
 };
