@@ -19,7 +19,7 @@ static int64_t data_nsub(const conv_problem *p)
     int64_t n = 1;
     for (int i = 0; i < 3; ++i) {
         if (p->stride[i] < 1 || p->stride[i] > FAST_MAX_STRIDE) return FAST_MAX_SUBS + 1;
-        n *= p->stride[i]; /* <= 16^3 */
+        n *= p->stride[i]; /* <= FAST_MAX_STRIDE^3 */
     }
     return n;
 }
