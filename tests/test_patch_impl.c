@@ -88,7 +88,11 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes, int big
         /* dilation while the patch stays inside the stride, or any */
         p.dil[i] = p.ks[i] > 1 && rng_chance(&r, 1, 4) ? (p.stride[i] - 1) / (p.ks[i] - 1) : 1;
         if (p.dil[i] < 1) p.dil[i] = overlap ? 2 : 1;
-        it_draw_extent(&p, i, 0, p.rank == 1 ? 200 : p.rank == 2 ? 30 : 10, &r);
+        /* long 1-D rows in a quarter: 16-bit rows spread in several blocks */
+        const int64_t maxs = p.rank == 1   ? (rng_chance(&r, 1, 4) ? 3000 : 200)
+                             : p.rank == 2 ? 30
+                                           : 10;
+        it_draw_extent(&p, i, 0, maxs, &r);
         phases *= p.stride[i];
     }
     p.mode = dtypes ? (conv_mode)rng_range(&r, 0, 3)

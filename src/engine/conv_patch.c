@@ -252,6 +252,29 @@ static void zero_plane(const conv_view *out, int64_t n, int64_t c)
         }
 }
 
+/* fp32 of a 16-bit patch row transposed at a time (a buffer on the stack):
+ * whole patches, so a W kernel side of at most this */
+#define PATCH_ROW16_FLOATS 512
+
+/* Positions [lo, hi) of a patch row of a 16-bit gradInput whose patches lie
+ * edge to edge in W (k == stride, unit steps), from its [kw][ow] columns at
+ * src (pitch pos), to the run at element `at`: transposed into fp32 a block
+ * of positions at a time, then narrowed by conv_store_results (its rounding
+ * keeps the columns' values, which carry the mode's already). */
+static void spread_row16(const patch_run *r, const float *src, int64_t pos, int64_t lo, int64_t hi,
+                         int64_t at)
+{
+    const conv_problem *p = r->p;
+    const int64_t kw = p->ks[2], block = PATCH_ROW16_FLOATS / kw;
+    float buf[PATCH_ROW16_FLOATS];
+    for (int64_t o0 = lo; o0 < hi; o0 += block) {
+        const int64_t cnt = min64(block, hi - o0);
+        r->k->transpose((size_t)kw, (size_t)cnt, src + o0, (size_t)pos, buf, (size_t)kw);
+        conv_store_results(&p->grad_input, p->mode, r->k, false, at + (o0 - lo) * kw, 1, cnt * kw,
+                           buf);
+    }
+}
+
 /* Spreads the columns of image n0 + i, channel c (task i * C + c) into
  * gradInput: tap (kd, kh, kw) of position (od, oh, ow) to element
  * (od * s - pad + kd * dil, ...). A row of patches (od, oh, kd, kh) is a
@@ -271,7 +294,8 @@ static void patch_spread_task(void *ctx, size_t task)
     const int64_t ow_lo = min64(p->ys[2], ceil_div(pd[2], s[2]));
     const int64_t last = p->xs[2] - 1 + pd[2] - dl[2] * (ks[2] - 1);
     const int64_t ow_hi = max64(ow_lo, last < 0 ? 0 : min64(p->ys[2], last / s[2] + 1));
-    const bool rows = out->dtype == ACL_FLOAT && out->stride[4] == 1 && dl[2] == 1;
+    const bool rows = out->stride[4] == 1 && dl[2] == 1 &&
+                      (out->dtype == ACL_FLOAT || (ks[2] == s[2] && ks[2] <= PATCH_ROW16_FLOATS));
     for (int64_t kd = 0; kd < ks[0]; ++kd)
         for (int64_t kh = 0; kh < ks[1]; ++kh) {
             const float *tap = col + (kd * ks[1] + kh) * ks[2] * pos;
@@ -284,9 +308,11 @@ static void patch_spread_task(void *ctx, size_t task)
                     const float *src = tap + (od * p->ys[1] + oh) * p->ys[2];
                     const int64_t at = conv_view_index(out, n, c, id, ih, 0);
                     const int64_t lo = rows ? ow_lo : 0, hi = rows ? ow_hi : 0;
-                    if (hi > lo)
+                    if (hi > lo && out->dtype == ACL_FLOAT)
                         r->k->transpose((size_t)ks[2], (size_t)(hi - lo), src + lo, (size_t)pos,
                                         (float *)out->data + at + lo * s[2] - pd[2], (size_t)s[2]);
+                    else if (hi > lo) /* 16-bit: patches edge to edge in W (k == stride) */
+                        spread_row16(r, src, pos, lo, hi, at + lo * s[2] - pd[2]);
                     for (int64_t ow = 0; ow < p->ys[2]; ++ow) {
                         if (ow >= lo && ow < hi) continue;
                         for (int64_t kw = 0; kw < ks[2]; ++kw) {
