@@ -279,7 +279,8 @@ static void spread_row16(const patch_run *r, const float *src, int64_t pos, int6
  * gradInput: tap (kd, kh, kw) of position (od, oh, ow) to element
  * (od * s - pad + kd * dil, ...). A row of patches (od, oh, kd, kh) is a
  * transpose of its [kw][ow] columns where all of them land inside gradInput
- * (fp32, unit steps), element by element at its ends and otherwise. */
+ * (unit steps; fp32, or 16-bit through spread_row16 where the patches lie
+ * edge to edge), element by element at its ends and otherwise. */
 static void patch_spread_task(void *ctx, size_t task)
 {
     const patch_run *r = ctx;
