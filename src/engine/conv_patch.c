@@ -33,31 +33,6 @@
 #include "engine/conv_views.h"
 #include "threading/pool.h"
 
-typedef struct patch_state {
-    /* the 1x1 pass of a chunk of nb images; [1]: of the last chunk's */
-    data_state ds[2];
-    conv_mode qmode; /* the 1x1 pass's mode */
-    int64_t nb, nchunks, last;
-    uint64_t cols_off, pass_off; /* workspace: the chunk's columns, then the pass's own */
-    bool zero;    /* some gradInput elements are read by no tap: planes zeroed first */
-    bool overlap; /* patches overlap: columns summed in a plane per slot (plane_off) */
-    int slots;
-    int64_t plane_floats;
-    uint64_t plane_off;
-} patch_state;
-
-_Static_assert(sizeof(patch_state) <= CONV_IMPL_STATE_BYTES, "state too large");
-
-/* Images per chunk: columns of img elements an image, at most
- * PATCH_COLS_FLOATS of them a chunk (ACLCONV_PATCH_COLS sets the bound:
- * tests), one image at least. */
-static int64_t patch_chunk_images(const conv_problem *p, int64_t img)
-{
-    const char *e = getenv("ACLCONV_PATCH_COLS");
-    const int64_t most = e ? atoll(e) : PATCH_COLS_FLOATS;
-    return max64(1, min64(p->n, most / img));
-}
-
 static int64_t patch_taps(const conv_problem *p)
 {
     return p->ks[0] * p->ks[1] * p->ks[2];
@@ -67,6 +42,45 @@ static int64_t patch_positions(const conv_problem *p)
 {
     return p->ys[0] * p->ys[1] * p->ys[2];
 }
+
+/* Column elements of an image: G * CG * taps x positions. */
+static int64_t patch_image_cols(const conv_problem *p)
+{
+    return smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p));
+}
+
+/* The runs of the 1x1 pass: chunks of nb images (at most PATCH_COLS_FLOATS
+ * column elements, ACLCONV_PATCH_COLS sets the bound: tests; one image at
+ * least), the last one of `last`. */
+typedef struct patch_chunks {
+    int64_t nb, nchunks, last;
+} patch_chunks;
+
+static patch_chunks patch_plan_chunks(const conv_problem *p)
+{
+    const char *e = getenv("ACLCONV_PATCH_COLS");
+    const int64_t most = e ? atoll(e) : PATCH_COLS_FLOATS;
+    patch_chunks c;
+    c.nb = max64(1, min64(p->n, most / patch_image_cols(p)));
+    c.nchunks = ceil_div(p->n, c.nb);
+    c.last = p->n - (c.nchunks - 1) * c.nb;
+    return c;
+}
+
+typedef struct patch_state {
+    /* the 1x1 pass of a chunk of nb images; [1]: of the last chunk's */
+    data_state ds[2];
+    conv_mode qmode; /* the 1x1 pass's mode */
+    patch_chunks ch;
+    uint64_t cols_off, pass_off; /* workspace: the chunk's columns, then the pass's own */
+    bool zero;    /* some gradInput elements are read by no tap: planes zeroed first */
+    bool overlap; /* patches overlap: columns summed in a plane per slot (plane_off) */
+    int slots;
+    int64_t plane_floats;
+    uint64_t plane_off;
+} patch_state;
+
+_Static_assert(sizeof(patch_state) <= CONV_IMPL_STATE_BYTES, "state too large");
 
 /* The step between w's elements along its (c, kd, kh, kw) dims taken as one
  * index, or 0 when they are not one run with a positive step. */
@@ -173,7 +187,7 @@ static void patch_problem(const conv_problem *p, conv_mode qmode, int64_t n0, in
 static const char *patch_data_why_not(const conv_problem *p, aclconvIsa isa)
 {
     if (p->empty) return "empty tensors";
-    if (smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p)) > PATCH_COLS_FLOATS)
+    if (patch_image_cols(p) > PATCH_COLS_FLOATS)
         return "an image's columns exceed PATCH_COLS_FLOATS";
     conv_mode qmode;
     if (!patch_mode(p, &qmode))
@@ -200,20 +214,16 @@ static bool patch_data_plan(const conv_problem *p, aclconvIsa isa, void *state,
                             uint64_t *workspace_bytes)
 {
     patch_state *st = state;
-    const int64_t img = smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p));
-    if (img > FAST_MAX_FLOATS) return false;
-    st->nb = patch_chunk_images(p, img);
-    st->nchunks = ceil_div(p->n, st->nb);
-    st->last = p->n - (st->nchunks - 1) * st->nb;
+    st->ch = patch_plan_chunks(p);
     if (!patch_mode(p, &st->qmode)) return false;
     uint64_t bytes[2];
     for (int i = 0; i < 2; ++i) {
         conv_problem q;
-        patch_problem(p, st->qmode, 0, i == 0 ? st->nb : st->last, NULL, &q);
+        patch_problem(p, st->qmode, 0, i == 0 ? st->ch.nb : st->ch.last, NULL, &q);
         if (!data_plan(&q, isa, &st->ds[i], &bytes[i])) return false;
     }
     uint64_t size = 0, pass_size = bytes[0] > bytes[1] ? bytes[0] : bytes[1];
-    if (!ws_take(&size, st->nb * img, &st->cols_off) ||
+    if (!ws_take(&size, st->ch.nb * patch_image_cols(p), &st->cols_off) ||
         !ws_take(&size, (int64_t)(pass_size / sizeof(float)) + 1, &st->pass_off))
         return false;
     st->overlap = patches_overlap(p);
@@ -240,16 +250,8 @@ typedef struct patch_run {
 static void zero_plane(const conv_view *out, int64_t n, int64_t c)
 {
     for (int64_t d = 0; d < out->dim[2]; ++d)
-        for (int64_t h = 0; h < out->dim[3]; ++h) {
-            const int64_t at = conv_view_index(out, n, c, d, h, 0);
-            if (out->stride[4] == 1) {
-                memset(out->data + at * (int64_t)dtype_bytes(out->dtype), 0,
-                       (size_t)out->dim[4] * dtype_bytes(out->dtype));
-                continue;
-            }
-            for (int64_t w = 0; w < out->dim[4]; ++w)
-                store_from_f32(out->data, out->dtype, at + w * out->stride[4], 0.0f);
-        }
+        for (int64_t h = 0; h < out->dim[3]; ++h)
+            conv_view_zero_row(out, n, c, d, h, 0, 1, out->dim[4]);
 }
 
 /* fp32 of a 16-bit patch row transposed at a time (a buffer on the stack):
@@ -376,11 +378,11 @@ static void patch_data_run(const conv_problem *p, const void *state, void *works
                    .k = conv_ukernels_for(st->ds[0].isa),
                    .cols = cols,
                    .planes = (float *)(void *)(ws + st->plane_off)};
-    for (int64_t ch = 0; ch < st->nchunks; ++ch) {
-        const bool last = ch + 1 == st->nchunks;
-        const int64_t nb = last ? st->last : st->nb;
+    for (int64_t ch = 0; ch < st->ch.nchunks; ++ch) {
+        const bool last = ch + 1 == st->ch.nchunks;
+        const int64_t nb = last ? st->ch.last : st->ch.nb;
         conv_problem q;
-        r.n0 = ch * st->nb;
+        r.n0 = ch * st->ch.nb;
         patch_problem(p, st->qmode, r.n0, nb, cols, &q);
         data_run_pass(&q, &st->ds[last], ws + st->pass_off);
         if (st->overlap)
@@ -405,8 +407,7 @@ typedef struct patch_xstate {
         data_state ds[2]; /* F: the same */
     } u;
     bool weights;
-    int64_t nb, nchunks, last;
-    int64_t img;                             /* column elements of an image */
+    patch_chunks ch;
     uint64_t cols_off, pass_off, sum_off[2]; /* gradWeight sums: the total, a later chunk's */
 } patch_xstate;
 
@@ -449,7 +450,7 @@ static void patch_xpass_problem(const conv_problem *p, bool weights, int64_t n0,
 static const char *patch_xpass_why_not(const conv_problem *p, bool weights, aclconvIsa isa)
 {
     if (p->empty) return "empty tensors";
-    if (smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p)) > PATCH_COLS_FLOATS)
+    if (patch_image_cols(p) > PATCH_COLS_FLOATS)
         return "an image's columns exceed PATCH_COLS_FLOATS";
     if (!weights && weight_run_step(&p->w) == 0)
         return "weight dims (c, kd, kh, kw) are not one run";
@@ -463,14 +464,11 @@ static bool patch_xpass_plan(const conv_problem *p, bool weights, aclconvIsa isa
 {
     patch_xstate *st = state;
     st->weights = weights;
-    st->img = smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p));
-    st->nb = patch_chunk_images(p, st->img);
-    st->nchunks = ceil_div(p->n, st->nb);
-    st->last = p->n - (st->nchunks - 1) * st->nb;
+    st->ch = patch_plan_chunks(p);
     uint64_t bytes[2];
     for (int i = 0; i < 2; ++i) {
         conv_problem q;
-        patch_xpass_problem(p, weights, 0, i == 0 ? st->nb : st->last, NULL, NULL, &q);
+        patch_xpass_problem(p, weights, 0, i == 0 ? st->ch.nb : st->ch.last, NULL, NULL, &q);
         if (weights ? !wt_plan(&q, isa, &st->u.ws[i], &bytes[i])
                     : !data_plan(&q, isa, &st->u.ds[i], &bytes[i]))
             return false;
@@ -478,10 +476,10 @@ static bool patch_xpass_plan(const conv_problem *p, bool weights, aclconvIsa isa
     const int64_t es = (int64_t)dtype_bytes(p->x.dtype);
     const int64_t wfloats = weights ? smul(p->g * p->og, p->cg * patch_taps(p)) : 0;
     uint64_t size = 0, pass_size = bytes[0] > bytes[1] ? bytes[0] : bytes[1];
-    if (!ws_take(&size, ceil_div(smul(st->nb * st->img, es), 4), &st->cols_off) ||
+    if (!ws_take(&size, ceil_div(smul(st->ch.nb * patch_image_cols(p), es), 4), &st->cols_off) ||
         !ws_take(&size, (int64_t)(pass_size / sizeof(float)) + 1, &st->pass_off) ||
         !ws_take(&size, wfloats, &st->sum_off[0]) ||
-        !ws_take(&size, st->nchunks > 1 ? wfloats : 0, &st->sum_off[1]))
+        !ws_take(&size, st->ch.nchunks > 1 ? wfloats : 0, &st->sum_off[1]))
         return false;
     *workspace_bytes = size;
     return true;
@@ -557,10 +555,10 @@ static void patch_xpass_run(const conv_problem *p, const void *state, void *work
     char *ws = workspace;
     patch_wrun r = {
         .p = p, .cols = ws + st->cols_off, .sum = (float *)(void *)(ws + st->sum_off[0])};
-    for (int64_t ch = 0; ch < st->nchunks; ++ch) {
-        const bool last = ch + 1 == st->nchunks;
-        const int64_t nb = last ? st->last : st->nb;
-        r.n0 = ch * st->nb;
+    for (int64_t ch = 0; ch < st->ch.nchunks; ++ch) {
+        const bool last = ch + 1 == st->ch.nchunks;
+        const int64_t nb = last ? st->ch.last : st->ch.nb;
+        r.n0 = ch * st->ch.nb;
         pool_parallel_for((size_t)(nb * p->g * p->cg), patch_cols_task, &r);
         /* the first chunk sums into the total, the others beside it */
         r.part = ch == 0 ? r.sum : (float *)(void *)(ws + st->sum_off[1]);
