@@ -18,6 +18,8 @@
  *   weights of that dtype); else direct does.
  * - Forced, patch takes every gradWeight here (x's patches as columns, a
  *   chunk of images at a time, the chunks' sums added in order).
+ * - A case in four runs D's gradInput a block of channels at a time (one
+ *   channel, or 2 to CG - 1 with a shorter last block: ACLCONV_PATCH_COLS).
  * - Unforced, the planner takes patch (or grouped, ahead of it) for D with
  *   more than 16 output phases (the fast engine's limit) and such weights,
  *   never direct; patch's count is required.
@@ -53,7 +55,7 @@ static bool weight_is_run(const conv_view *w)
  * groups of at most 12 channels in two cases of three (over every engine's
  * side limit but dw's: the planner must not pick grouped, whose W tap tables
  * hold 32) */
-static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes, int bigk)
+static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes, int bigk, int blocks)
 {
     test_rng r;
     rng_seed(&r, seed);
@@ -94,6 +96,15 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes, int big
                                            : 10;
         it_draw_extent(&p, i, 0, maxs, &r);
         phases *= p.stride[i];
+    }
+    /* blocks: runs of the 1x1 pass over one image and 2 to CG - 1 channels
+     * of each group (D's gradInput; ACLCONV_PATCH_COLS, the caller unsets
+     * it), a shorter last block where that does not divide CG */
+    if (blocks && p.cg > 2) {
+        const int64_t chan = p.g * p.ks[0] * p.ks[1] * p.ks[2] * p.ys[0] * p.ys[1] * p.ys[2];
+        char v[32];
+        snprintf(v, sizeof v, "%" PRId64, chan * rng_range(&r, 2, p.cg - 1));
+        setenv("ACLCONV_PATCH_COLS", v, 1);
     }
     p.mode = dtypes ? (conv_mode)rng_range(&r, 0, 3)
                     : (int_data ? (conv_mode)rng_range(&r, 0, 1) : CONV_MODE_F32);
@@ -198,15 +209,17 @@ int main(int argc, char **argv)
         /* small integers (bitwise; fp32 or every dtype), real data (bounds) */
         for (int kind = 0; kind < 3; ++kind)
             for (int i = 0; i < count; ++i) {
-                /* every other case a chunk per image (ACLCONV_PATCH_COLS):
-                 * the chunks' columns reused, their gradWeight sums added */
-                if (i % 2) setenv("ACLCONV_PATCH_COLS", "1", 1);
+                /* a case in four a chunk per image and, for D's gradInput,
+                 * a block per channel (ACLCONV_PATCH_COLS=1): the chunks'
+                 * columns reused, their gradWeight sums added; another in
+                 * four blocks of several channels */
+                if (i % 4 == 1) setenv("ACLCONV_PATCH_COLS", "1", 1);
                 one_case(seed + 7919u * (uint64_t)i + 104729u * (uint64_t)kind + (uint64_t)isa, isa,
-                         kind != 2, kind == 1, 0);
+                         kind != 2, kind == 1, 0, i % 4 == 3);
                 unsetenv("ACLCONV_PATCH_COLS");
             }
         for (int i = 0; i < count / 10 + 1; ++i)
-            one_case(seed + 6151u * (uint64_t)i + (uint64_t)isa, isa, 1, i % 2, 1);
+            one_case(seed + 6151u * (uint64_t)i + (uint64_t)isa, isa, 1, i % 2, 1, 0);
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
     }
     aclconvSetMaxIsa(ACLCONV_ISA_AVX512);

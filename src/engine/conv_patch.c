@@ -49,26 +49,47 @@ static int64_t patch_image_cols(const conv_problem *p)
     return smul(smul(p->g * p->cg, patch_taps(p)), patch_positions(p));
 }
 
-/* The runs of the 1x1 pass: chunks of nb images (at most PATCH_COLS_FLOATS
- * column elements, ACLCONV_PATCH_COLS sets the bound: tests; one image at
- * least), the last one of `last`. */
+/* Column elements of one channel of every group, an image: G * taps x
+ * positions (a run of the 1x1 pass takes one at least). */
+static int64_t patch_channel_cols(const conv_problem *p)
+{
+    return smul(p->g * patch_taps(p), patch_positions(p));
+}
+
+/* The runs of the 1x1 pass: chunks of nb images, the last one of `last`,
+ * each at most PATCH_COLS_FLOATS column elements (ACLCONV_PATCH_COLS sets
+ * the bound: tests). Where one image has more and channel blocks are taken
+ * (D's gradInput), a chunk is one image and a block of cb channels of each
+ * group, ncb blocks an image, the last one of last_cb: a block's columns
+ * need only its rows of w, and its gradInput planes are its own (a 3-D
+ * stride-3 layer of 512 channels on 24^3: 7 Mi column elements an image,
+ * which fell to the direct implementation at 0.2 GFLOP/s). Otherwise cb is
+ * CG, an image at least a chunk. */
 typedef struct patch_chunks {
     int64_t nb, nchunks, last;
+    int64_t cb, ncb, last_cb;
 } patch_chunks;
 
-static patch_chunks patch_plan_chunks(const conv_problem *p)
+static patch_chunks patch_plan_chunks(const conv_problem *p, bool channel_blocks)
 {
     const char *e = getenv("ACLCONV_PATCH_COLS");
     const int64_t most = e ? atoll(e) : PATCH_COLS_FLOATS;
-    patch_chunks c;
+    patch_chunks c = {.cb = p->cg, .ncb = 1, .last_cb = p->cg};
     c.nb = max64(1, min64(p->n, most / patch_image_cols(p)));
+    if (channel_blocks && patch_image_cols(p) > most) {
+        c.nb = 1;
+        c.cb = max64(1, most / patch_channel_cols(p));
+        c.ncb = ceil_div(p->cg, c.cb);
+        c.last_cb = p->cg - (c.ncb - 1) * c.cb;
+    }
     c.nchunks = ceil_div(p->n, c.nb);
     c.last = p->n - (c.nchunks - 1) * c.nb;
     return c;
 }
 
 typedef struct patch_state {
-    /* the 1x1 pass of a chunk of nb images; [1]: of the last chunk's */
+    /* the 1x1 pass of a chunk of nb images and cb channels; [1]: of one of
+     * last images or last_cb channels (one of them is nb or cb) */
     data_state ds[2];
     conv_mode qmode; /* the 1x1 pass's mode */
     patch_chunks ch;
@@ -168,16 +189,18 @@ static void patch_weights_1x1(const conv_problem *p, conv_problem *q)
     }
 }
 
-/* The 1x1 problem of images [n0, n0 + nb) of p in mode qmode: gradOutput's
- * positions as its input's, w as [G * OG][CG * taps], gradInput the dense
- * fp32 columns [nb][G * CG * taps][positions] at cols (NULL while
- * planning). */
+/* The 1x1 problem of images [n0, n0 + nb), channels [c0, c0 + cb) of each
+ * group of p in mode qmode: gradOutput's positions as its input's, w as [G
+ * * OG][cb * taps] (w's rows from channel c0 on), gradInput the dense fp32
+ * columns [nb][G * cb * taps][positions] at cols (NULL while planning). */
 static void patch_problem(const conv_problem *p, conv_mode qmode, int64_t n0, int64_t nb,
-                          float *cols, conv_problem *q)
+                          int64_t c0, int64_t cb, float *cols, conv_problem *q)
 {
     patch_1x1(p, n0, nb, q);
+    q->cg = cb * patch_taps(p);
     q->mode = qmode;
     patch_weights_1x1(p, q);
+    q->w.data += c0 * patch_taps(p) * q->w.stride[1] * (int64_t)dtype_bytes(p->w.dtype);
     q->grad_input = patch_cols_view(p, q, cols, ACL_FLOAT);
     q->x = q->grad_input; /* (x-shaped; the data pass of D never reads it) */
     q->x.data = NULL;
@@ -187,15 +210,15 @@ static void patch_problem(const conv_problem *p, conv_mode qmode, int64_t n0, in
 static const char *patch_data_why_not(const conv_problem *p, aclconvIsa isa)
 {
     if (p->empty) return "empty tensors";
-    if (patch_image_cols(p) > PATCH_COLS_FLOATS)
-        return "an image's columns exceed PATCH_COLS_FLOATS";
+    if (patch_channel_cols(p) > PATCH_COLS_FLOATS)
+        return "a channel's columns (G * taps x positions) exceed PATCH_COLS_FLOATS";
     conv_mode qmode;
     if (!patch_mode(p, &qmode))
         return "patches overlap (dilation * (k - 1) >= stride) in a mode that rounds "
                "gradInput, with operands it rounds";
     if (weight_run_step(&p->w) == 0) return "weight dims (c, kd, kh, kw) are not one run";
     conv_problem q;
-    patch_problem(p, qmode, 0, 1, NULL, &q);
+    patch_problem(p, qmode, 0, 1, 0, p->cg, NULL, &q);
     return data_why_not(&q, isa);
 }
 
@@ -214,16 +237,17 @@ static bool patch_data_plan(const conv_problem *p, aclconvIsa isa, void *state,
                             uint64_t *workspace_bytes)
 {
     patch_state *st = state;
-    st->ch = patch_plan_chunks(p);
+    st->ch = patch_plan_chunks(p, true);
     if (!patch_mode(p, &st->qmode)) return false;
     uint64_t bytes[2];
     for (int i = 0; i < 2; ++i) {
         conv_problem q;
-        patch_problem(p, st->qmode, 0, i == 0 ? st->ch.nb : st->ch.last, NULL, &q);
+        patch_problem(p, st->qmode, 0, i == 0 ? st->ch.nb : st->ch.last, 0,
+                      i == 0 ? st->ch.cb : st->ch.last_cb, NULL, &q);
         if (!data_plan(&q, isa, &st->ds[i], &bytes[i])) return false;
     }
     uint64_t size = 0, pass_size = bytes[0] > bytes[1] ? bytes[0] : bytes[1];
-    if (!ws_take(&size, st->ch.nb * patch_image_cols(p), &st->cols_off) ||
+    if (!ws_take(&size, st->ch.nb * st->ch.cb * patch_channel_cols(p), &st->cols_off) ||
         !ws_take(&size, (int64_t)(pass_size / sizeof(float)) + 1, &st->pass_off))
         return false;
     st->overlap = patches_overlap(p);
@@ -243,7 +267,7 @@ typedef struct patch_run {
     const conv_ukernels *k;
     const float *cols;
     float *planes; /* overlap: a plane per slot */
-    int64_t n0;
+    int64_t n0, c0, cb; /* the chunk's first image, its channels of each group */
 } patch_run;
 
 /* Zeros plane (n, c) of gradInput. */
@@ -277,8 +301,17 @@ static void spread_row16(const patch_run *r, const float *src, int64_t pos, int6
     }
 }
 
-/* Spreads the columns of image n0 + i, channel c (task i * C + c) into
- * gradInput: tap (kd, kh, kw) of position (od, oh, ow) to element
+/* The gradInput channel of the chunk's channel cl (of G * cb), and the
+ * columns of its image i. */
+static int64_t patch_chunk_channel(const patch_run *r, int64_t i, int64_t cl, const float **col)
+{
+    const conv_problem *p = r->p;
+    *col = r->cols + (i * p->g * r->cb + cl) * patch_taps(p) * patch_positions(p);
+    return cl / r->cb * p->cg + r->c0 + cl % r->cb;
+}
+
+/* Spreads the columns of image n0 + i, the chunk's channel cl (task i * G
+ * * cb + cl) into gradInput: tap (kd, kh, kw) of position (od, oh, ow) to element
  * (od * s - pad + kd * dil, ...). A row of patches (od, oh, kd, kh) is a
  * transpose of its [kw][ow] columns where all of them land inside gradInput
  * (unit steps; fp32, or 16-bit through spread_row16 where the patches lie
@@ -288,11 +321,12 @@ static void patch_spread_task(void *ctx, size_t task)
     const patch_run *r = ctx;
     const conv_problem *p = r->p;
     const conv_view *out = &p->grad_input;
-    const int64_t chans = p->g * p->cg, i = (int64_t)task / chans, c = (int64_t)task % chans;
+    const int64_t chans = p->g * r->cb, i = (int64_t)task / chans;
     const int64_t n = r->n0 + i, pos = patch_positions(p);
     const int64_t *s = p->stride, *dl = p->dil, *pd = p->pad, *ks = p->ks;
+    const float *col;
+    const int64_t c = patch_chunk_channel(r, i, (int64_t)task % chans, &col);
     if (r->st->zero) zero_plane(out, n, c);
-    const float *col = r->cols + (i * chans + c) * patch_taps(p) * pos;
     /* the ow whose every kw lands inside gradInput: [ow_lo, ow_hi) */
     const int64_t ow_lo = min64(p->ys[2], ceil_div(pd[2], s[2]));
     const int64_t last = p->xs[2] - 1 + pd[2] - dl[2] * (ks[2] - 1);
@@ -330,8 +364,8 @@ static void patch_spread_task(void *ctx, size_t task)
         }
 }
 
-/* Overlapping patches: the columns of image n0 + i, channel c (task i * C +
- * c) summed into the slot's fp32 plane, tap after tap (the same order for
+/* Overlapping patches: the columns of image n0 + i, the chunk's channel cl
+ * (task i * G * cb + cl) summed into the slot's fp32 plane, tap after tap (the same order for
  * any thread count), then stored with the mode's result rounding. */
 static void patch_sum_task(void *ctx, size_t task, int slot)
 {
@@ -339,12 +373,13 @@ static void patch_sum_task(void *ctx, size_t task, int slot)
     const conv_problem *p = r->p;
     const patch_state *st = r->st;
     const conv_view *out = &p->grad_input;
-    const int64_t chans = p->g * p->cg, i = (int64_t)task / chans, c = (int64_t)task % chans;
+    const int64_t chans = p->g * r->cb, i = (int64_t)task / chans;
     const int64_t n = r->n0 + i, pos = patch_positions(p);
     const int64_t *s = p->stride, *dl = p->dil, *pd = p->pad, *ks = p->ks, *xs = p->xs;
     float *plane = r->planes + (int64_t)slot * st->plane_floats;
     memset(plane, 0, (size_t)(xs[0] * xs[1] * xs[2]) * sizeof(float));
-    const float *col = r->cols + (i * chans + c) * patch_taps(p) * pos;
+    const float *col;
+    const int64_t c = patch_chunk_channel(r, i, (int64_t)task % chans, &col);
     for (int64_t kd = 0; kd < ks[0]; ++kd)
         for (int64_t kh = 0; kh < ks[1]; ++kh)
             for (int64_t kw = 0; kw < ks[2]; ++kw, col += pos)
@@ -378,18 +413,23 @@ static void patch_data_run(const conv_problem *p, const void *state, void *works
                    .k = conv_ukernels_for(st->ds[0].isa),
                    .cols = cols,
                    .planes = (float *)(void *)(ws + st->plane_off)};
-    for (int64_t ch = 0; ch < st->ch.nchunks; ++ch) {
-        const bool last = ch + 1 == st->ch.nchunks;
-        const int64_t nb = last ? st->ch.last : st->ch.nb;
-        conv_problem q;
-        r.n0 = ch * st->ch.nb;
-        patch_problem(p, st->qmode, r.n0, nb, cols, &q);
-        data_run_pass(&q, &st->ds[last], ws + st->pass_off);
-        if (st->overlap)
-            pool_parallel_for_slots((size_t)(nb * p->g * p->cg), st->slots, patch_sum_task, &r);
-        else
-            pool_parallel_for((size_t)(nb * p->g * p->cg), patch_spread_task, &r);
-    }
+    for (int64_t ch = 0; ch < st->ch.nchunks; ++ch)
+        for (int64_t b = 0; b < st->ch.ncb; ++b) {
+            const int64_t nb = ch + 1 == st->ch.nchunks ? st->ch.last : st->ch.nb;
+            r.cb = b + 1 == st->ch.ncb ? st->ch.last_cb : st->ch.cb;
+            r.n0 = ch * st->ch.nb;
+            r.c0 = b * st->ch.cb;
+            conv_problem q;
+            patch_problem(p, st->qmode, r.n0, nb, r.c0, r.cb, cols, &q);
+            /* (nb, cb) is one of the planned shapes: ds[1]'s where it differs */
+            const bool other = nb != st->ch.nb || r.cb != st->ch.cb;
+            data_run_pass(&q, &st->ds[other], ws + st->pass_off);
+            const size_t tasks = (size_t)(nb * p->g * r.cb);
+            if (st->overlap)
+                pool_parallel_for_slots(tasks, st->slots, patch_sum_task, &r);
+            else
+                pool_parallel_for(tasks, patch_spread_task, &r);
+        }
 }
 
 /* ---- x's patches as columns: gradWeight, and F's gradInput --------------- */
@@ -464,7 +504,7 @@ static bool patch_xpass_plan(const conv_problem *p, bool weights, aclconvIsa isa
 {
     patch_xstate *st = state;
     st->weights = weights;
-    st->ch = patch_plan_chunks(p);
+    st->ch = patch_plan_chunks(p, false);
     uint64_t bytes[2];
     for (int i = 0; i < 2; ++i) {
         conv_problem q;

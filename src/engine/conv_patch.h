@@ -13,9 +13,10 @@
 #include "engine/conv_impl.h"
 
 /* Columns (images x C*taps x positions of gradOutput) of one run of the 1x1
- * pass: a chunk of images at most this many elements; an image of more is
- * declined (the workspace stays a few MiB: a 31 x 31 depthwise layer on 56 x
- * 56 planes would take 1.4 GiB of columns an image). */
+ * pass: a chunk of images at most this many elements; for D's gradInput an
+ * image of more is run a block of channels at a time, elsewhere declined
+ * (the workspace stays a few MiB: a 31 x 31 depthwise layer on 56 x 56
+ * planes would take 1.4 GiB of columns an image). */
 #define PATCH_COLS_FLOATS (1 << 20)
 
 extern const conv_impl conv_impl_patch;
