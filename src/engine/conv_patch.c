@@ -270,14 +270,6 @@ typedef struct patch_run {
     int64_t n0, c0, cb; /* the chunk's first image, its channels of each group */
 } patch_run;
 
-/* Zeros plane (n, c) of gradInput. */
-static void zero_plane(const conv_view *out, int64_t n, int64_t c)
-{
-    for (int64_t d = 0; d < out->dim[2]; ++d)
-        for (int64_t h = 0; h < out->dim[3]; ++h)
-            conv_view_zero_row(out, n, c, d, h, 0, 1, out->dim[4]);
-}
-
 /* fp32 of a 16-bit patch row transposed at a time (a buffer on the stack):
  * whole patches, so a W kernel side of at most this */
 #define PATCH_ROW16_FLOATS 512
@@ -326,7 +318,7 @@ static void patch_spread_task(void *ctx, size_t task)
     const int64_t *s = p->stride, *dl = p->dil, *pd = p->pad, *ks = p->ks;
     const float *col;
     const int64_t c = patch_chunk_channel(r, i, (int64_t)task % chans, &col);
-    if (r->st->zero) zero_plane(out, n, c);
+    if (r->st->zero) conv_view_zero_plane(out, n, c);
     /* the ow whose every kw lands inside gradInput: [ow_lo, ow_hi) */
     const int64_t ow_lo = min64(p->ys[2], ceil_div(pd[2], s[2]));
     const int64_t last = p->xs[2] - 1 + pd[2] - dl[2] * (ks[2] - 1);

@@ -201,11 +201,16 @@ void conv_view_zero_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int
             ((uint16_t *)(void *)at)[i * ws] = 0;
 }
 
+void conv_view_zero_plane(const conv_view *v, int64_t n, int64_t c)
+{
+    for (int64_t d = 0; d < v->dim[2]; ++d)
+        for (int64_t h = 0; h < v->dim[3]; ++h)
+            conv_view_zero_row(v, n, c, d, h, 0, 1, v->dim[4]);
+}
+
 void conv_view_zero(const conv_view *v)
 {
     for (int64_t n = 0; n < v->dim[0]; ++n)
         for (int64_t c = 0; c < v->dim[1]; ++c)
-            for (int64_t d = 0; d < v->dim[2]; ++d)
-                for (int64_t h = 0; h < v->dim[3]; ++h)
-                    conv_view_zero_row(v, n, c, d, h, 0, 1, v->dim[4]);
+            conv_view_zero_plane(v, n, c);
 }

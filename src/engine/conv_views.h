@@ -103,6 +103,9 @@ void conv_pack_block(const conv_view *v, int64_t n, int64_t c, conv_mode mode, f
 void conv_view_zero_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
                         int64_t step, int64_t end);
 
+/* Writes zeros (in v's dtype) to every element of spatial block (n, c) of v. */
+void conv_view_zero_plane(const conv_view *v, int64_t n, int64_t c);
+
 /* Writes zeros (in v's dtype) to every element of v. */
 void conv_view_zero(const conv_view *v);
 
