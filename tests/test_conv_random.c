@@ -22,7 +22,10 @@
  * also be "discriminating": when the reference is not all zero, at least one
  * element must have 0 outside [lo, hi], so an all-zero result cannot pass.
  * Every 4th case also runs with 1, 2 and 3 threads and requires bitwise
- * identical outputs.
+ * identical outputs. Every 10th case is planned with the direct
+ * implementation forced (ACLCONV_IMPL=direct): the fallback every other
+ * implementation's test compares with is itself checked here, against the
+ * plain reference, on every feature.
  *
  * Usage:
  *   test_conv_random [--seed S|time] [--count N] [--soak] [--case "<line>"] [--verbose]
@@ -51,9 +54,11 @@
 /* every THREAD_CHECK_EVERY-th case is also run with each thread count below */
 #define THREAD_CHECK_EVERY 4
 static const int k_thread_counts[] = {1, 2, 3};
+/* every DIRECT_EVERY-th case (from the 6th) forces the direct implementation */
+#define DIRECT_EVERY 10
 
 typedef struct stats {
-    int cases, failed, exact, tolerance, transposed, empty, views, thread_checked;
+    int cases, failed, exact, tolerance, transposed, empty, views, thread_checked, direct;
     int dims[4], cmt[4], masks[8], kind[4];
     int64_t compared, discriminating;
 } stats;
@@ -209,9 +214,9 @@ static int run_case(const ref_problem *p, int thread_check, stats *st)
 static void print_stats(const stats *st, double secs)
 {
     printf("cases %d (failed %d): exact %d, tolerance %d; 1-D %d, 2-D %d, 3-D %d; transposed %d; "
-           "empty %d; with views %d; thread-checked %d\n",
+           "empty %d; with views %d; thread-checked %d; direct forced %d\n",
            st->cases, st->failed, st->exact, st->tolerance, st->dims[1], st->dims[2], st->dims[3],
-           st->transposed, st->empty, st->views, st->thread_checked);
+           st->transposed, st->empty, st->views, st->thread_checked, st->direct);
     printf("cubeMathType 0/1/2/3: %d/%d/%d/%d; compute FLOAT/HF32/FLOAT16/BFLOAT16: %d/%d/%d/%d\n",
            st->cmt[0], st->cmt[1], st->cmt[2], st->cmt[3], st->kind[CK_FP32], st->kind[CK_HF32],
            st->kind[CK_FP16], st->kind[CK_BF16]);
@@ -281,7 +286,11 @@ int main(int argc, char **argv)
             ref_problem p;
             conv_gen_problem(&r, c % BIG_CASE_EVERY == BIG_CASE_EVERY - 1 ? &big : &o, &p);
             snprintf(p.name, sizeof p.name, "r%d", c);
+            const bool direct = c % DIRECT_EVERY == 5;
+            if (direct) setenv("ACLCONV_IMPL", "direct", 1);
+            st.direct += direct;
             run_case(&p, c % THREAD_CHECK_EVERY == 0, &st);
+            unsetenv("ACLCONV_IMPL");
         }
     }
     print_stats(&st, now_s() - t0);

@@ -32,30 +32,39 @@ static inline int64_t in_pos(int64_t o, int64_t k, int64_t stride, int64_t dil, 
     return i >= 0 && i < in_size ? i : -1;
 }
 
+/* The data passes sum each element tap by tap, the channels of a tap
+ * innermost: the tap's positions are found once for all channels (with the
+ * channels outermost, the divisions of out_pos ran for every channel and
+ * tap: 0.1-0.2 GFLOP/s on layers that fell here, such as a 2-D k7 s6 one of
+ * 256 channels, 4.7 s where oneDNN took 4 ms). */
 void conv_direct_bwd_data(const conv_problem *p, const conv_packed *t, int64_t n, int64_t c)
 {
     const int64_t *ks = p->ks, *s = p->stride, *dl = p->dil, *pd = p->pad;
     const int64_t grp = c / p->cg, cl = c % p->cg, ychan = p->g * p->og;
+    const int64_t yplane = p->ys[0] * p->ys[1] * p->ys[2], wstep = p->cg * ks[0] * ks[1] * ks[2];
     const conv_view *out = &p->grad_input;
     for (int64_t id = 0; id < p->xs[0]; ++id)
         for (int64_t ih = 0; ih < p->xs[1]; ++ih)
             for (int64_t iw = 0; iw < p->xs[2]; ++iw) {
                 float acc = 0.0f;
-                for (int64_t o = grp * p->og; o < (grp + 1) * p->og; ++o)
-                    for (int64_t kd = 0; kd < ks[0]; ++kd) {
-                        int64_t od = out_pos(id, kd, s[0], dl[0], pd[0], p->ys[0]);
-                        if (od < 0) continue;
-                        for (int64_t kh = 0; kh < ks[1]; ++kh) {
-                            int64_t oh = out_pos(ih, kh, s[1], dl[1], pd[1], p->ys[1]);
-                            if (oh < 0) continue;
-                            for (int64_t kw = 0; kw < ks[2]; ++kw) {
-                                int64_t ow = out_pos(iw, kw, s[2], dl[2], pd[2], p->ys[2]);
-                                if (ow < 0) continue;
-                                acc += t->y[packed_index(p->ys, ychan, n, o, od, oh, ow)] *
-                                       t->w[packed_index(ks, p->cg, o, cl, kd, kh, kw)];
-                            }
+                for (int64_t kd = 0; kd < ks[0]; ++kd) {
+                    const int64_t od = out_pos(id, kd, s[0], dl[0], pd[0], p->ys[0]);
+                    if (od < 0) continue;
+                    for (int64_t kh = 0; kh < ks[1]; ++kh) {
+                        const int64_t oh = out_pos(ih, kh, s[1], dl[1], pd[1], p->ys[1]);
+                        if (oh < 0) continue;
+                        for (int64_t kw = 0; kw < ks[2]; ++kw) {
+                            const int64_t ow = out_pos(iw, kw, s[2], dl[2], pd[2], p->ys[2]);
+                            if (ow < 0) continue;
+                            const float *y =
+                                t->y + packed_index(p->ys, ychan, n, grp * p->og, od, oh, ow);
+                            const float *w =
+                                t->w + packed_index(ks, p->cg, grp * p->og, cl, kd, kh, kw);
+                            for (int64_t o = 0; o < p->og; ++o)
+                                acc += y[o * yplane] * w[o * wstep];
                         }
                     }
+                }
                 store_from_f32(out->data, out->dtype, conv_view_index(out, n, c, id, ih, iw),
                                conv_round_result(acc, p->mode));
             }
@@ -64,28 +73,30 @@ void conv_direct_bwd_data(const conv_problem *p, const conv_packed *t, int64_t n
 void conv_direct_fwd(const conv_problem *p, const conv_packed *t, int64_t n, int64_t o)
 {
     const int64_t *ks = p->ks, *s = p->stride, *dl = p->dil, *pd = p->pad;
-    const int64_t grp = o / p->og, xchan = p->g * p->cg;
+    const int64_t grp = o / p->og, xchan = p->g * p->cg, taps = ks[0] * ks[1] * ks[2];
+    const int64_t xplane = p->xs[0] * p->xs[1] * p->xs[2];
     const conv_view *out = &p->grad_input;
     for (int64_t od = 0; od < p->ys[0]; ++od)
         for (int64_t oh = 0; oh < p->ys[1]; ++oh)
             for (int64_t ow = 0; ow < p->ys[2]; ++ow) {
                 float acc = 0.0f;
-                for (int64_t cl = 0; cl < p->cg; ++cl)
-                    for (int64_t kd = 0; kd < ks[0]; ++kd) {
-                        int64_t id = in_pos(od, kd, s[0], dl[0], pd[0], p->xs[0]);
-                        if (id < 0) continue;
-                        for (int64_t kh = 0; kh < ks[1]; ++kh) {
-                            int64_t ih = in_pos(oh, kh, s[1], dl[1], pd[1], p->xs[1]);
-                            if (ih < 0) continue;
-                            for (int64_t kw = 0; kw < ks[2]; ++kw) {
-                                int64_t iw = in_pos(ow, kw, s[2], dl[2], pd[2], p->xs[2]);
-                                if (iw < 0) continue;
-                                acc += t->x[packed_index(p->xs, xchan, n, grp * p->cg + cl, id,
-                                                         ih, iw)] *
-                                       t->w[packed_index(ks, p->cg, o, cl, kd, kh, kw)];
-                            }
+                for (int64_t kd = 0; kd < ks[0]; ++kd) {
+                    const int64_t id = in_pos(od, kd, s[0], dl[0], pd[0], p->xs[0]);
+                    if (id < 0) continue;
+                    for (int64_t kh = 0; kh < ks[1]; ++kh) {
+                        const int64_t ih = in_pos(oh, kh, s[1], dl[1], pd[1], p->xs[1]);
+                        if (ih < 0) continue;
+                        for (int64_t kw = 0; kw < ks[2]; ++kw) {
+                            const int64_t iw = in_pos(ow, kw, s[2], dl[2], pd[2], p->xs[2]);
+                            if (iw < 0) continue;
+                            const float *x =
+                                t->x + packed_index(p->xs, xchan, n, grp * p->cg, id, ih, iw);
+                            const float *w = t->w + packed_index(ks, p->cg, o, 0, kd, kh, kw);
+                            for (int64_t cl = 0; cl < p->cg; ++cl)
+                                acc += x[cl * xplane] * w[cl * taps];
                         }
                     }
+                }
                 store_from_f32(out->data, out->dtype, conv_view_index(out, n, o, od, oh, ow),
                                conv_round_result(acc, p->mode));
             }
