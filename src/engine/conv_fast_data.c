@@ -1115,32 +1115,31 @@ static void data_task(void *ctx, size_t index, int slot)
 
 /* Zeros gradInput[n, c] at the positions of the output phases without taps
  * (several sub-problems: sub is phase rho, sub = (rho0*s1 + rho1)*s2 +
- * rho2; one: it covers every position): a row
- * whose W phases all have none in one run, else each such phase's
- * elements. Row by row through the view: element by element with
- * store_from_f32 it was 40% of a 1x1 stride-2 layer's gradInput (three of
- * four phases empty, r50 56 -> 28, 256 -> 512 channels). */
+ * rho2; one: it covers every position): each row one of whose W phases has
+ * none in one run, the other phases' elements written again by the
+ * pass's tasks later (an empty phase's elements at the stride touch every
+ * line of the row anyway; zeroed a phase at a time they were 40% of a k2
+ * s3 layer's gradInput on 13 x 13). Row by row through the view: element
+ * by element with store_from_f32 it was 40% of a 1x1 stride-2 layer's
+ * gradInput (three of four phases empty, r50 56 -> 28, 256 -> 512
+ * channels). */
 static void data_zero_task(void *ctx, size_t i)
 {
     const data_run *r = ctx;
     const conv_view *out = r->out;
     const int64_t one[3] = {1, 1, 1}, *s = r->nsub > 1 ? r->p->stride : one, *xs = r->p->xs;
     const int64_t channels = out->dim[1], n = (int64_t)i / channels, c = (int64_t)i % channels;
+    if (r->zero_planes) {
+        conv_view_zero_plane(out, n, c);
+        return;
+    }
     for (int64_t d = 0; d < xs[0]; ++d)
         for (int64_t h = 0; h < xs[1]; ++h) {
             const int64_t first = ((d % s[0]) * s[1] + h % s[1]) * s[2]; /* W phase 0's sub */
-            bool all = true, any = false;
-            for (int64_t rho = 0; rho < s[2]; ++rho) {
-                all &= r->empty[first + rho];
-                any |= r->empty[first + rho];
-            }
-            if (!any) continue;
-            if (all) {
-                conv_view_zero_row(out, n, c, d, h, 0, 1, xs[2]);
-                continue;
-            }
+            bool any = false;
             for (int64_t rho = 0; rho < s[2]; ++rho)
-                if (r->empty[first + rho]) conv_view_zero_row(out, n, c, d, h, rho, s[2], xs[2]);
+                any |= r->empty[first + rho];
+            if (any) conv_view_zero_row(out, n, c, d, h, 0, 1, xs[2]);
         }
 }
 
@@ -1198,6 +1197,17 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
         tat += g->nt;
     }
     r->zero_cells = r->zero_cells && zeros;
+    /* every row zeroed (each (D, H) phase pair has a W phase without taps):
+     * the planes a memset each */
+    const int64_t one[3] = {1, 1, 1}, *ps = r->nsub > 1 ? p->stride : one;
+    r->zero_planes = zeros;
+    for (int64_t rd = 0; rd < ps[0]; ++rd)
+        for (int64_t rh = 0; rh < ps[1]; ++rh) {
+            bool any = false;
+            for (int64_t rw = 0; rw < ps[2]; ++rw)
+                any |= r->empty[(rd * ps[1] + rh) * ps[2] + rw];
+            r->zero_planes = r->zero_planes && any;
+        }
     if (zeros && compute && !r->zero_cells)
         pool_parallel_for((size_t)(r->out->dim[0] * r->out->dim[1]), data_zero_task, r);
 }

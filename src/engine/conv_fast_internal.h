@@ -337,6 +337,7 @@ typedef struct data_run {
      * its cells (every phase's elements) right before its kernels write
      * phase 0, instead of a pass over the other phases first */
     bool zero_cells;
+    bool zero_planes; /* data_zero_task: every row of a plane has a W phase without taps */
 } data_run;
 
 const char *data_why_not(const conv_problem *p, aclconvIsa isa);
