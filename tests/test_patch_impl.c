@@ -13,9 +13,9 @@
  *   summed from unrounded columns; a quarter are transposed (F: gradInput
  *   is the 1x1 forward pass over x's patches as columns).
  * - Forced, patch takes every problem here whose weights' (c, kd, kh, kw)
- *   dims are one run and, with overlapping patches, whose columns need no
- *   rounding (FLOAT / HF32 modes, or FLOAT16 / BF16 with gradOutput and
- *   weights of that dtype); else direct does.
+ *   dims are one run or, with overlapping patches in the FLOAT16 / BF16
+ *   modes, whose weights are not of that dtype (rounded into a dense copy;
+ *   gradOutput likewise); else direct does.
  * - Forced, patch takes every gradWeight here (x's patches as columns, a
  *   chunk of images at a time, the chunks' sums added in order).
  * - A case in four runs D's gradInput a block of channels at a time (one
@@ -34,7 +34,7 @@
 #include "impl_test.h"
 #include "test_rng.h"
 
-static int g_cases, g_patch, g_chosen, g_overlap, g_fwd, g_bigk;
+static int g_cases, g_patch, g_chosen, g_overlap, g_fwd, g_bigk, g_copies;
 
 /* Whether w's (c, kd, kh, kw) dims are one run with a positive step. */
 static bool weight_is_run(const conv_view *w)
@@ -133,16 +133,18 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes, int big
     float *tol[2] = {NULL, NULL};
     if (!int_data) it_tolerances(&p, &o, tol);
 
-    /* overlapping patches sum unrounded columns: FLOAT / HF32 modes, or
-     * FLOAT16 / BF16 with gradOutput and weights of that dtype */
+    /* overlapping patches sum unrounded columns: in the FLOAT16 / BF16
+     * modes from operands of that dtype, others rounded into fp32 copies
+     * first (the weights' copy is dense: any weights then) */
     bool overlaps = false;
     for (int i = 0; i < 3; ++i)
         overlaps = overlaps || p.dil[i] * (p.ks[i] - 1) >= p.stride[i];
     const aclDataType mdt = p.mode == CONV_MODE_F16 ? ACL_FLOAT16 : ACL_BF16;
     const bool rounds = p.mode == CONV_MODE_F16 || p.mode == CONV_MODE_BF16;
-    const bool run = weight_is_run(&p.w) &&
-                     (fwd || !overlaps || !rounds || (p.y.dtype == mdt && p.w.dtype == mdt));
+    const bool wcopy = !fwd && overlaps && rounds && p.w.dtype != mdt;
+    const bool run = weight_is_run(&p.w) || wcopy;
     g_overlap += overlaps && run && !fwd;
+    g_copies += overlaps && rounds && !fwd && (wcopy || p.y.dtype != mdt);
     g_fwd += fwd && run;
     it_tensor first[2];
     char names[2][16];
@@ -223,10 +225,11 @@ int main(int argc, char **argv)
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
     }
     aclconvSetMaxIsa(ACLCONV_ISA_AVX512);
-    printf("cases %d, patch gradInput %d (overlapping %d, transposed %d), chosen by the planner "
-           "%d\n",
-           g_cases, g_patch, g_overlap, g_fwd, g_chosen);
-    if (g_patch < g_cases / 2 || g_chosen == 0 || g_overlap == 0 || g_fwd == 0 || g_bigk == 0) {
+    printf("cases %d, patch gradInput %d (overlapping %d, from rounded copies %d, transposed %d), "
+           "chosen by the planner %d\n",
+           g_cases, g_patch, g_overlap, g_copies, g_fwd, g_chosen);
+    if (g_patch < g_cases / 2 || g_chosen == 0 || g_overlap == 0 || g_fwd == 0 || g_bigk == 0 ||
+        g_copies == 0) {
         printf("FAIL: too few cases reached patch\n");
         it_fail();
     }

@@ -142,6 +142,7 @@ typedef struct ws_region {
 
 typedef struct direct_state {
     ws_region x, y, w;
+    aclconvIsa isa; /* the packing's row kernels */
 } direct_state;
 
 /* Reserves an aligned region for numel floats; false on overflow. */
@@ -165,6 +166,7 @@ static bool direct_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, v
                         uint64_t *workspace_bytes)
 {
     direct_state *st = state;
+    st->isa = isa;
     bool need_x = pass == CONV_PASS_WEIGHTS || p->data_dir == CONV_DIR_FWD;
     bool need_y = pass == CONV_PASS_WEIGHTS || p->data_dir == CONV_DIR_BWD_DATA;
     bool need_w = pass == CONV_PASS_DATA;
@@ -178,6 +180,7 @@ static bool direct_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, v
 
 typedef struct direct_run {
     const conv_problem *p;
+    const conv_ukernels *k;
     conv_pass pass;
     conv_packed packed;
     float *dst[3]; /* packed x, y, w or NULL */
@@ -195,7 +198,7 @@ static void direct_pack_task(void *arg, size_t i)
         size_t rows = r->dst[t] ? (size_t)rows_of(v) : 0;
         if (i < rows) {
             int64_t block = v->dim[2] * v->dim[3] * v->dim[4];
-            conv_pack_block(v, (int64_t)i / v->dim[1], (int64_t)i % v->dim[1], r->p->mode,
+            conv_pack_block(v, (int64_t)i / v->dim[1], (int64_t)i % v->dim[1], r->p->mode, r->k,
                             r->dst[t] + (int64_t)i * block);
             return;
         }
@@ -228,7 +231,7 @@ static void direct_run_pass(const conv_problem *p, conv_pass pass, const void *s
                             void *workspace)
 {
     const direct_state *st = state;
-    direct_run r = {.p = p, .pass = pass};
+    direct_run r = {.p = p, .k = conv_ukernels_for(st->isa), .pass = pass};
     r.dst[0] = region(workspace, st->x);
     r.dst[1] = region(workspace, st->y);
     r.dst[2] = region(workspace, st->w);

@@ -87,11 +87,25 @@ static patch_chunks patch_plan_chunks(const conv_problem *p, bool channel_blocks
     return c;
 }
 
+/* How the 1x1 pass of D's gradInput reads its operands. Overlapping
+ * patches in a mode that rounds gradInput (FLOAT16, BF16) need columns
+ * without that rounding: the pass runs in FLOAT mode on operands of the
+ * mode's precision, whose products fp32 holds exactly, so a column is the
+ * mode's sum before its rounding. An operand of another dtype is rounded
+ * into a dense fp32 copy first (gradOutput a chunk of images at a time,
+ * the weights once): fp32 layers with overlapping patches of more than 16
+ * phases in cubeMathType 2 took `direct` (a 2-D k7 s6 layer 121 ms against
+ * 12 ms in mode 0). */
+typedef struct patch_ops {
+    conv_mode qmode;
+    bool ycopy, wcopy;
+} patch_ops;
+
 typedef struct patch_state {
     /* the 1x1 pass of a chunk of nb images and cb channels; [1]: of one of
      * last images or last_cb channels (one of them is nb or cb) */
     data_state ds[2];
-    conv_mode qmode; /* the 1x1 pass's mode */
+    patch_ops ops;
     patch_chunks ch;
     uint64_t cols_off, pass_off; /* workspace: the chunk's columns, then the pass's own */
     bool zero;    /* some gradInput elements are read by no tap: planes zeroed first */
@@ -99,6 +113,7 @@ typedef struct patch_state {
     int slots;
     int64_t plane_floats;
     uint64_t plane_off;
+    uint64_t ycopy_off, wcopy_off; /* ops.ycopy, ops.wcopy */
 } patch_state;
 
 _Static_assert(sizeof(patch_state) <= CONV_IMPL_STATE_BYTES, "state too large");
@@ -126,15 +141,15 @@ static bool patches_overlap(const conv_problem *p)
     return false;
 }
 
-/* The mode of the 1x1 pass, false when patch cannot take p: overlapping
- * patches need columns without result rounding. */
-static bool patch_mode(const conv_problem *p, conv_mode *qmode)
+static patch_ops patch_operands(const conv_problem *p)
 {
-    *qmode = p->mode;
-    if (!patches_overlap(p) || conv_result_round_kind(p->mode) == F32_ROUND_NONE) return true;
-    const aclDataType dt = p->mode == CONV_MODE_F16 ? ACL_FLOAT16 : ACL_BF16;
-    *qmode = CONV_MODE_F32;
-    return p->y.dtype == dt && p->w.dtype == dt;
+    patch_ops o = {.qmode = p->mode};
+    if (patches_overlap(p) && conv_result_round_kind(p->mode) != F32_ROUND_NONE) {
+        o.qmode = CONV_MODE_F32;
+        o.ycopy = !conv_mode_keeps(p->y.dtype, p->mode);
+        o.wcopy = !conv_mode_keeps(p->w.dtype, p->mode);
+    }
+    return o;
 }
 
 /* q = p as a 1x1 problem over gradOutput's positions for images [n0, n0 +
@@ -158,14 +173,14 @@ static void patch_1x1(const conv_problem *p, int64_t n0, int64_t nb, conv_proble
     q->grad_bias.data = NULL;
 }
 
-/* The dense columns [nb][G * CG * taps][positions] of q (patch_1x1) at
- * data, elements of dtype dt. */
-static conv_view patch_cols_view(const conv_problem *p, const conv_problem *q, void *data,
-                                 aclDataType dt)
+/* A dense view [n][chans][gradOutput's positions] at data, elements of
+ * dtype dt. */
+static conv_view patch_dense_view(const conv_problem *p, int64_t n, int64_t chans, void *data,
+                                  aclDataType dt)
 {
     conv_view c = {.data = (char *)data, .dtype = dt};
-    c.dim[0] = q->n;
-    c.dim[1] = p->g * q->cg;
+    c.dim[0] = n;
+    c.dim[1] = chans;
     for (int i = 0; i < CONV_SPATIAL; ++i)
         c.dim[2 + i] = p->ys[i];
     c.stride[4] = 1;
@@ -174,6 +189,14 @@ static conv_view patch_cols_view(const conv_problem *p, const conv_problem *q, v
     c.stride[1] = patch_positions(p);
     c.stride[0] = c.dim[1] * c.stride[1];
     return c;
+}
+
+/* The dense columns [nb][G * CG * taps][positions] of q (patch_1x1) at
+ * data, elements of dtype dt. */
+static conv_view patch_cols_view(const conv_problem *p, const conv_problem *q, void *data,
+                                 aclDataType dt)
+{
+    return patch_dense_view(p, q->n, p->g * q->cg, data, dt);
 }
 
 /* w of q as [G * OG][CG * taps]: w's (c, kd, kh, kw) dims as one at step
@@ -190,17 +213,35 @@ static void patch_weights_1x1(const conv_problem *p, conv_problem *q)
 }
 
 /* The 1x1 problem of images [n0, n0 + nb), channels [c0, c0 + cb) of each
- * group of p in mode qmode: gradOutput's positions as its input's, w as [G
- * * OG][cb * taps] (w's rows from channel c0 on), gradInput the dense fp32
- * columns [nb][G * cb * taps][positions] at cols (NULL while planning). */
-static void patch_problem(const conv_problem *p, conv_mode qmode, int64_t n0, int64_t nb,
-                          int64_t c0, int64_t cb, float *cols, conv_problem *q)
+ * group of p read as ops says: gradOutput's positions as its input's (or
+ * the chunk's copy at ycopy), w as [G * OG][cb * taps] (w's rows from
+ * channel c0 on, or the copy's [G * OG][CG * taps] at wcopy), gradInput the
+ * dense fp32 columns [nb][G * cb * taps][positions] at cols (pointers NULL
+ * while planning). */
+static void patch_problem(const conv_problem *p, const patch_ops *ops, int64_t n0, int64_t nb,
+                          int64_t c0, int64_t cb, float *cols, float *ycopy, float *wcopy,
+                          conv_problem *q)
 {
+    const int64_t taps = patch_taps(p);
     patch_1x1(p, n0, nb, q);
-    q->cg = cb * patch_taps(p);
-    q->mode = qmode;
-    patch_weights_1x1(p, q);
-    q->w.data += c0 * patch_taps(p) * q->w.stride[1] * (int64_t)dtype_bytes(p->w.dtype);
+    q->cg = cb * taps;
+    q->mode = ops->qmode;
+    if (ops->ycopy) {
+        q->y = patch_dense_view(p, nb, p->g * p->og, ycopy, ACL_FLOAT);
+        q->bias_src = q->y;
+    }
+    if (ops->wcopy) {
+        conv_view w = {.data = (char *)(wcopy ? wcopy + c0 * taps : NULL), .dtype = ACL_FLOAT};
+        w.dim[0] = p->g * p->og;
+        w.dim[1] = q->cg;
+        w.dim[2] = w.dim[3] = w.dim[4] = 1;
+        w.stride[0] = p->cg * taps;
+        w.stride[1] = w.stride[2] = w.stride[3] = w.stride[4] = 1;
+        q->w = w;
+    } else {
+        patch_weights_1x1(p, q);
+        q->w.data += c0 * taps * q->w.stride[1] * (int64_t)dtype_bytes(p->w.dtype);
+    }
     q->grad_input = patch_cols_view(p, q, cols, ACL_FLOAT);
     q->x = q->grad_input; /* (x-shaped; the data pass of D never reads it) */
     q->x.data = NULL;
@@ -212,13 +253,11 @@ static const char *patch_data_why_not(const conv_problem *p, aclconvIsa isa)
     if (p->empty) return "empty tensors";
     if (patch_channel_cols(p) > PATCH_COLS_FLOATS)
         return "a channel's columns (G * taps x positions) exceed PATCH_COLS_FLOATS";
-    conv_mode qmode;
-    if (!patch_mode(p, &qmode))
-        return "patches overlap (dilation * (k - 1) >= stride) in a mode that rounds "
-               "gradInput, with operands it rounds";
-    if (weight_run_step(&p->w) == 0) return "weight dims (c, kd, kh, kw) are not one run";
+    const patch_ops ops = patch_operands(p);
+    if (!ops.wcopy && weight_run_step(&p->w) == 0)
+        return "weight dims (c, kd, kh, kw) are not one run";
     conv_problem q;
-    patch_problem(p, qmode, 0, 1, 0, p->cg, NULL, &q);
+    patch_problem(p, &ops, 0, 1, 0, p->cg, NULL, NULL, NULL, &q);
     return data_why_not(&q, isa);
 }
 
@@ -238,17 +277,21 @@ static bool patch_data_plan(const conv_problem *p, aclconvIsa isa, void *state,
 {
     patch_state *st = state;
     st->ch = patch_plan_chunks(p, true);
-    if (!patch_mode(p, &st->qmode)) return false;
+    st->ops = patch_operands(p);
     uint64_t bytes[2];
     for (int i = 0; i < 2; ++i) {
         conv_problem q;
-        patch_problem(p, st->qmode, 0, i == 0 ? st->ch.nb : st->ch.last, 0,
-                      i == 0 ? st->ch.cb : st->ch.last_cb, NULL, &q);
+        patch_problem(p, &st->ops, 0, i == 0 ? st->ch.nb : st->ch.last, 0,
+                      i == 0 ? st->ch.cb : st->ch.last_cb, NULL, NULL, NULL, &q);
         if (!data_plan(&q, isa, &st->ds[i], &bytes[i])) return false;
     }
     uint64_t size = 0, pass_size = bytes[0] > bytes[1] ? bytes[0] : bytes[1];
+    const int64_t ychans = p->g * p->og;
     if (!ws_take(&size, st->ch.nb * st->ch.cb * patch_channel_cols(p), &st->cols_off) ||
-        !ws_take(&size, (int64_t)(pass_size / sizeof(float)) + 1, &st->pass_off))
+        !ws_take(&size, (int64_t)(pass_size / sizeof(float)) + 1, &st->pass_off) ||
+        !ws_take(&size, st->ops.ycopy ? smul(st->ch.nb * ychans, patch_positions(p)) : 0,
+                 &st->ycopy_off) ||
+        !ws_take(&size, st->ops.wcopy ? smul(ychans * p->cg, patch_taps(p)) : 0, &st->wcopy_off))
         return false;
     st->overlap = patches_overlap(p);
     st->zero = !st->overlap && !patch_covers(p);
@@ -267,8 +310,29 @@ typedef struct patch_run {
     const conv_ukernels *k;
     const float *cols;
     float *planes; /* overlap: a plane per slot */
+    float *ycopy, *wcopy; /* patch_ops */
     int64_t n0, c0, cb; /* the chunk's first image, its channels of each group */
 } patch_run;
+
+/* w's block (o, c) (task o * CG + c) rounded into its copy */
+static void patch_wcopy_task(void *ctx, size_t task)
+{
+    const patch_run *r = ctx;
+    const conv_problem *p = r->p;
+    const int64_t t = (int64_t)task;
+    conv_pack_block(&p->w, t / p->cg, t % p->cg, p->mode, r->k, r->wcopy + t * patch_taps(p));
+}
+
+/* gradOutput's plane (n0 + i, o) (task i * G * OG + o) rounded into the
+ * chunk's copy */
+static void patch_ycopy_task(void *ctx, size_t task)
+{
+    const patch_run *r = ctx;
+    const conv_problem *p = r->p;
+    const int64_t t = (int64_t)task, chans = p->g * p->og;
+    conv_pack_block(&p->y, r->n0 + t / chans, t % chans, p->mode, r->k,
+                    r->ycopy + t * patch_positions(p));
+}
 
 /* fp32 of a 16-bit patch row transposed at a time (a buffer on the stack):
  * whole patches, so a W kernel side of at most this */
@@ -404,15 +468,19 @@ static void patch_data_run(const conv_problem *p, const void *state, void *works
                    .st = st,
                    .k = conv_ukernels_for(st->ds[0].isa),
                    .cols = cols,
-                   .planes = (float *)(void *)(ws + st->plane_off)};
-    for (int64_t ch = 0; ch < st->ch.nchunks; ++ch)
+                   .planes = (float *)(void *)(ws + st->plane_off),
+                   .ycopy = (float *)(void *)(ws + st->ycopy_off),
+                   .wcopy = (float *)(void *)(ws + st->wcopy_off)};
+    if (st->ops.wcopy) pool_parallel_for((size_t)(p->g * p->og * p->cg), patch_wcopy_task, &r);
+    for (int64_t ch = 0; ch < st->ch.nchunks; ++ch) {
+        const int64_t nb = ch + 1 == st->ch.nchunks ? st->ch.last : st->ch.nb;
+        r.n0 = ch * st->ch.nb;
+        if (st->ops.ycopy) pool_parallel_for((size_t)(nb * p->g * p->og), patch_ycopy_task, &r);
         for (int64_t b = 0; b < st->ch.ncb; ++b) {
-            const int64_t nb = ch + 1 == st->ch.nchunks ? st->ch.last : st->ch.nb;
             r.cb = b + 1 == st->ch.ncb ? st->ch.last_cb : st->ch.cb;
-            r.n0 = ch * st->ch.nb;
             r.c0 = b * st->ch.cb;
             conv_problem q;
-            patch_problem(p, st->qmode, r.n0, nb, r.c0, r.cb, cols, &q);
+            patch_problem(p, &st->ops, r.n0, nb, r.c0, r.cb, cols, r.ycopy, r.wcopy, &q);
             /* (nb, cb) is one of the planned shapes: ds[1]'s where it differs */
             const bool other = nb != st->ch.nb || r.cb != st->ch.cb;
             data_run_pass(&q, &st->ds[other], ws + st->pass_off);
@@ -422,6 +490,7 @@ static void patch_data_run(const conv_problem *p, const void *state, void *works
             else
                 pool_parallel_for(tasks, patch_spread_task, &r);
         }
+    }
 }
 
 /* ---- x's patches as columns: gradWeight, and F's gradInput --------------- */

@@ -174,13 +174,12 @@ void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernel
     }
 }
 
-void conv_pack_block(const conv_view *v, int64_t n, int64_t c, conv_mode mode, float *dst)
+void conv_pack_block(const conv_view *v, int64_t n, int64_t c, conv_mode mode,
+                     const conv_ukernels *k, float *dst)
 {
     for (int64_t d = 0; d < v->dim[2]; ++d)
-        for (int64_t h = 0; h < v->dim[3]; ++h)
-            for (int64_t w = 0; w < v->dim[4]; ++w)
-                *dst++ = conv_round_operand(
-                    load_as_f32(v->data, v->dtype, conv_view_index(v, n, c, d, h, w)), mode);
+        for (int64_t h = 0; h < v->dim[3]; ++h, dst += v->dim[4])
+            conv_load_row(v, n, c, d, h, 0, 1, v->dim[4], mode, k, dst);
 }
 
 void conv_view_zero_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,

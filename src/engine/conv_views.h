@@ -94,8 +94,9 @@ void conv_store_results(const conv_view *out, conv_mode mode, const conv_ukernel
                         int64_t base, int64_t sw, int64_t count, const float *src);
 
 /* Copies spatial block (n, c) of v into dst (contiguous D*H*W fp32), rounding
- * every value with conv_round_operand(mode). */
-void conv_pack_block(const conv_view *v, int64_t n, int64_t c, conv_mode mode, float *dst);
+ * every value with conv_round_operand(mode): a conv_load_row of k's a row. */
+void conv_pack_block(const conv_view *v, int64_t n, int64_t c, conv_mode mode,
+                     const conv_ukernels *k, float *dst);
 
 /* Writes zeros (in v's dtype: all-zero bits are +0 in every dtype) to
  * elements w = w0, w0 + step, ... < end of row (n, c, d, h) of v: one
