@@ -381,7 +381,7 @@ bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs
     st->bwd = p->data_dir == CONV_DIR_BWD_DATA;
     st->isa = isa;
     st->phase_rows = data_use_phase_rows(p);
-    st->one_row = !st->phase_rows && (st->bwd ? p->cg : p->og) <= FAST_ONE_ROW_MAX_OUT;
+    st->one_row = !st->phase_rows && (st->bwd ? p->cg : p->og) == 1;
     const cpu_bf16_dot_use dot = cpu_bf16_dot(isa);
     const bool pairs = alone && data_pairs_fit(p, st, k, dot);
     st->stream_out = !pairs && data_streams_out(p, st, k, subs, empty, nsub, alone);

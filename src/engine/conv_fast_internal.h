@@ -100,8 +100,14 @@
 #define FAST_RV_FEW_OG 8
 /* Longest dot product block of the reduction-vector path. */
 #define FAST_RV_MAX_POSITIONS 8192
-/* The data pass uses the single-row kernel up to this many output channels
- * per group (8x48 would waste more than half its rows). */
+/* "Few output channels" (phase rows below, the reduction-vector weights
+ * path). The data pass takes the single-row kernel (`one_row`) for one
+ * output channel only: for 2-4 the MR-row kernel's edge instances (mr rows
+ * of 3 vectors, no idle rows) load each input vector once for every
+ * channel, where the single-row kernel loads it once per channel (session
+ * 48, gradInput, AVX-512: C3D's first layer 3 <- 64 channels 125 -> 82 ms,
+ * 4 <- 64 on 112 x 112 11 -> 7.5, 2 <- 64 6.5 -> 5.8; AVX2 4 <- 64 14.5 ->
+ * 9; one channel stays: 1 <- 32 5.1 against 7.1, three accumulators). */
 #define FAST_ONE_ROW_MAX_OUT 4
 /* D with strides and that few output channels: the output phases become rows
  * of one sub-problem over the union of their taps (MR-row kernel, each dy
