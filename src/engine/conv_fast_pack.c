@@ -125,6 +125,59 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
         }
 }
 
+/* pack_slab's fp32 rows at a W step other than pack_pair's, every W phase
+ * of an input row gathered while its index and request are at hand: row by
+ * row and phase by phase these cost 8 ns a row of 5 (a stride-3 weights
+ * pass on 14 x 14 planes, 9 phases of 5 x 5, spent 60% of its time
+ * packing). Channel c (the slab's channel ci of cin) at depth d, its
+ * planes (kd's) from dst. */
+static void pack_gather(const fast_geom *g, const conv_view *v, conv_mode mode,
+                        const conv_ukernels *k, int64_t n, int64_t c, int64_t ci, int64_t cin,
+                        int64_t d, int64_t oh0, int64_t ow0, float *dst)
+{
+    const int64_t wp = g->wp, plane = g->hp * wp, q0 = ow0 + g->qmin[2];
+    const int64_t sw = g->st[2] * v->stride[4], nw = g->nph[2];
+    int64_t lo[FAST_MAX_STRIDE], hi[FAST_MAX_STRIDE];
+    const float *first[FAST_MAX_STRIDE]; /* a row's element of column lo, phase ipw */
+    for (int64_t ipw = 0; ipw < nw; ++ipw) {
+        plane_cols(g, ow0, g->phase[2][ipw], &lo[ipw], &hi[ipw]);
+        first[ipw] = (const float *)(const void *)v->data +
+                     ((lo[ipw] + q0) * g->st[2] + g->phase[2][ipw]) * v->stride[4];
+    }
+    /* the same rows of a channel ahead (pack_ahead), a whole input row each */
+    const int64_t span = ((g->is[2] - 1) * v->stride[4] + 1) * (int64_t)sizeof(float);
+    const int64_t ahead = pack_ahead(span, 1);
+    const bool ask = ci + ahead < cin && span <= FAST_PREFETCH_MAX_BYTES;
+    const bool din = d >= 0 && d < g->is[0];
+    for (int64_t iph = 0; iph < g->nph[1]; ++iph)
+        for (int64_t r = 0; r < g->hp; ++r) {
+            const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + g->phase[1][iph];
+            float *row = dst + iph * nw * plane + r * wp;
+            const bool in = din && h >= 0 && h < g->is[1];
+            const int64_t at = in ? conv_view_index(v, n, c, d, h, 0) : 0;
+            if (in && ask)
+                pack_prefetch((const float *)(const void *)v->data + at + ahead * v->stride[1],
+                              span, span);
+            for (int64_t ipw = 0; ipw < nw; ++ipw, row += plane) {
+                if (!in || hi[ipw] <= lo[ipw]) {
+                    memset(row, 0, (size_t)wp * sizeof(float));
+                    continue;
+                }
+                const float *src = first[ipw] + at;
+                int64_t j = 0;
+                for (; j < lo[ipw]; ++j)
+                    row[j] = 0.0f;
+                for (; j < hi[ipw]; ++j)
+                    row[j] = src[(j - lo[ipw]) * sw];
+                for (; j < wp; ++j)
+                    row[j] = 0.0f;
+                if (mode != CONV_MODE_F32)
+                    k->f32_round((size_t)(hi[ipw] - lo[ipw]), row + lo[ipw], row + lo[ipw],
+                                 conv_round_kind(mode));
+            }
+        }
+}
+
 /* Packs channels [c0, c0+cin) of image n of v for output plane od and output
  * rows from oh0 and columns from ow0: layout [c][kd][phase h][phase w][hp][wp],
  * element (c, kd, ph, pw, r, col) = v[n, c0+c, od*std + tsh_d[kd],
@@ -139,6 +192,8 @@ void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const con
     /* stride 2 in W with both phases used, fp32 or values the mode keeps:
      * each input row is read once and split into the two phase planes */
     const bool pair = g->st[2] == 2 && g->nph[2] == 2 && conv_split_row_ok(v, mode);
+    /* fp32 rows at a W step (not the pair's) */
+    const bool gather = !pair && v->dtype == ACL_FLOAT && g->st[2] * v->stride[4] != 1;
     const int64_t np = geom_dplanes(g), dmin = geom_dmin(g);
     for (int64_t c = 0; c < g->cin; ++c)
         for (int64_t kd = 0; kd < np; ++kd) {
@@ -146,6 +201,11 @@ void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const con
             if (pair) {
                 pack_pair(g, v, mode, k, n, c0 + c, d, oh0, ow0, c + 1 < g->cin,
                           dst + slab_plane(g, c, kd, 0, 0));
+                continue;
+            }
+            if (gather) {
+                pack_gather(g, v, mode, k, n, c0 + c, c, g->cin, d, oh0, ow0,
+                            dst + slab_plane(g, c, kd, 0, 0));
                 continue;
             }
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
@@ -167,13 +227,6 @@ void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const con
                      * copy) */
                     const bool padrows =
                         !whole && v->dtype == ACL_FLOAT && g->st[2] * v->stride[4] == 1;
-                    /* fp32 rows at a W step (stride 2 with both phases
-                     * used has pack_pair): gathered here, where a memset, a
-                     * conv_load_row and a memset a row of 5 cost 24 ns (a
-                     * stride-3 weights pass on 14 x 14 planes spent 70% of
-                     * its time packing) */
-                    const bool gather = !whole && !padrows && v->dtype == ACL_FLOAT;
-                    const int64_t sw = g->st[2] * v->stride[4];
                     const int64_t es = dtype_bytes(v->dtype), lds = g->st[1] * v->stride[3];
                     for (int64_t r = 0; r < g->hp;) {
                         const int64_t h = (oh0 + g->qmin[1] + r) * g->st[1] + ph;
@@ -209,18 +262,6 @@ void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const con
                             k->f32_padrows((size_t)nrows, (size_t)g->wp, (size_t)lo, (size_t)hi,
                                            (const float *)(const void *)at, (size_t)lds, row,
                                            (size_t)g->wp, conv_round_kind(mode));
-                        } else if (gather) {
-                            const float *src = (const float *)(const void *)at;
-                            int64_t j = 0;
-                            for (; j < lo; ++j)
-                                row[j] = 0.0f;
-                            for (; j < hi; ++j)
-                                row[j] = src[(j - lo) * sw];
-                            for (; j < g->wp; ++j)
-                                row[j] = 0.0f;
-                            if (mode != CONV_MODE_F32)
-                                k->f32_round((size_t)(hi - lo), row + lo, row + lo,
-                                             conv_round_kind(mode));
                         } else {
                             if (lo > 0) memset(row, 0, (size_t)lo * sizeof(float));
                             conv_load_row(v, n, c0 + c, d, h, w0, g->st[2],
