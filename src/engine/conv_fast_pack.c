@@ -125,27 +125,34 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
         }
 }
 
-/* pack_slab's fp32 rows at a W step other than pack_pair's, every W phase
- * of an input row gathered while its index and request are at hand: row by
- * row and phase by phase these cost 8 ns a row of 5 (a stride-3 weights
- * pass on 14 x 14 planes, 9 phases of 5 x 5, spent 60% of its time
- * packing). Channel c (the slab's channel ci of cin) at depth d, its
- * planes (kd's) from dst. */
+/* pack_slab's rows at a W step other than pack_pair's, every W phase of an
+ * input row gathered while its index and request are at hand: row by row
+ * and phase by phase these cost 8 ns a row of 5 in fp32 (a stride-3
+ * weights pass on 14 x 14 planes, 9 phases of 5 x 5, spent 60% of its time
+ * packing; in fp16 2.3x its fp32 time). fp32 inline; 16-bit rows of unit
+ * stride up to PACK_ROW_FLOATS widened whole into a buffer by the ISA's
+ * kernels (through conv_load_elems), then split; other 16-bit rows through
+ * conv_load_elems a phase at a time. Channel c (the slab's channel ci of
+ * cin) at depth d, its planes (kd's) from dst. */
+#define PACK_ROW_FLOATS 1024
+
 static void pack_gather(const fast_geom *g, const conv_view *v, conv_mode mode,
                         const conv_ukernels *k, int64_t n, int64_t c, int64_t ci, int64_t cin,
                         int64_t d, int64_t oh0, int64_t ow0, float *dst)
 {
     const int64_t wp = g->wp, plane = g->hp * wp, q0 = ow0 + g->qmin[2];
-    const int64_t sw = g->st[2] * v->stride[4], nw = g->nph[2];
+    const int64_t sw = g->st[2] * v->stride[4], nw = g->nph[2], es = dtype_bytes(v->dtype);
+    const bool f32 = v->dtype == ACL_FLOAT;
+    const bool whole = !f32 && v->stride[4] == 1 && g->is[2] <= PACK_ROW_FLOATS;
+    float buf[PACK_ROW_FLOATS];
     int64_t lo[FAST_MAX_STRIDE], hi[FAST_MAX_STRIDE];
-    const float *first[FAST_MAX_STRIDE]; /* a row's element of column lo, phase ipw */
+    int64_t first[FAST_MAX_STRIDE]; /* a row's element of column lo, phase ipw */
     for (int64_t ipw = 0; ipw < nw; ++ipw) {
         plane_cols(g, ow0, g->phase[2][ipw], &lo[ipw], &hi[ipw]);
-        first[ipw] = (const float *)(const void *)v->data +
-                     ((lo[ipw] + q0) * g->st[2] + g->phase[2][ipw]) * v->stride[4];
+        first[ipw] = ((lo[ipw] + q0) * g->st[2] + g->phase[2][ipw]) * v->stride[4];
     }
     /* the same rows of a channel ahead (pack_ahead), a whole input row each */
-    const int64_t span = ((g->is[2] - 1) * v->stride[4] + 1) * (int64_t)sizeof(float);
+    const int64_t span = ((g->is[2] - 1) * v->stride[4] + 1) * es;
     const int64_t ahead = pack_ahead(span, 1);
     const bool ask = ci + ahead < cin && span <= FAST_PREFETCH_MAX_BYTES;
     const bool din = d >= 0 && d < g->is[0];
@@ -155,25 +162,28 @@ static void pack_gather(const fast_geom *g, const conv_view *v, conv_mode mode,
             float *row = dst + iph * nw * plane + r * wp;
             const bool in = din && h >= 0 && h < g->is[1];
             const int64_t at = in ? conv_view_index(v, n, c, d, h, 0) : 0;
-            if (in && ask)
-                pack_prefetch((const float *)(const void *)v->data + at + ahead * v->stride[1],
-                              span, span);
+            if (in && ask) pack_prefetch(v->data + (at + ahead * v->stride[1]) * es, span, span);
+            if (in && whole) conv_load_elems(v, at, 1, g->is[2], mode, k, buf);
             for (int64_t ipw = 0; ipw < nw; ++ipw, row += plane) {
-                if (!in || hi[ipw] <= lo[ipw]) {
+                const int64_t l = lo[ipw], cnt = hi[ipw] - l;
+                if (!in || cnt <= 0) {
                     memset(row, 0, (size_t)wp * sizeof(float));
                     continue;
                 }
-                const float *src = first[ipw] + at;
-                int64_t j = 0;
-                for (; j < lo[ipw]; ++j)
+                for (int64_t j = 0; j < l; ++j)
                     row[j] = 0.0f;
-                for (; j < hi[ipw]; ++j)
-                    row[j] = src[(j - lo[ipw]) * sw];
-                for (; j < wp; ++j)
+                if (f32 || whole) {
+                    const float *src = f32 ? (const float *)(const void *)v->data + first[ipw] + at
+                                           : buf + first[ipw];
+                    for (int64_t j = 0; j < cnt; ++j)
+                        row[l + j] = src[j * sw];
+                    if (f32 && mode != CONV_MODE_F32)
+                        k->f32_round((size_t)cnt, row + l, row + l, conv_round_kind(mode));
+                } else {
+                    conv_load_elems(v, first[ipw] + at, sw, cnt, mode, k, row + l);
+                }
+                for (int64_t j = hi[ipw]; j < wp; ++j)
                     row[j] = 0.0f;
-                if (mode != CONV_MODE_F32)
-                    k->f32_round((size_t)(hi[ipw] - lo[ipw]), row + lo[ipw], row + lo[ipw],
-                                 conv_round_kind(mode));
             }
         }
 }
@@ -192,8 +202,8 @@ void pack_slab(const fast_geom *g, const conv_view *v, conv_mode mode, const con
     /* stride 2 in W with both phases used, fp32 or values the mode keeps:
      * each input row is read once and split into the two phase planes */
     const bool pair = g->st[2] == 2 && g->nph[2] == 2 && conv_split_row_ok(v, mode);
-    /* fp32 rows at a W step (not the pair's) */
-    const bool gather = !pair && v->dtype == ACL_FLOAT && g->st[2] * v->stride[4] != 1;
+    /* rows at a W step (not the pair's) */
+    const bool gather = !pair && g->st[2] * v->stride[4] != 1;
     const int64_t np = geom_dplanes(g), dmin = geom_dmin(g);
     for (int64_t c = 0; c < g->cin; ++c)
         for (int64_t kd = 0; kd < np; ++kd) {
@@ -326,6 +336,7 @@ int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_ukernels *
                                       dst + slab_plane(g, c, kd, 0, 0), emin);
                 continue;
             }
+            bool gathered = false; /* rows at a W step: their exponents after the planes */
             for (int64_t iph = 0; iph < g->nph[1]; ++iph)
                 for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
                     const int64_t ph = g->phase[1][iph], pw = g->phase[2][ipw];
@@ -363,11 +374,16 @@ int pack_slab_bf16(const fast_geom *g, const conv_view *v, const conv_ukernels *
                         memset(row, 0, (size_t)lo * sizeof(uint16_t));
                         for (int64_t i = 0; i < hi - lo; ++i)
                             row[lo + i] = s[i * step];
-                        emin = k->bf16_minexp((size_t)(hi - lo), row + lo, NULL, emin);
                         memset(row + hi, 0, (size_t)(g->wp - hi) * sizeof(uint16_t));
+                        gathered = true;
                         ++r;
                     }
                 }
+            /* one call over the (c, kd) planes, zeros and all (a call a row
+             * of 5 was half of a stride-3 weights pass on 14 x 14) */
+            if (gathered)
+                emin = k->bf16_minexp((size_t)(g->nph[1] * g->nph[2] * g->hp * g->wp),
+                                      dst + slab_plane(g, c, kd, 0, 0), NULL, emin);
         }
     memset(dst + g->cin * g->cs, 0, (size_t)(g->slab_floats - g->cin * g->cs) * sizeof(uint16_t));
     return emin;

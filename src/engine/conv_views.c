@@ -41,7 +41,13 @@ bool conv_h16_widens(const conv_view *v, conv_mode mode, int *quiet)
 void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
                    int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst)
 {
-    const int64_t base = conv_view_index(v, n, c, d, h, w0), sw = v->stride[4] * step;
+    conv_load_elems(v, conv_view_index(v, n, c, d, h, w0), v->stride[4] * step, count, mode, k,
+                    dst);
+}
+
+void conv_load_elems(const conv_view *v, int64_t base, int64_t sw, int64_t count, conv_mode mode,
+                     const conv_ukernels *k, float *dst)
+{
     if (v->dtype == ACL_FLOAT) {
         const float *s = (const float *)v->data + base;
         if (mode == CONV_MODE_F32 && sw == 1) {

@@ -69,6 +69,9 @@ bool conv_h16_widens(const conv_view *v, conv_mode mode, int *quiet);
  * payload is quieted there). The one row loader of the engines' packing. */
 void conv_load_row(const conv_view *v, int64_t n, int64_t c, int64_t d, int64_t h, int64_t w0,
                    int64_t step, int64_t count, conv_mode mode, const conv_ukernels *k, float *dst);
+/* conv_load_row from element index base of v, sw elements apart. */
+void conv_load_elems(const conv_view *v, int64_t base, int64_t sw, int64_t count, conv_mode mode,
+                     const conv_ukernels *k, float *dst);
 
 /* Whether conv_split_row reads rows of v in mode: unit W stride, fp32 or a
  * 16-bit dtype whose values the mode keeps. */
