@@ -334,6 +334,11 @@ static void patch_ycopy_task(void *ctx, size_t task)
                     r->ycopy + t * patch_positions(p));
 }
 
+/* fp32 patch rows of at most this many elements are copied by a loop here:
+ * a transpose kernel call for 3 x 3 elements (a k3 s5 layer on 13 x 13) was
+ * 30% of its gradInput */
+#define PATCH_SHORT_ROW 64
+
 /* fp32 of a 16-bit patch row transposed at a time (a buffer on the stack):
  * whole patches, so a W kernel side of at most this */
 #define PATCH_ROW16_FLOATS 512
@@ -401,10 +406,16 @@ static void patch_spread_task(void *ctx, size_t task)
                     const float *src = tap + (od * p->ys[1] + oh) * p->ys[2];
                     const int64_t at = conv_view_index(out, n, c, id, ih, 0);
                     const int64_t lo = rows ? ow_lo : 0, hi = rows ? ow_hi : 0;
-                    if (hi > lo && out->dtype == ACL_FLOAT)
+                    if (hi > lo && out->dtype == ACL_FLOAT &&
+                        (hi - lo) * ks[2] <= PATCH_SHORT_ROW) {
+                        float *dst = (float *)out->data + at + lo * s[2] - pd[2];
+                        for (int64_t ow = lo; ow < hi; ++ow, dst += s[2])
+                            for (int64_t kw = 0; kw < ks[2]; ++kw)
+                                dst[kw] = src[kw * pos + ow];
+                    } else if (hi > lo && out->dtype == ACL_FLOAT) {
                         r->k->transpose((size_t)ks[2], (size_t)(hi - lo), src + lo, (size_t)pos,
                                         (float *)out->data + at + lo * s[2] - pd[2], (size_t)s[2]);
-                    else if (hi > lo) /* 16-bit: patches edge to edge in W (k == stride) */
+                    } else if (hi > lo) /* 16-bit: patches edge to edge in W (k == stride) */
                         spread_row16(r, src, pos, lo, hi, at + lo * s[2] - pd[2]);
                     for (int64_t ow = 0; ow < p->ys[2]; ++ow) {
                         if (ow >= lo && ow < hi) continue;
