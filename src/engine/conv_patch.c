@@ -7,15 +7,17 @@
  * weights as [O][C * taps] (one run when w's (c, kd, kh, kw) dims are). The
  * fast engine's data pass computes those columns for a chunk of images into
  * the workspace (its kernels, dtypes, precision modes and result rounding:
- * each column element is a finished gradInput value), and the columns are
- * then spread into gradInput's patches, a transpose per patch row.
+ * each column element is a finished gradInput value), a chunk of images or,
+ * where an image's columns are too many, a block of channels at a time, and
+ * the columns are then spread into gradInput's patches, a transpose per
+ * patch row.
  *
  * Patches that overlap (dil * (k - 1) >= stride somewhere: a 1-D filterbank
  * of k = 400, stride 160, say) take the same columns, summed into an fp32
  * plane per (image, channel) in tap order and stored with the mode's result
- * rounding: only where the columns carry no rounding of their own (FLOAT
- * and HF32 modes, or FLOAT16 / BF16 with operands of that dtype, whose
- * products the FLOAT mode computes exactly).
+ * rounding: columns without rounding of their own (FLOAT and HF32 modes;
+ * in FLOAT16 / BF16 the FLOAT mode over operands of that precision, whose
+ * products it computes exactly: patch_ops).
  *
  * The phase split of the fast engine's own data pass takes at most
  * FAST_MAX_SUBS output phases: ViT's 16 x 16 / stride 16 patch embedding has
