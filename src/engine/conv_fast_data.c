@@ -613,6 +613,67 @@ static void data_pack_weights_f32(const data_run *r, size_t i)
                 }
 }
 
+/* Floats of the block data_pack_weights_joint transposes a channel at a
+ * time (on its stack). */
+#define FAST_JOINT_PACK_FLOATS 8192
+
+/* Whether D's sub-problems (output phases) pack their fp32 panels together
+ * (data_pack_weights_joint): each reads its own taps of w, and a phase's
+ * taps gathered a row of the panel at a time read nearly every line of w
+ * again, an element at a time (n=1 k7 s2 256 <- 512 on 14 x 14: 25.7 MB of
+ * weights, the packing 65% of the gradInput). */
+static bool data_packs_jointly(const data_run *r)
+{
+    const data_state *st = r->st;
+    const conv_view *w = &r->p->w;
+    const int64_t *ks = r->p->ks;
+    if (r->nsub < 2 || st->pairs || st->phase_rows || w->dtype != ACL_FLOAT ||
+        (st->bwd ? w->stride[1] : w->stride[0]) < 0 || w->stride[4] != 1 || w->stride[3] != ks[2] ||
+        w->stride[2] != ks[1] * ks[2] || ks[0] * ks[1] * ks[2] * st->mr > FAST_JOINT_PACK_FLOATS)
+        return false;
+    return true;
+}
+
+/* The panels of (group, channel block) i of every sub-problem: per input
+ * channel its [row][tap] block of w transposed once (all of the kernel's
+ * taps, rounded to the mode), then each sub-problem's taps copied into its
+ * panel, row after row of MR. */
+static void data_pack_weights_joint(void *ctx, size_t i)
+{
+    const data_run *r = ctx;
+    const data_state *st = r->st;
+    const conv_problem *p = r->p;
+    const conv_view *w = &p->w;
+    const int64_t *ks = p->ks, kt = ks[0] * ks[1] * ks[2], mr = st->mr;
+    const int64_t cin = r->subs[0].cin, cout = r->subs[0].cout, ncb = ceil_div(cout, mr);
+    const int64_t grp = (int64_t)i / ncb, co0 = (int64_t)i % ncb * mr, rows = min64(mr, cout - co0);
+    const int64_t sco = st->bwd ? w->stride[1] : w->stride[0];
+    float tmp[FAST_JOINT_PACK_FLOATS];
+    if (rows < mr) /* the rows past cout stay zero */
+        memset(tmp, 0, (size_t)(kt * mr) * sizeof(float));
+    for (int64_t ci = 0; ci < cin; ++ci) {
+        const int64_t idx = st->bwd ? conv_view_index(w, grp * cin + ci, co0, 0, 0, 0)
+                                    : conv_view_index(w, grp * cout + co0, ci, 0, 0, 0);
+        r->k->transpose((size_t)rows, (size_t)kt, (const float *)w->data + idx, (size_t)sco, tmp,
+                        (size_t)mr);
+        if (p->mode != CONV_MODE_F32)
+            r->k->f32_round((size_t)(kt * mr), tmp, tmp, conv_round_kind(p->mode));
+        for (int64_t sub = 0; sub < r->nsub; ++sub) {
+            if (r->empty[sub]) continue;
+            const fast_geom *g = &r->subs[sub];
+            float *dst =
+                r->wpk + r->wpk_at[sub] + (int64_t)i * data_panel_floats(st, g) + ci * g->nt * mr;
+            for (int64_t jd = 0; jd < g->ntap[0]; ++jd)
+                for (int64_t jh = 0; jh < g->ntap[1]; ++jh)
+                    for (int64_t jw = 0; jw < g->ntap[2]; ++jw, dst += mr) {
+                        const int64_t k =
+                            (g->tk[0][jd] * ks[1] + g->tk[1][jh]) * ks[2] + g->tk[2][jw];
+                        memcpy(dst, tmp + k * mr, (size_t)mr * sizeof(float));
+                    }
+        }
+    }
+}
+
 /* Packs the weights of (group, channel block) i: [ci][tap][m] panels (of
  * input channel pairs for st->pairs). */
 static void data_pack_weights(void *ctx, size_t i)
@@ -1190,11 +1251,20 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
         r->wpk_at[sub] = wat;
         r->toff_at[sub] = tat;
         tap_offsets(g, r->toff + tat);
-        r->wpk_sub = r->wpk + wat;
-        r->ncb_sub = r->ncb[sub];
-        if (compute) pool_parallel_for((size_t)(g->g * r->ncb[sub]), data_pack_weights, r);
         wat += g->g * r->ncb[sub] * data_panel_floats(st, g);
         tat += g->nt;
+    }
+    const bool joint = compute && data_packs_jointly(r);
+    if (joint)
+        pool_parallel_for((size_t)(p->g * ceil_div(r->subs[0].cout, st->mr)),
+                          data_pack_weights_joint, r);
+    for (int64_t sub = 0; sub < r->nsub; ++sub) {
+        r->g = &r->subs[sub];
+        if (r->empty[sub]) continue;
+        r->wpk_sub = r->wpk + r->wpk_at[sub];
+        r->ncb_sub = r->ncb[sub];
+        if (compute && !joint)
+            pool_parallel_for((size_t)(r->g->g * r->ncb[sub]), data_pack_weights, r);
     }
     r->zero_cells = r->zero_cells && zeros;
     /* every row zeroed (each (D, H) phase pair has a W phase without taps):
