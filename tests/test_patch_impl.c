@@ -22,7 +22,9 @@
  *   channel, or 2 to CG - 1 with a shorter last block: ACLCONV_PATCH_COLS).
  * - Unforced, the planner takes patch (or grouped, ahead of it) for D with
  *   more than 16 output phases (the fast engine's limit) and such weights,
- *   never direct; patch's count is required.
+ *   never direct; patch's count is required. It also takes D's gradInput
+ *   of small gradOutput planes where fast's multiply-adds would read
+ *   padding 4 to 1 or more (a pair-by-pair count here), and only those.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,7 +36,7 @@
 #include "impl_test.h"
 #include "test_rng.h"
 
-static int g_cases, g_patch, g_chosen, g_overlap, g_fwd, g_bigk, g_copies;
+static int g_cases, g_patch, g_chosen, g_overlap, g_fwd, g_bigk, g_copies, g_heavy;
 
 /* Whether w's (c, kd, kh, kw) dims are one run with a positive step. */
 static bool weight_is_run(const conv_view *w)
@@ -194,6 +196,86 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes, int big
     it_operands_free(&o);
 }
 
+/* The ratio of fast's multiply-adds for D's gradInput (every tap of a
+ * position's phase) to those reading a gradOutput element, counted pair by
+ * pair per dim (conv_patch.c computes it in closed form). */
+static double padding_ratio(const conv_problem *p)
+{
+    double ratio = 1.0;
+    for (int i = 0; i < 3; ++i) {
+        int64_t computed = 0, useful = 0;
+        for (int64_t x = 0; x < p->xs[i]; ++x)
+            for (int64_t k = 0; k < p->ks[i]; ++k) {
+                const int64_t v = x + p->pad[i] - k * p->dil[i];
+                if (((v % p->stride[i]) + p->stride[i]) % p->stride[i] != 0) continue;
+                ++computed;
+                useful += v >= 0 && v / p->stride[i] < p->ys[i];
+            }
+        if (useful == 0) return 0.0;
+        ratio *= (double)computed / (double)useful;
+    }
+    return ratio;
+}
+
+/* Unforced D's gradInput of 2-D layers with small gradOutput planes, wide
+ * dilated kernels and padding (strides 1-2): the planner takes patch where
+ * fast's multiply-adds would read padding 4 to 1 or more (weights as one
+ * run), fast otherwise; the results as for every case here. */
+static void padding_case(uint64_t seed, int isa_i)
+{
+    test_rng r;
+    rng_seed(&r, seed);
+    conv_problem p;
+    memset(&p, 0, sizeof p);
+    p.rank = 2;
+    p.n = rng_range(&r, 1, 3);
+    p.g = 1;
+    p.cg = rng_range(&r, 1, 12);
+    p.og = rng_range(&r, 1, 40);
+    p.data_dir = CONV_DIR_BWD_DATA;
+    p.xs[0] = p.ys[0] = p.ks[0] = p.stride[0] = p.dil[0] = 1;
+    for (int i = 1; i < 3; ++i) {
+        p.stride[i] = rng_range(&r, 1, 2);
+        p.ks[i] = rng_range(&r, 2, 5);
+        p.dil[i] = rng_range(&r, 1, 3);
+        it_draw_extent(&p, i, 0, rng_chance(&r, 1, 2) ? 2 : 12, &r);
+    }
+    p.mode = (conv_mode)rng_range(&r, 0, 1);
+    it_operands o;
+    it_operands_make(&o, &p, 0, rng_chance(&r, 1, 3), &r);
+    it_fill(&o.x, 1, 0, &r);
+    it_fill(&o.y, 1, 0, &r);
+    it_fill(&o.w, 1, 0, &r);
+    it_mark_rounding(&o.x, p.mode);
+    it_mark_rounding(&o.y, p.mode);
+    it_mark_rounding(&o.w, p.mode);
+    it_operands_attach(&p, &o);
+    char desc[512];
+    it_describe(&p, desc, sizeof desc);
+    const char *isa = cpu_isa_name((aclconvIsa)isa_i);
+    aclconvSetMaxIsa((aclconvIsa)isa_i);
+    aclconvSetNumThreads(2);
+    it_tensor ref[2];
+    it_run_reference(&p, &o, ref);
+    float *tol[2] = {NULL, NULL};
+    char names[2][16];
+    it_reset_sentinel(&o.gi);
+    it_reset_sentinel(&o.gw);
+    it_run_plan(&p, NULL, names);
+    const bool heavy = padding_ratio(&p) >= 4.0 && weight_is_run(&p.w);
+    if ((strcmp(names[0], "patch") == 0) != heavy || strcmp(names[0], "direct") == 0) {
+        printf("FAIL seed %" PRIu64 " isa %s: gradInput with padding ratio %.2f planned with %s: "
+               "%s\n",
+               seed, isa, padding_ratio(&p), names[0], desc);
+        it_fail();
+    }
+    g_heavy += heavy;
+    it_check_outputs(&o, ref, tol, names, seed, isa, 2, desc);
+    for (int k = 0; k < 2; ++k)
+        it_tensor_free(&ref[k]);
+    it_operands_free(&o);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = 0x7061746368ull;
@@ -222,14 +304,16 @@ int main(int argc, char **argv)
             }
         for (int i = 0; i < count / 10 + 1; ++i)
             one_case(seed + 6151u * (uint64_t)i + (uint64_t)isa, isa, 1, i % 2, 1, 0);
+        for (int i = 0; i < count / 2; ++i)
+            padding_case(seed + 4099u * (uint64_t)i + (uint64_t)isa, isa);
         printf("%s: %s\n", cpu_isa_name((aclconvIsa)isa), it_failures() == before ? "ok" : "FAIL");
     }
     aclconvSetMaxIsa(ACLCONV_ISA_AVX512);
     printf("cases %d, patch gradInput %d (overlapping %d, from rounded copies %d, transposed %d), "
-           "chosen by the planner %d\n",
-           g_cases, g_patch, g_overlap, g_copies, g_fwd, g_chosen);
+           "chosen by the planner %d, for padding %d\n",
+           g_cases, g_patch, g_overlap, g_copies, g_fwd, g_chosen, g_heavy);
     if (g_patch < g_cases / 2 || g_chosen == 0 || g_overlap == 0 || g_fwd == 0 || g_bigk == 0 ||
-        g_copies == 0) {
+        g_copies == 0 || g_heavy == 0) {
         printf("FAIL: too few cases reached patch\n");
         it_fail();
     }

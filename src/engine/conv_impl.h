@@ -2,8 +2,9 @@
  *
  * The engine keeps an ordered list of implementations, fastest first and the
  * direct one (correct for everything) last. For each pass the planner takes
- * the first whose why_not() returns NULL. ACLCONV_IMPL=<name> forces one
- * (when it applies), ACLCONV_VERBOSE=1 prints every rejection reason. */
+ * the first whose why_not() returns NULL and that does not yield() it to a
+ * later one. ACLCONV_IMPL=<name> forces one (when it applies: its yield()
+ * is not asked), ACLCONV_VERBOSE=1 prints every rejection reason. */
 #ifndef ACLCONV_CONV_IMPL_H_
 #define ACLCONV_CONV_IMPL_H_
 
@@ -24,6 +25,10 @@ typedef struct conv_impl {
     /* NULL when this implementation computes pass of p with isa, else a short
      * reason (a string literal). */
     const char *(*why_not)(const conv_problem *p, conv_pass pass, aclconvIsa isa);
+    /* Optional (NULL: never). A reason to leave a pass this implementation
+     * computes to one later in the list (a preference by speed, not a
+     * limit), else NULL. */
+    const char *(*yield)(const conv_problem *p, conv_pass pass, aclconvIsa isa);
     /* Plans pass into state (CONV_IMPL_STATE_BYTES, zeroed, 64-byte aligned)
      * and the workspace bytes the run needs. The partition of the work must
      * depend on the problem only (never on the thread count), so results are

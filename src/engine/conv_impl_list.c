@@ -8,8 +8,10 @@
 const conv_impl *const conv_impl_list[] = {
     &conv_impl_dw,      /* declines everything that is not depthwise */
     &conv_impl_grouped, /* few channels per group; declines the rest */
+    /* 1x1 passes over patches: what fast declines by its limits, and D's
+     * gradInput where most of fast's multiply-adds would read padding */
+    &conv_impl_patch,
     &conv_impl_fast,
-    &conv_impl_patch, /* what fast declines by its limits: 1x1 passes over patches */
     &conv_impl_direct,
     NULL,
 };

@@ -40,6 +40,7 @@ static const conv_impl *choose_impl(const conv_problem *p, conv_pass pass, aclco
         const char *why = forced != NULL && strcmp(forced, impl->name) != 0
                               ? "not the implementation forced by ACLCONV_IMPL"
                               : impl->why_not(p, pass, isa);
+        if (why == NULL && forced == NULL && impl->yield != NULL) why = impl->yield(p, pass, isa);
         if (why == NULL) return impl;
         if (verbose) fprintf(stderr, "[aclconv] %s: %s skipped: %s\n", pass_name(pass), impl->name, why);
     }
