@@ -617,6 +617,15 @@ static void data_pack_weights_f32(const data_run *r, size_t i)
  * time (on its stack). */
 #define FAST_JOINT_PACK_FLOATS 8192
 
+/* The first sub-problem with taps (r->nsub when none). */
+static int64_t first_taps_sub(const data_run *r)
+{
+    int64_t sub = 0;
+    while (sub < r->nsub && r->empty[sub])
+        ++sub;
+    return sub;
+}
+
 /* Whether D's sub-problems (output phases) pack their fp32 panels together
  * (data_pack_weights_joint): each reads its own taps of w, and a phase's
  * taps gathered a row of the panel at a time read nearly every line of w
@@ -627,9 +636,10 @@ static bool data_packs_jointly(const data_run *r)
     const data_state *st = r->st;
     const conv_view *w = &r->p->w;
     const int64_t *ks = r->p->ks;
-    if (r->nsub < 2 || st->pairs || st->phase_rows || w->dtype != ACL_FLOAT ||
-        (st->bwd ? w->stride[1] : w->stride[0]) < 0 || w->stride[4] != 1 || w->stride[3] != ks[2] ||
-        w->stride[2] != ks[1] * ks[2] || ks[0] * ks[1] * ks[2] * st->mr > FAST_JOINT_PACK_FLOATS)
+    if (r->nsub < 2 || first_taps_sub(r) == r->nsub || st->pairs || st->phase_rows ||
+        w->dtype != ACL_FLOAT || (st->bwd ? w->stride[1] : w->stride[0]) < 0 || w->stride[4] != 1 ||
+        w->stride[3] != ks[2] || w->stride[2] != ks[1] * ks[2] ||
+        ks[0] * ks[1] * ks[2] * st->mr > FAST_JOINT_PACK_FLOATS)
         return false;
     return true;
 }
@@ -645,7 +655,8 @@ static void data_pack_weights_joint(void *ctx, size_t i)
     const conv_problem *p = r->p;
     const conv_view *w = &p->w;
     const int64_t *ks = p->ks, kt = ks[0] * ks[1] * ks[2], mr = st->mr;
-    const int64_t cin = r->subs[0].cin, cout = r->subs[0].cout, ncb = ceil_div(cout, mr);
+    const fast_geom *g0 = &r->subs[first_taps_sub(r)]; /* (every sub's channels are the same) */
+    const int64_t cin = g0->cin, cout = g0->cout, ncb = ceil_div(cout, mr);
     const int64_t grp = (int64_t)i / ncb, co0 = (int64_t)i % ncb * mr, rows = min64(mr, cout - co0);
     const int64_t sco = st->bwd ? w->stride[1] : w->stride[0];
     float tmp[FAST_JOINT_PACK_FLOATS];
@@ -1256,7 +1267,7 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
     }
     const bool joint = compute && data_packs_jointly(r);
     if (joint)
-        pool_parallel_for((size_t)(p->g * ceil_div(r->subs[0].cout, st->mr)),
+        pool_parallel_for((size_t)(p->g * ceil_div(r->subs[first_taps_sub(r)].cout, st->mr)),
                           data_pack_weights_joint, r);
     for (int64_t sub = 0; sub < r->nsub; ++sub) {
         r->g = &r->subs[sub];
