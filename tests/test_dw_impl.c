@@ -422,11 +422,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_fill(&o.x, go->int_data, 0, &r);
     it_fill(&o.y, go->int_data, 0, &r);
     it_fill(&o.w, go->int_data, 0, &r);
-    if (go->int_data) { /* a missed operand rounding shows (it_mark_rounding) */
-        it_mark_rounding(&o.x, p.mode);
-        it_mark_rounding(&o.y, p.mode);
-        it_mark_rounding(&o.w, p.mode);
-    }
+    if (go->int_data) /* a missed operand rounding shows (it_mark_rounding) */
+        it_mark_operands(&o, p.mode);
     /* in-place, 1 case in 4: non-finite data, compared with the packed path only */
     const bool specials = go->inplace && rng_chance(&r, 1, 4);
     if (specials) {

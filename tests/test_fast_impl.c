@@ -229,11 +229,7 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_fill(&o.x, go->int_data, imax, &r);
     it_fill(&o.y, go->int_data, imax, &r);
     it_fill(&o.w, go->int_data, imax, &r);
-    if (go->int_data) {
-        it_mark_rounding(&o.x, p.mode);
-        it_mark_rounding(&o.y, p.mode);
-        it_mark_rounding(&o.w, p.mode);
-    }
+    if (go->int_data) it_mark_operands(&o, p.mode);
     it_operands_attach(&p, &o);
     char desc[512];
     it_describe(&p, desc, sizeof desc);

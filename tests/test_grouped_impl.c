@@ -131,11 +131,8 @@ static void one_case(uint64_t seed, const gen_opts *go)
      * operand rounding, sums still exact in fp32): data gradients beyond what
      * fp16 / bf16 hold, so the mode's result rounding shows */
     it_fill(&o.w, go->int_data, go->dtypes && rng_chance(&r, 1, 2) ? 300 : 0, &r);
-    if (go->int_data) { /* a missed operand rounding shows (it_mark_rounding) */
-        it_mark_rounding(&o.x, p.mode);
-        it_mark_rounding(&o.y, p.mode);
-        it_mark_rounding(&o.w, p.mode);
-    }
+    if (go->int_data) /* a missed operand rounding shows (it_mark_rounding) */
+        it_mark_operands(&o, p.mode);
     it_operands_attach(&p, &o);
     char desc[512];
     it_describe(&p, desc, sizeof desc);

@@ -117,11 +117,7 @@ static void one_case(uint64_t seed, int isa_i, int int_data, int dtypes, int big
     it_fill(&o.x, int_data, imax, &r);
     it_fill(&o.y, int_data, imax, &r);
     it_fill(&o.w, int_data, imax, &r);
-    if (int_data) {
-        it_mark_rounding(&o.x, p.mode);
-        it_mark_rounding(&o.y, p.mode);
-        it_mark_rounding(&o.w, p.mode);
-    }
+    if (int_data) it_mark_operands(&o, p.mode);
     it_operands_attach(&p, &o);
     char desc[512];
     it_describe(&p, desc, sizeof desc);
@@ -246,9 +242,7 @@ static void padding_case(uint64_t seed, int isa_i)
     it_fill(&o.x, 1, 0, &r);
     it_fill(&o.y, 1, 0, &r);
     it_fill(&o.w, 1, 0, &r);
-    it_mark_rounding(&o.x, p.mode);
-    it_mark_rounding(&o.y, p.mode);
-    it_mark_rounding(&o.w, p.mode);
+    it_mark_operands(&o, p.mode);
     it_operands_attach(&p, &o);
     char desc[512];
     it_describe(&p, desc, sizeof desc);

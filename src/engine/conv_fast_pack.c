@@ -136,21 +136,30 @@ static void pack_pair(const fast_geom *g, const conv_view *v, conv_mode mode, co
  * cin) at depth d, its planes (kd's) from dst. */
 #define PACK_ROW_FLOATS 1024
 
+/* The columns [lo, hi) of each W phase ipw of the gather packers' planes,
+ * and first: the element of column lo in an input row (from the row's w =
+ * 0). */
+static void gather_cols(const fast_geom *g, const conv_view *v, int64_t ow0, int64_t *lo,
+                        int64_t *hi, int64_t *first)
+{
+    const int64_t q0 = ow0 + g->qmin[2];
+    for (int64_t ipw = 0; ipw < g->nph[2]; ++ipw) {
+        plane_cols(g, ow0, g->phase[2][ipw], &lo[ipw], &hi[ipw]);
+        first[ipw] = ((lo[ipw] + q0) * g->st[2] + g->phase[2][ipw]) * v->stride[4];
+    }
+}
+
 static void pack_gather(const fast_geom *g, const conv_view *v, conv_mode mode,
                         const conv_ukernels *k, int64_t n, int64_t c, int64_t ci, int64_t cin,
                         int64_t d, int64_t oh0, int64_t ow0, float *dst)
 {
-    const int64_t wp = g->wp, plane = g->hp * wp, q0 = ow0 + g->qmin[2];
+    const int64_t wp = g->wp, plane = g->hp * wp;
     const int64_t sw = g->st[2] * v->stride[4], nw = g->nph[2], es = dtype_bytes(v->dtype);
     const bool f32 = v->dtype == ACL_FLOAT;
     const bool whole = !f32 && v->stride[4] == 1 && g->is[2] <= PACK_ROW_FLOATS;
     float buf[PACK_ROW_FLOATS];
-    int64_t lo[FAST_MAX_STRIDE], hi[FAST_MAX_STRIDE];
-    int64_t first[FAST_MAX_STRIDE]; /* a row's element of column lo, phase ipw */
-    for (int64_t ipw = 0; ipw < nw; ++ipw) {
-        plane_cols(g, ow0, g->phase[2][ipw], &lo[ipw], &hi[ipw]);
-        first[ipw] = ((lo[ipw] + q0) * g->st[2] + g->phase[2][ipw]) * v->stride[4];
-    }
+    int64_t lo[FAST_MAX_STRIDE], hi[FAST_MAX_STRIDE], first[FAST_MAX_STRIDE];
+    gather_cols(g, v, ow0, lo, hi, first);
     /* the same rows of a channel ahead (pack_ahead), a whole input row each */
     const int64_t span = ((g->is[2] - 1) * v->stride[4] + 1) * es;
     const int64_t ahead = pack_ahead(span, 1);
@@ -323,14 +332,11 @@ static int pack_pair_bf16(const fast_geom *g, const conv_view *v, const conv_uke
 static void pack_gather_bf16(const fast_geom *g, const conv_view *v, int64_t n, int64_t c,
                              int64_t d, int64_t oh0, int64_t ow0, uint16_t *dst)
 {
-    const int64_t wp = g->wp, plane = g->hp * wp, q0 = ow0 + g->qmin[2];
+    const int64_t wp = g->wp, plane = g->hp * wp;
     const int64_t sw = g->st[2] * v->stride[4], nw = g->nph[2];
     const uint16_t *src = (const uint16_t *)(const void *)v->data;
     int64_t lo[FAST_MAX_STRIDE], hi[FAST_MAX_STRIDE], first[FAST_MAX_STRIDE];
-    for (int64_t ipw = 0; ipw < nw; ++ipw) {
-        plane_cols(g, ow0, g->phase[2][ipw], &lo[ipw], &hi[ipw]);
-        first[ipw] = ((lo[ipw] + q0) * g->st[2] + g->phase[2][ipw]) * v->stride[4];
-    }
+    gather_cols(g, v, ow0, lo, hi, first);
     const bool din = d >= 0 && d < g->is[0];
     for (int64_t iph = 0; iph < g->nph[1]; ++iph)
         for (int64_t r = 0; r < g->hp; ++r) {

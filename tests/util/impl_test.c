@@ -156,6 +156,13 @@ void it_mark_rounding(it_tensor *t, conv_mode mode)
     }
 }
 
+void it_mark_operands(it_operands *o, conv_mode mode)
+{
+    it_mark_rounding(&o->x, mode);
+    it_mark_rounding(&o->y, mode);
+    it_mark_rounding(&o->w, mode);
+}
+
 void it_draw_extent(conv_problem *p, int i, int64_t lo_add, int64_t maxs, test_rng *r)
 {
     p->pad[i] = rng_range(r, 0, p->dil[i] * (p->ks[i] - 1) + 1);

@@ -107,6 +107,8 @@ void it_fill(it_tensor *t, int int_data, int64_t int_max, test_rng *r);
  * path that leaves an operand unrounded sums non-integers and its bits
  * differ. Nothing for other modes and dtypes. */
 void it_mark_rounding(it_tensor *t, conv_mode mode);
+/* it_mark_rounding of x, gradOutput and the weights. */
+void it_mark_operands(it_operands *o, conv_mode mode);
 
 /* Spatial dim i of a canonical problem whose ks[i], dil[i], stride[i] are
  * set: draws the head padding pad[i] in [0, ext] (ext = dil*(ks-1)+1), an
