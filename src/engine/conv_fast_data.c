@@ -614,8 +614,11 @@ static void data_pack_weights_f32(const data_run *r, size_t i)
 }
 
 /* Floats of the block data_pack_weights_joint transposes a channel at a
- * time (on its stack). */
-#define FAST_JOINT_PACK_FLOATS 8192
+ * time, on its stack: the pool's caller runs tasks too, on the user's
+ * thread, whose stack already holds the data run (~34 KB); 16 KB covers
+ * 128 taps of the 32-row panels (11 x 11), larger kernels pack a phase at a
+ * time. */
+#define FAST_JOINT_PACK_FLOATS 4096
 
 /* The first sub-problem with taps (r->nsub when none). */
 static int64_t first_taps_sub(const data_run *r)

@@ -736,7 +736,8 @@ static bool patch_padding_heavy(const conv_problem *p)
 static const char *patch_yield(const conv_problem *p, conv_pass pass, aclconvIsa isa)
 {
     if (conv_impl_fast.why_not(p, pass, isa) != NULL) return NULL;
-    if (patch_spreads(p, pass) && patch_padding_heavy(p)) return NULL;
+    if (!patch_spreads(p, pass)) return "fast takes it";
+    if (patch_padding_heavy(p)) return NULL;
     return "fast takes it (its multiply-adds read padding less than 4 to 1)";
 }
 
