@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/dw_ukernels.h"
 
 /* Lanes l of an 8-float block with lo <= l < hi, as bits. */
@@ -64,6 +65,7 @@ typedef struct g33_geom {
     __m256i mk0;    /* block 0, the -1 shift (step * (kw - 1) < 0), when nb > 1 */
     __m256i mkl[3]; /* the last block, shift kw */
     __m256i oml;    /* the last block's lanes below ow */
+    ptrdiff_t onl;  /* their count (a store: avx2_store_n) */
 } g33_geom;
 
 /* The geometry of a call over 1 <= nb <= G33_MAX_NB column blocks with the
@@ -87,7 +89,8 @@ static inline bool g33_setup(const f32_dwrow_src *s, int step, size_t ow, size_t
     g->mk0 = dw8_vmask(m[step > 0 ? 0 : 2 * nb]);
     for (int kw = 0; kw < 3; ++kw)
         g->mkl[kw] = dw8_vmask(m[(size_t)kw * nb + nb - 1]);
-    g->oml = dw8_vmask(dw8_lanes(0, (ptrdiff_t)ow - (ptrdiff_t)((nb - 1) * 8)));
+    g->onl = (ptrdiff_t)ow - (ptrdiff_t)((nb - 1) * 8);
+    g->oml = dw8_vmask(dw8_lanes(0, g->onl));
     return true;
 }
 

@@ -38,7 +38,8 @@ static inline __attribute__((always_inline)) void conv1_body(const int nv, const
         }
     }
 #pragma GCC unroll 8
-    for (int v = 0; v < nv; ++v) _mm256_maskstore_ps(y + v * VL, v == nv - 1 ? last : full, acc[v]);
+    for (int v = 0; v < nv; ++v)
+        avx2_store_n(y + v * VL, v == nv - 1 ? (ptrdiff_t)nr - (nv - 1) * VL : VL, acc[v]);
 }
 
 void f32_conv_ukernel_1x64__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,

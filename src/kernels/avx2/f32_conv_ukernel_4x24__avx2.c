@@ -67,7 +67,8 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
     for (int m = 0; m < rows; ++m)
 #pragma GCC unroll 8
         for (int v = 0; v < nv; ++v)
-            _mm256_maskstore_ps(y + (size_t)m * ldy + (size_t)v * VL, v == nv - 1 ? last : full, acc[m][v]);
+            avx2_store_n(y + (size_t)m * ldy + (size_t)v * VL,
+                         v == nv - 1 ? (ptrdiff_t)nr - (nv - 1) * VL : VL, acc[m][v]);
 }
 
 /* the rows the tile has, as a constant: an edge tile (mr < MR) does no

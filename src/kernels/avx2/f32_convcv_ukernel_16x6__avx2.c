@@ -42,7 +42,6 @@ load_block(__m256 r[VL], int n, size_t rows, const float *y, size_t ldy, size_t 
 static inline __attribute__((always_inline)) void store_block(__m256 r[VL], int n, size_t rows,
                                                               float *y, size_t ldy, size_t ystep)
 {
-    const __m256i cols = avx2_lane_mask(n);
 #pragma GCC unroll 8
     for (int j = n; j < VL; ++j)
         r[j] = _mm256_setzero_ps();
@@ -51,7 +50,7 @@ static inline __attribute__((always_inline)) void store_block(__m256 r[VL], int 
     for (int m = 0; m < VL; ++m) {
         if ((size_t)m >= rows) continue;
         if (ystep == 1) {
-            _mm256_maskstore_ps(y + (size_t)m * ldy, cols, r[m]);
+            avx2_store_n(y + (size_t)m * ldy, n, r[m]);
         } else {
             float v[VL];
             _mm256_storeu_ps(v, r[m]);

@@ -53,8 +53,8 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
 #pragma GCC unroll 8
         for (int v = 0; v < nv; ++v)
             if ((size_t)m < mr)
-                _mm256_maskstore_ps(c[m] + (size_t)v * VL, v == nv - 1 ? last : full,
-                                    acc[m][v]);
+                avx2_store_n(c[m] + (size_t)v * VL,
+                             v == nv - 1 ? (ptrdiff_t)nr - (nv - 1) * VL : VL, acc[m][v]);
 }
 
 void f32_convwt_ukernel_6x16__avx2(size_t mr, size_t nr, size_t nrows, size_t len,

@@ -53,6 +53,6 @@ void f32_dwconv_ukernel_64__avx2(size_t len, size_t nt, const float *w, const fl
             const __m256 v = _mm256_maskload_ps(x + toff[t] + j, m);
             a = _mm256_fmadd_ps(_mm256_broadcast_ss(w + t), v, a);
         }
-        _mm256_maskstore_ps(y + j, m, a);
+        avx2_store_n(y + j, (ptrdiff_t)(len - j), a);
     }
 }

@@ -51,13 +51,11 @@ static inline __attribute__((always_inline)) void block(const int nr, const int 
                 a[0][1] = _mm256_fmadd_ps(wv, _mm256_maskload_ps(in ? p + VL : w, m1), a[0][1]);
         }
     }
-    const __m256i o0 = dw8_vmask(dw8_lanes(0, (ptrdiff_t)(ow - j)));
-    const __m256i o1 = dw8_vmask(dw8_lanes(0, (ptrdiff_t)(ow - j) - VL));
 #pragma GCC unroll 16
     for (int i = 0; i < nr; ++i) {
         float *yr = y + (r + (size_t)i) * yrs + j;
-        _mm256_maskstore_ps(yr, o0, a[i][0]);
-        if (nv == 2) _mm256_maskstore_ps(yr + VL, o1, a[i][1]);
+        avx2_store_n(yr, (ptrdiff_t)(ow - j), a[i][0]);
+        if (nv == 2) avx2_store_n(yr + VL, (ptrdiff_t)(ow - j) - VL, a[i][1]);
     }
 }
 
@@ -133,7 +131,7 @@ g33_block(const int nr, const int nv, const bool first, const bool last, const i
         for (int k = 0; k < nv; ++k) {
             float *yp = y + (r + (size_t)o) * yrs + (v0 + (size_t)k) * VL;
             if (last && k == nv - 1)
-                _mm256_maskstore_ps(yp, g->oml, a[o][k]);
+                avx2_store_n(yp, g->onl, a[o][k]);
             else
                 _mm256_storeu_ps(yp, a[o][k]);
         }

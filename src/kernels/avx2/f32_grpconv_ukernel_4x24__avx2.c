@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "kernels/avx2/f32_round__avx2.h"
+#include "kernels/avx2/lane_mask__avx2.h"
 #include "kernels/grp_ukernels.h"
 
 #define MR 4
@@ -96,7 +97,7 @@ body(const int nv, size_t mr, size_t nr, size_t nc, size_t nrt, size_t nkw, cons
                 else if (v < nv - 1)
                     _mm256_storeu_ps(yv, acc[m][v]);
                 else
-                    _mm256_maskstore_ps(yv, last, acc[m][v]);
+                    avx2_store_n(yv, (ptrdiff_t)nr - (nv - 1) * VL, acc[m][v]);
             }
         }
 }

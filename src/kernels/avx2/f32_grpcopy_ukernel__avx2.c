@@ -14,6 +14,6 @@ void f32_grpcopy_ukernel__avx2(size_t rows, size_t len, const float *src, size_t
         float *d = dst + r * dps;
         size_t j = 0;
         for (; j < full; j += 8) _mm256_storeu_ps(d + j, _mm256_loadu_ps(s + j));
-        if (len % 8) _mm256_maskstore_ps(d + j, tm, _mm256_maskload_ps(s + j, tm));
+        if (len % 8) avx2_store_n(d + j, (ptrdiff_t)(len % 8), _mm256_maskload_ps(s + j, tm));
     }
 }

@@ -14,7 +14,6 @@ void f32_transpose_ukernel_8x8__avx2(size_t m, size_t n, const float *src, size_
 {
     for (size_t i0 = 0; i0 < m; i0 += VL) {
         const size_t mi = m - i0 < VL ? m - i0 : VL;
-        const __m256i rows = avx2_lane_mask(mi);
         for (size_t j0 = 0; j0 < n; j0 += VL) {
             const size_t nj = n - j0 < VL ? n - j0 : VL;
             const __m256i cols = avx2_lane_mask(nj);
@@ -24,7 +23,7 @@ void f32_transpose_ukernel_8x8__avx2(size_t m, size_t n, const float *src, size_
                                       : _mm256_setzero_ps();
             transpose8(r);
             for (size_t j = 0; j < nj; ++j)
-                _mm256_maskstore_ps(dst + (j0 + j) * ldd + i0, rows, r[j]);
+                avx2_store_n(dst + (j0 + j) * ldd + i0, (ptrdiff_t)mi, r[j]);
         }
     }
 }

@@ -1,6 +1,6 @@
-/* AVX2 lane masks for _mm256_maskload_ps / _mm256_maskstore_ps: lanes l < n
- * set (0 <= n <= 8). Shared by the kernels that include it (compiled with
- * AVX2 flags). */
+/* AVX2 lane masks for _mm256_maskload_ps: lanes l < n set (0 <= n <= 8),
+ * and stores of the first n lanes. Shared by the kernels that include it
+ * (compiled with AVX2 flags). */
 #ifndef ACLCONV_LANE_MASK_AVX2_H_
 #define ACLCONV_LANE_MASK_AVX2_H_
 
@@ -23,10 +23,23 @@ static inline __m256 avx2_load_n(const float *p, ptrdiff_t n)
 
 static inline void avx2_store_n(float *p, ptrdiff_t n, __m256 v)
 {
-    if (n >= 8)
+    if (n >= 8) {
         _mm256_storeu_ps(p, v);
-    else if (n > 0)
-        _mm256_maskstore_ps(p, avx2_lane_mask((size_t)n), v);
+        return;
+    }
+    if (n <= 0) return;
+    __m128 h = _mm256_castps256_ps128(v);
+    if (n & 4) {
+        _mm_storeu_ps(p, h);
+        h = _mm256_extractf128_ps(v, 1);
+        p += 4;
+    }
+    if (n & 2) {
+        _mm_storel_pi((__m64 *)(void *)p, h);
+        h = _mm_movehl_ps(h, h);
+        p += 2;
+    }
+    if (n & 1) _mm_store_ss(p, h);
 }
 
 #endif
