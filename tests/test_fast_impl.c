@@ -35,11 +35,12 @@
 #include "aclconv/aclconv.h"
 #include "common/cpu.h"
 #include "engine/conv_fast.h"
+#include "engine/conv_fast_internal.h"
 #include "impl_test.h"
 #include "kernels/conv_ukernels.h"
 #include "test_rng.h"
 
-static int g_cases, g_fast_data, g_fast_wt;
+static int g_cases, g_fast_data, g_fast_wt, g_tile_panels, g_cv_runs;
 
 typedef struct gen_opts {
     int stride_max;
@@ -265,6 +266,10 @@ static void one_case(uint64_t seed, const gen_opts *go)
         if (threads == 1) {
             g_fast_data += strcmp(names[0], "fast") == 0;
             g_fast_wt += strcmp(names[1], "fast") == 0;
+            data_state ds;
+            uint64_t bytes;
+            g_tile_panels += strcmp(names[0], "fast") == 0 &&
+                             data_plan(&p, (aclconvIsa)go->isa, &ds, &bytes) && ds.tile_panels;
         }
         it_check_outputs(&o, ref, tol, names, seed, isa, threads, desc);
         it_check_threads(first, &o, threads, seed, isa, desc);
@@ -349,6 +354,7 @@ int main(int argc, char **argv)
         for (int cv = 0; cv < variants; ++cv) {
             if (family >= 0 && cv != family) continue;
             if (variants > 1) setenv("ACLCONV_FAST_CV", cv ? "1" : "0", 1);
+            g_cv_runs += cv;
             for (int kind = 0; kind < 3; ++kind) {
                 gen_opts go = {
                     .stride_max = 4, .int_data = kind != 2, .dtypes = kind == 1, .isa = isa};
@@ -356,15 +362,19 @@ int main(int argc, char **argv)
                     /* every other case streams its results where it can
                      * (the spatial-vector kernel's twin, any size), its
                      * tensors' views on 64-byte boundaries so that the
-                     * planes of 16k positions do */
+                     * planes of 16k positions do; one in three copies its
+                     * one-tap tiles into panels on any ISA, one in three
+                     * never (else the ISA's default) */
                     if (i % 2) {
                         setenv("ACLCONV_FAST_NT", "1", 1);
                         it_view_offset = 0;
                     }
+                    if (i % 3) setenv("ACLCONV_TILE_PANELS", i % 3 == 1 ? "1" : "0", 1);
                     one_case(seed + (uint64_t)i * 7919u + (uint64_t)kind * 1000003u +
                                  (uint64_t)isa * 7777777u,
                              &go);
                     unsetenv("ACLCONV_FAST_NT");
+                    unsetenv("ACLCONV_TILE_PANELS");
                     it_view_offset = 3;
                 }
             }
@@ -452,10 +462,14 @@ int main(int argc, char **argv)
                                .dtypes = kind == 1,
                                .isa = isa,
                                .pointwise = 1};
-                for (int i = 0; i < count / 40 + 1; ++i)
+                for (int i = 0; i < count / 40 + 1; ++i) {
+                    /* (tile panels on any ISA, then its default) */
+                    if (i % 2 == 0) setenv("ACLCONV_TILE_PANELS", "1", 1);
                     one_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa +
                                  (uint64_t)kind * 7u,
                              &gp);
+                    unsetenv("ACLCONV_TILE_PANELS");
+                }
                 gp.pointwise = 2;
                 for (int i = 0; i < count / 80 + 1; ++i)
                     one_case(seed + 524287u * (uint64_t)(i + 1) + (uint64_t)isa +
@@ -473,7 +487,12 @@ int main(int argc, char **argv)
     }
     aclconvSetMaxIsa(ACLCONV_ISA_AVX512);
     if (ran == 0) return 77; /* nothing this CPU has was asked for */
-    printf("cases %d, fast data pass %d, fast weights pass %d\n", g_cases, g_fast_data, g_fast_wt);
+    printf("cases %d, fast data pass %d (tile panels %d), fast weights pass %d\n", g_cases,
+           g_fast_data, g_tile_panels, g_fast_wt);
+    if (g_cv_runs > 0 && count >= 100 && g_tile_panels == 0) {
+        printf("FAIL: no case of the channel-vector kernel ran with tile panels\n");
+        it_fail();
+    }
     printf("test_fast_impl: %s\n", it_failures() ? "FAILED" : "OK");
     return it_failures() ? 1 : 0;
 }

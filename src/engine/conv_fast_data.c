@@ -332,6 +332,40 @@ static bool data_streams_out(const conv_problem *p, const data_state *st, const 
     return (e && e[0] == '1') || conv_view_numel(out) * 4 >= FAST_NT_MIN_BYTES;
 }
 
+/* The tiles per run of the data pass with tile panels (0: none). One-tap
+ * sub-problems (1x1 layers, the phases of a k2 s2 transposed layer) under
+ * the fp32 channel-vector kernel broadcast x[c*cs + j] from a line per
+ * channel, a few floats of each used, and those lines and a channel
+ * block's weights crowd L1 (r50_c4_1x1's dx: 256 lines of x and 16 KB of
+ * weights per call). A run of tiles copies its input into panels, tile by
+ * tile [channel][nr] (a channel's floats contiguous), which every channel
+ * block's calls then read: 6 KB a call at 256 channels. Measured on AVX2
+ * (Zen 3: the kernel over a 1x1 layer's image, 80 -> 88 GFLOP/s with the
+ * copies); ACLCONV_TILE_PANELS=1 turns it on for any ISA and channel
+ * count (tests, and a measurement on AVX-512), =0 off. */
+static int64_t data_tile_panel_tiles(const data_state *st, const fast_geom *subs, const bool *empty,
+                                     int64_t nsub)
+{
+    const char *e = getenv("ACLCONV_TILE_PANELS");
+    if ((e && e[0] == '0') || !st->cv || st->pairs) return 0;
+    const bool force = e && e[0] == '1';
+    if (st->isa != ACLCONV_ISA_AVX2 && !force) return 0;
+    int64_t cin = 0;
+    for (int64_t sub = 0; sub < nsub; ++sub) {
+        if (empty[sub]) continue;
+        /* each panel read by a few channel blocks' calls at least: a
+         * MobileNet-v2 16 -> 32 gradInput (two blocks) ran 25% slower with
+         * them, 24 -> 96 (six) 9% faster */
+        if (subs[sub].nt != 1 ||
+            (!force && ceil_div(subs[sub].cout, st->mr) < FAST_TPANEL_MIN_BLOCKS))
+            return 0;
+        cin = max64(cin, subs[sub].cin);
+    }
+    const int64_t tiles = min64(min64(st->store_tiles, FAST_TPANEL_MAX_TILES),
+                                FAST_TPANEL_FLOATS / max64(1, cin * st->nr));
+    return tiles >= FAST_TPANEL_MIN_TILES ? tiles : 0;
+}
+
 /* Whether the FLOAT16 / BF16 modes' result rounding of a task waits until
  * every output phase of its block is stored, and then runs over whole rows
  * (round_block): the channel-vector kernel's in-place results when the W
@@ -401,6 +435,9 @@ bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs
     st->tile_ld = st->store_tiles * st->nr;
     st->tile_floats = conv_slot_pitch((int64_t)st->mr * st->tile_ld); /* (a slot's pitch) */
     st->nsub = nsub;
+    const int64_t ptiles = data_tile_panel_tiles(st, subs, empty, nsub);
+    st->tile_panels = ptiles > 0;
+    st->chunk_tiles = st->tile_panels ? ptiles : st->store_tiles;
     for (int64_t sub = 0; sub < st->nsub; ++sub) {
         const fast_geom *g = &subs[sub];
         if (empty[sub]) continue;
@@ -416,13 +453,19 @@ bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs
         if (!empty[sub] && !kernel_rounds_reads(ceil_div(subs[sub].cout, st->mr), subs[sub].nt))
             st->kernel_rounds = false;
     st->slab_floats = conv_slot_pitch(st->slab_floats); /* (a slot's pitch) */
+    st->tpanel_floats = 0;
+    for (int64_t sub = 0; sub < st->nsub && st->tile_panels; ++sub)
+        if (!empty[sub])
+            st->tpanel_floats = max64(st->tpanel_floats, ptiles * subs[sub].cin * st->nr);
+    if (st->tile_panels) st->tpanel_floats = conv_slot_pitch(st->tpanel_floats);
     uint64_t size = 0;
-    int64_t slabs, tiles;
+    int64_t slabs, tiles, tpanels;
     if (!checked_mul_i64(st->slab_floats, st->slots, &slabs) ||
-        !checked_mul_i64(st->tile_floats, st->slots, &tiles))
+        !checked_mul_i64(st->tile_floats, st->slots, &tiles) ||
+        !checked_mul_i64(st->tpanel_floats, st->slots, &tpanels))
         return false;
     if (!ws_take(&size, st->wpk_floats, &st->wpk_off) || !ws_take(&size, slabs, &st->slab_off) ||
-        !ws_take(&size, tiles, &st->tile_off))
+        !ws_take(&size, tiles, &st->tile_off) || !ws_take(&size, tpanels, &st->tpanel_off))
         return false;
     *bytes = size;
     return true;
@@ -873,6 +916,40 @@ static int data_edge_taps(const fast_geom *g, int64_t ow0, int64_t cols, uint8_t
     return any;
 }
 
+/* The tile panels of tiles [t0, t1) of a row of span positions from j0
+ * (st->tile_panels): tile t's input x[c*cs + j] for c < nc and its j < nr
+ * at panel (t - t0), [c][st->nr]. Channel by channel, so each reads its
+ * run of positions in order (the first reads of x: from memory). A
+ * channel's tile moves as FAST_TPANEL_COPY floats (one fixed-size copy, no
+ * loop) while those stay inside the run: the floats past its nr land in
+ * the next channel's place, written after it; the last channel's would
+ * land in the next tile's first, written before, so it goes element by
+ * element. */
+static void data_tile_panels(const data_state *st, const float *x, int64_t cs, int64_t nc,
+                             int64_t j0, int64_t span, int64_t ntiles, int64_t t0, int64_t t1,
+                             float *panel)
+{
+    const int64_t tp = nc * st->nr; /* floats per tile */
+    int64_t at[FAST_TPANEL_MAX_TILES + 1];
+    for (int64_t t = t0; t <= t1; ++t)
+        at[t - t0] = tile_start(st, t, span, ntiles);
+    const int64_t end = at[t1 - t0], nt = t1 - t0;
+    /* tiles [0, fast) take the fixed-size copy */
+    int64_t fast = 0;
+    while (fast < nt && at[fast] + FAST_TPANEL_COPY <= end && st->nr <= FAST_TPANEL_COPY)
+        ++fast;
+    for (int64_t c = 0; c < nc; ++c) {
+        const float *src = x + c * cs + j0;
+        float *dst = panel + c * st->nr;
+        const int64_t tf = c + 1 < nc ? fast : 0;
+        for (int64_t t = 0; t < tf; ++t)
+            memcpy(dst + t * tp, src + at[t], FAST_TPANEL_COPY * sizeof(float));
+        for (int64_t t = tf; t < nt; ++t)
+            for (int64_t j = at[t]; j < at[t + 1]; ++j)
+                dst[t * tp + j - at[t]] = src[j];
+    }
+}
+
 /* One kernel call of the data pass: mr x nr results from 0 at y[m*ldy +
  * j*ystep] (ystep > 1: the channel-vector kernel only) over taps [ta, tb)
  * of the panel w with the edge flags te (NULL: none) of those taps (the
@@ -1049,6 +1126,10 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
      * padding there (per_row: the channel-vector kernels) */
     uint8_t e_first[FAST_MAX_TAPS], e_last[FAST_MAX_TAPS], e_both[FAST_MAX_TAPS];
     const int edges = per_row ? data_edge_taps(g, ow0, cols, e_first, e_last, e_both) : 0;
+    /* (edge flags leave positions out: those tiles read the slab itself) */
+    float *const tpanel =
+        st->tile_panels && !edges ? r->tpanels + (int64_t)slot * st->tpanel_floats : NULL;
+    static const ptrdiff_t panel_toff[1] = {0};
     /* (row by row: each (row, channel block) right before its kernels) */
     if (r->zero_cells && !per_row)
         data_zero_cells(r, n, grp * g->cout, g->cout, od, oh0, rows, ow0, cols, false);
@@ -1057,12 +1138,15 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
         for (int64_t row = 0; row < trows; ++row) {
             int64_t ta = 0, tb = g->nt; /* (rows of the whole grid: every tap) */
             if (per_row) data_row_taps(g, od, oh0 + row, &ta, &tb);
-            for (int64_t t0 = 0; t0 < ntiles; t0 += st->store_tiles) {
+            for (int64_t t0 = 0; t0 < ntiles; t0 += st->chunk_tiles) {
                 /* kernel tiles [t0, t1) go to the tile buffer side by
                  * side and are stored with one data_store_tile */
-                const int64_t t1 = min64(ntiles, t0 + st->store_tiles);
+                const int64_t t1 = min64(ntiles, t0 + st->chunk_tiles);
                 const int64_t g0 = tile_start(st, t0, span, ntiles),
                               gn = tile_start(st, t1, span, ntiles) - g0;
+                if (tpanel) /* (one tap: ta == 0) */
+                    data_tile_panels(st, xs + toff[0], cs, g->cin, row * g->wp, span, ntiles, t0,
+                                     t1, tpanel);
                 for (int64_t mb = cb0; mb < cb1; ++mb) {
                     const int64_t mr = min64(st->mr, g->cout - mb * st->mr);
                     const float *w = wpk + (grp * ncb + mb) * panel;
@@ -1090,6 +1174,11 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
                                             : fe == 1 ? e_first + ta
                                             : fe == 2 ? e_last + ta
                                                       : NULL;
+                        /* the tile's panel: channels cs = nr apart, its
+                         * positions from 0 */
+                        const float *xt = tpanel ? tpanel + (t - t0) * g->cin * st->nr : xs + j0;
+                        const int64_t xcs = tpanel ? st->nr : cs;
+                        const ptrdiff_t *xoff = tpanel ? panel_toff : toff;
                         if (in_place) {
                             char *dst = dst0 + es * c0 * ystep;
                             /* (the channel-vector kernel asks for its unit-step
@@ -1099,10 +1188,10 @@ void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t 
                                 (!st->cv || (ystep != 1 && !(st->pairs && ystep == 2))))
                                 prefetch_tile(dst, mr, out->stride[1], (nr - 1) * ystep + 1,
                                               (size_t)es);
-                            data_kernel(r, mr, nr, g, ta, tb, te, w, xs + j0, cs, xround, toff,
-                                        dst, out->stride[1], ystep, y16, st->stream_out);
+                            data_kernel(r, mr, nr, g, ta, tb, te, w, xt, xcs, xround, xoff, dst,
+                                        out->stride[1], ystep, y16, st->stream_out);
                         } else {
-                            data_kernel(r, mr, nr, g, ta, tb, te, w, xs + j0, cs, xround, toff,
+                            data_kernel(r, mr, nr, g, ta, tb, te, w, xt, xcs, xround, xoff,
                                         tile + (c0 - g0), st->tile_ld, 1, CONVCV_Y_F32, false);
                         }
                     }
@@ -1244,6 +1333,7 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
     r->wpk = (float *)(ws + st->wpk_off);
     r->slabs = (float *)(ws + st->slab_off);
     r->tiles = (float *)(ws + st->tile_off);
+    r->tpanels = (float *)(ws + st->tpanel_off);
     data_subs(p, r->subs, r->empty, &r->nsub); /* accepted at plan time */
     if (st->phase_rows) phase_rows_table(r, &r->subs[0]);
     int64_t wat = 0, tat = 0;
@@ -1262,6 +1352,9 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
         r->zero_cells = r->zero_cells && sub == 0;
         r->ncb[sub] = ceil_div(g->cout, st->mr);
         r->cbb[sub] = max64(1, FAST_WBLOCK_FLOATS / data_panel_floats(st, g));
+        /* tile panels: one sweep, each run's panels copied once, the weights
+         * streamed past them (r50_c4_1x1's 1 MB) */
+        if (st->tile_panels) r->cbb[sub] = r->ncb[sub];
         r->wpk_at[sub] = wat;
         r->toff_at[sub] = tat;
         tap_offsets(g, r->toff + tat);

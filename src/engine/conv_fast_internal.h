@@ -52,6 +52,14 @@
 #define FAST_WBLOCK_FLOATS (64 * 1024)
 /* Narrowest column block of long rows. */
 #define FAST_MIN_COLS 64
+/* Floats of a slot's tile panels (data_use_tile_panels): the input of up
+ * to store_tiles tiles, fewer where channels are many, but at least
+ * FAST_TPANEL_MIN_TILES (each run of tiles sweeps every weight panel). */
+#define FAST_TPANEL_FLOATS (64 * 1024)
+#define FAST_TPANEL_MIN_TILES 4
+#define FAST_TPANEL_MAX_TILES 16
+#define FAST_TPANEL_COPY 8
+#define FAST_TPANEL_MIN_BLOCKS 4
 /* Floats of gradInput one data task writes at most when several W output
  * phases interleave in its rows (a quarter of L2): r50_c3_3x3s2's dx pass
  * ~-15% CPU time (the phases' writes to a line hit L2 instead of memory). */
@@ -289,18 +297,23 @@ typedef struct data_state {
     /* in-place fp32 results of the spatial-vector kernel streamed out by its
      * twin (conv_nt; data_streams_out), each task ending with a store fence */
     bool stream_out;
+    /* one-tap sub-problems under the channel-vector kernel: each run of
+     * chunk_tiles tiles copies its input into tile panels first (data_block,
+     * "tile panels" in docs/kernels.md); tpanel_floats per slot */
+    bool tile_panels;
     aclconvIsa isa;
     int mr, nr;
     /* results not stored in place: kernel tiles side by side in the tile
-     * buffer (rows of tile_ld floats), stored together */
-    int64_t store_tiles, tile_ld;
+     * buffer (rows of tile_ld floats), stored together; chunk_tiles (at
+     * most store_tiles) per run */
+    int64_t store_tiles, tile_ld, chunk_tiles;
     int64_t nsub; /* output phases (D with stride), else 1 */
     int slots;
-    int64_t slab_floats, tile_floats; /* maxima over sub-problems */
+    int64_t slab_floats, tile_floats, tpanel_floats; /* maxima over sub-problems */
     int64_t wpk_floats;               /* all sub-problems */
     int64_t tasks_d, tasks_rb, tasks_wb; /* task grid per (n, group): planes, row / column blocks */
     int64_t drun; /* output planes per task: a depth run (one sub-problem only), else 1 */
-    uint64_t wpk_off, slab_off, tile_off;
+    uint64_t wpk_off, slab_off, tile_off, tpanel_off;
 } data_state;
 
 _Static_assert(sizeof(data_state) <= CONV_IMPL_STATE_BYTES, "state too large");
@@ -322,7 +335,7 @@ typedef struct data_run {
      * a copy the mode's rounding already went into (the streamed pass's
      * image copies) */
     conv_mode in_mode;
-    float *wpk, *slabs, *tiles;
+    float *wpk, *slabs, *tiles, *tpanels;
     int64_t nsub;
     fast_geom subs[FAST_MAX_SUBS];
     bool empty[FAST_MAX_SUBS];
