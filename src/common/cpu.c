@@ -106,10 +106,25 @@ static bool detect_wide_alus(void)
     const unsigned family = (a >> 8) & 0xfu;
     return (family == 0xfu ? family + ((a >> 20) & 0xffu) : family) >= 0x1au;
 }
+
+/* Leaf 0x80000006's ECX[31:16], the L2 size of a core in KB (AMD and Intel
+ * alike); 0 where the leaf is missing */
+static int64_t detect_l2_bytes(void)
+{
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0x80000000u, NULL) < 0x80000006u) return 0;
+    __cpuid(0x80000006u, a, b, c, d);
+    return (int64_t)(c >> 16) * 1024;
+}
 #else
 static aclconvIsa detect(void)
 {
     return ACLCONV_ISA_SCALAR;
+}
+
+static int64_t detect_l2_bytes(void)
+{
+    return 0;
 }
 
 static bool detect_bf16_dot(void)
@@ -129,12 +144,14 @@ static aclconvIsa g_detected;
 static atomic_int g_api_cap = ACLCONV_ISA_AVX512;
 
 static bool g_bf16_dot, g_wide_alus;
+static int64_t g_l2_bytes;
 
 static void detect_once(void)
 {
     g_detected = detect();
     g_bf16_dot = detect_bf16_dot();
     g_wide_alus = detect_wide_alus();
+    g_l2_bytes = detect_l2_bytes();
 }
 
 aclconvIsa cpu_detected_isa(void)
@@ -153,6 +170,12 @@ int cpu_wide_vector_alus(void)
 {
     pthread_once(&g_detect_once, detect_once);
     return g_wide_alus;
+}
+
+int64_t cpu_l2_bytes(void)
+{
+    pthread_once(&g_detect_once, detect_once);
+    return g_l2_bytes;
 }
 
 cpu_bf16_dot_use cpu_bf16_dot(aclconvIsa isa)

@@ -2,6 +2,8 @@
 #ifndef ACLCONV_CPU_H_
 #define ACLCONV_CPU_H_
 
+#include <stdint.h>
+
 #include "aclconv/aclconv.h"
 
 /* The ISA for kernels chosen now: the best the CPU and the OS support
@@ -32,6 +34,10 @@ int cpu_has_bf16_dot(aclconvIsa isa);
  * FMAs' issue slots. A tuning hint, never a change of results. Detected
  * once. */
 int cpu_wide_vector_alus(void);
+
+/* The L2 cache of a core in bytes as cpuid reports it (0: unknown).
+ * Detected once; a blocking hint for planning (docs/kernels.md, "Slab"). */
+int64_t cpu_l2_bytes(void);
 
 /* The name of isa: "scalar", "avx2" or "avx512". */
 const char *cpu_isa_name(aclconvIsa isa);

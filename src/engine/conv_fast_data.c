@@ -70,7 +70,7 @@ static bool same_slab(const fast_geom *a, const fast_geom *b)
  * budget). conv3d_unet's dx: 3 taps, 64 channels of 34 x 34: a plane per
  * tap and 16-row blocks pack 3.4 input rows per output row, runs of 4 with
  * 8-row blocks 1.9. */
-static void data_pick_drun(fast_geom *g)
+static void data_pick_drun(fast_geom *g, int64_t budget)
 {
     g->drun = 0;
     if (g->ntap[0] < 2 || g->os[0] < 2 || g->st[0] != 1 || g->st[1] != 1 || g->st[2] != 1) return;
@@ -85,7 +85,7 @@ static void data_pick_drun(fast_geom *g)
         fast_geom t = *g;
         t.drun = run > 1 ? run : 0;
         t.dspan = hi - lo + 1;
-        if (geom_layout(&t, FAST_MIN_TASKS, FAST_SLAB_FLOATS) != NULL) continue;
+        if (geom_layout(&t, FAST_MIN_TASKS, budget) != NULL) continue;
         const double rows =
             (double)geom_dplanes(&t) * (double)(t.rb + t.qext[1]) / (double)(run * t.rb);
         if (pick == 0 || rows < best) {
@@ -99,13 +99,37 @@ static void data_pick_drun(fast_geom *g)
     }
 }
 
+/* Input rows packed per output row of g's slabs (halo rows, and the depth
+ * planes of a run, packed again by the next block). */
+static double slab_repack(const fast_geom *g)
+{
+    return (double)geom_dplanes(g) * (double)g->hp / ((double)geom_drun(g) * (double)g->rb);
+}
+
+/* g's slab layout (with its depth run where it has one sub-problem) for
+ * slab budget `budget`; a budget below FAST_SLAB_FLOATS (data_slab_budget)
+ * only where its blocks pack at most FAST_SLAB_MAX_REPACK input rows per
+ * output row: on Zen 3, dilated_d2's dx (halo 4 rows, 256 channels: one-row
+ * blocks) took 117 -> 139 ms and conv3d_unet's 44 -> 61 with 32 Ki floats. */
+static const char *data_layout(const conv_problem *p, fast_geom *g, int64_t budget)
+{
+    const fast_geom g0 = *g;
+    if (data_nsub(p) == 1) data_pick_drun(g, budget);
+    const char *why = geom_layout(g, FAST_MIN_TASKS, budget);
+    if (why != NULL || budget >= FAST_SLAB_FLOATS || slab_repack(g) <= FAST_SLAB_MAX_REPACK)
+        return why;
+    *g = g0;
+    if (data_nsub(p) == 1) data_pick_drun(g, FAST_SLAB_FLOATS);
+    return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
+}
+
 /* The forward convolution of sub-problem sub of the data pass. F: x with the
  * problem's taps. D: output phase rho (per dim) of gradInput, i = i'*s + rho:
  * a stride-1 correlation of dy over the taps k with (rho + pad - k*dil) % s
  * == 0, at shift (rho + pad - k*dil) / s. *empty: the sub-problem has no
  * output position, or no tap (its outputs are zero). */
-static const char *data_geom(const conv_problem *p, int64_t sub, const fast_geom *lead,
-                             fast_geom *g, bool *empty)
+static const char *data_geom(const conv_problem *p, int64_t budget, int64_t sub,
+                             const fast_geom *lead, fast_geom *g, bool *empty)
 {
     const bool bwd = p->data_dir == CONV_DIR_BWD_DATA;
     memset(g, 0, sizeof *g);
@@ -165,8 +189,7 @@ static const char *data_geom(const conv_problem *p, int64_t sub, const fast_geom
     g->balance_rows = true;
     if (bwd && p->stride[2] > 1)
         g->max_rb = max64(1, FAST_OUT_BLOCK_FLOATS / smul(smul(g->cout, p->stride[1]), p->xs[2]));
-    if (data_nsub(p) == 1) data_pick_drun(g);
-    return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
+    return data_layout(p, g, budget);
 }
 
 /* D with strides as one sub-problem whose output rows are (channel, output
@@ -174,7 +197,7 @@ static const char *data_geom(const conv_problem *p, int64_t sub, const fast_geom
  * taps are the union of the phases' shifts, ascending; a phase without a tap
  * at a shift gets a zero weight there (data_pack_weights_phase_rows). Output
  * position o of a row is gradInput o*s + rho, dropped when past the input. */
-static const char *data_geom_phase_rows(const conv_problem *p, fast_geom *g)
+static const char *data_geom_phase_rows(const conv_problem *p, int64_t budget, fast_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->n = p->n;
@@ -218,7 +241,7 @@ static const char *data_geom_phase_rows(const conv_problem *p, fast_geom *g)
     g->balance_rows = true;
     if (p->stride[2] > 1)
         g->max_rb = max64(1, FAST_OUT_BLOCK_FLOATS / smul(smul(p->cg, p->stride[1]), p->xs[2]));
-    return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
+    return data_layout(p, g, budget);
 }
 
 /* Whether the data pass of p runs its output phases as rows: D with strides,
@@ -229,7 +252,7 @@ static bool data_use_phase_rows(const conv_problem *p)
     const int64_t nsub = data_nsub(p);
     if (nsub <= 1 || nsub > FAST_MAX_SUBS || !shifts_fit(p)) return false;
     fast_geom g;
-    if (data_geom_phase_rows(p, &g) != NULL) return false;
+    if (data_geom_phase_rows(p, FAST_SLAB_FLOATS, &g) != NULL) return false;
     int64_t real = 1; /* taps summed over the phases: each k is in one phase per dim */
     for (int i = 0; i < 3; ++i) {
         int64_t used = 0;
@@ -242,9 +265,25 @@ static bool data_use_phase_rows(const conv_problem *p)
     return smul(nsub, g.nt) <= smul(FAST_PHASE_ROWS_MAX_WASTE, real);
 }
 
-/* The sub-problems of the data pass; the first non-empty one leads the
- * blocking of the others, so a task computes every phase of one block. */
-const char *data_subs(const conv_problem *p, fast_geom *subs, bool *empty, int64_t *nsub)
+/* The floats of input slab a data task aims for on this CPU
+ * (FAST_SLAB_FLOATS, about half of a 1 MB L2): on a smaller L2, half of
+ * what a sweep's weights (FAST_WBLOCK_FLOATS) leave. Zen 3 (512 KB):
+ * 32 Ki floats; r50_c2_3x3's dx with 128 Ki read its rows back from L3,
+ * 54.8 -> 44.2 ms CPU (1 thread, medians of five). Blocking only: the data
+ * pass sums every result in one kernel call, so the bits do not change. */
+int64_t data_slab_budget(void)
+{
+    const int64_t l2 = cpu_l2_bytes();
+    if (l2 <= 0 || l2 >= (int64_t)1 << 20) return FAST_SLAB_FLOATS;
+    const int64_t wblock = FAST_WBLOCK_FLOATS * (int64_t)sizeof(float);
+    return max64(FAST_SLAB_MIN_FLOATS, (l2 - wblock) / 2 / (int64_t)sizeof(float));
+}
+
+/* The sub-problems of the data pass with slab budget `budget` (floats); the
+ * first non-empty one leads the blocking of the others, so a task computes
+ * every phase of one block. */
+const char *data_subs(const conv_problem *p, int64_t budget, fast_geom *subs, bool *empty,
+                      int64_t *nsub)
 {
     const bool phase_rows = data_use_phase_rows(p);
     *nsub = phase_rows ? 1 : data_nsub(p);
@@ -253,8 +292,8 @@ const char *data_subs(const conv_problem *p, fast_geom *subs, bool *empty, int64
     const fast_geom *lead = NULL;
     for (int64_t sub = 0; sub < *nsub; ++sub) {
         empty[sub] = false;
-        const char *why = phase_rows ? data_geom_phase_rows(p, &subs[sub])
-                                     : data_geom(p, sub, lead, &subs[sub], &empty[sub]);
+        const char *why = phase_rows ? data_geom_phase_rows(p, budget, &subs[sub])
+                                     : data_geom(p, budget, sub, lead, &subs[sub], &empty[sub]);
         if (why) return why;
         if (!lead && !empty[sub]) lead = &subs[sub];
         if (empty[sub]) continue;
@@ -273,7 +312,7 @@ const char *data_why_not(const conv_problem *p, aclconvIsa isa)
     fast_geom subs[FAST_MAX_SUBS];
     bool empty[FAST_MAX_SUBS];
     int64_t nsub;
-    return data_subs(p, subs, empty, &nsub);
+    return data_subs(p, data_slab_budget(), subs, empty, &nsub);
 }
 
 /* The channel-vector kernel wherever the ISA has one and the output channels
@@ -408,9 +447,10 @@ static int64_t data_panel_floats(const data_state *st, const fast_geom *g)
  * alone: the data pass runs its own tasks, so BF16 pairs and streamed
  * results may be planned (not for the streamed weights pass's data slabs: it
  * has no redo for a failed guard, and its tasks do not fence). */
-bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs, const bool *empty,
-                    int64_t nsub, bool alone, data_state *st, uint64_t *bytes)
+bool data_plan_subs(const conv_problem *p, aclconvIsa isa, int64_t budget, const fast_geom *subs,
+                    const bool *empty, int64_t nsub, bool alone, data_state *st, uint64_t *bytes)
 {
+    st->slab_budget = budget;
     const conv_ukernels *k = conv_ukernels_for(isa);
     st->bwd = p->data_dir == CONV_DIR_BWD_DATA;
     st->isa = isa;
@@ -476,8 +516,9 @@ bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *
     fast_geom subs[FAST_MAX_SUBS];
     bool empty[FAST_MAX_SUBS];
     int64_t nsub;
-    return data_subs(p, subs, empty, &nsub) == NULL &&
-           data_plan_subs(p, isa, subs, empty, nsub, true, st, bytes);
+    const int64_t budget = data_slab_budget();
+    return data_subs(p, budget, subs, empty, &nsub) == NULL &&
+           data_plan_subs(p, isa, budget, subs, empty, nsub, true, st, bytes);
 }
 
 /* Weight of tap (jd, jh, jw) of phase-rows row `row` (channel co, phase sub)
@@ -1334,7 +1375,7 @@ void data_run_prepare(data_run *r, const conv_problem *p, const data_state *st, 
     r->slabs = (float *)(ws + st->slab_off);
     r->tiles = (float *)(ws + st->tile_off);
     r->tpanels = (float *)(ws + st->tpanel_off);
-    data_subs(p, r->subs, r->empty, &r->nsub); /* accepted at plan time */
+    data_subs(p, st->slab_budget, r->subs, r->empty, &r->nsub); /* accepted at plan time */
     if (st->phase_rows) phase_rows_table(r, &r->subs[0]);
     int64_t wat = 0, tat = 0;
     bool zeros = false; /* a phase without taps (D: sub-problems are phases) */

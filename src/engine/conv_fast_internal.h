@@ -44,8 +44,12 @@
 #define FAST_PACK_AHEAD_CHANNELS 8
 #define FAST_PACK_AHEAD_BYTES (16 * 1024)
 
-/* Floats of the packed input slab one task aims for (about half of L2). */
+/* Floats of the packed input slab one task aims for (about half of a 1 MB
+ * L2; data_slab_budget scales the data pass's down on smaller ones, not
+ * below FAST_SLAB_MIN_FLOATS). */
 #define FAST_SLAB_FLOATS (128 * 1024)
+#define FAST_SLAB_MIN_FLOATS (16 * 1024)
+#define FAST_SLAB_MAX_REPACK 1.35
 /* The weights pass streams its slab rows: larger units, longer reductions. */
 #define FAST_WT_SLAB_FLOATS (512 * 1024)
 /* Floats of packed weights swept per pass over the slab. */
@@ -313,6 +317,7 @@ typedef struct data_state {
     int64_t wpk_floats;               /* all sub-problems */
     int64_t tasks_d, tasks_rb, tasks_wb; /* task grid per (n, group): planes, row / column blocks */
     int64_t drun; /* output planes per task: a depth run (one sub-problem only), else 1 */
+    int64_t slab_budget; /* data_subs' budget (data_slab_budget, or fixed in the streamed pass) */
     uint64_t wpk_off, slab_off, tile_off, tpanel_off;
 } data_state;
 
@@ -362,9 +367,11 @@ typedef struct data_run {
 const char *data_why_not(const conv_problem *p, aclconvIsa isa);
 bool data_plan(const conv_problem *p, aclconvIsa isa, data_state *st, uint64_t *bytes);
 void data_run_pass(const conv_problem *p, const data_state *st, void *workspace);
-const char *data_subs(const conv_problem *p, fast_geom *subs, bool *empty, int64_t *nsub);
-bool data_plan_subs(const conv_problem *p, aclconvIsa isa, const fast_geom *subs, const bool *empty,
-                    int64_t nsub, bool alone, data_state *st, uint64_t *bytes);
+int64_t data_slab_budget(void);
+const char *data_subs(const conv_problem *p, int64_t budget, fast_geom *subs, bool *empty,
+                      int64_t *nsub);
+bool data_plan_subs(const conv_problem *p, aclconvIsa isa, int64_t budget, const fast_geom *subs,
+                    const bool *empty, int64_t nsub, bool alone, data_state *st, uint64_t *bytes);
 const float *data_slab(const data_run *r, const fast_geom *g, int64_t n, int64_t grp, int64_t od,
                        int64_t oh0, int64_t ow0, int slot, int64_t *cs, int *xround);
 void data_block(const data_run *r, int64_t sub, int64_t n, int64_t grp, int64_t od, int64_t rbi,

@@ -155,7 +155,10 @@ static bool wt_streams(const conv_problem *p, fast_geom *gd)
     fast_geom subs[FAST_MAX_SUBS];
     bool empty[FAST_MAX_SUBS];
     int64_t nsub;
-    if (data_subs(p, subs, empty, &nsub) != NULL || nsub != 1 || empty[0]) return false;
+    /* (the fixed budget: the weights pass's blocks, and so its sums, follow
+     * the data slab's here, and must not depend on the CPU's L2) */
+    if (data_subs(p, FAST_SLAB_FLOATS, subs, empty, &nsub) != NULL || nsub != 1 || empty[0])
+        return false;
     *gd = subs[0];
     return p->data_dir == CONV_DIR_BWD_DATA ? stream_bwd(p, gd) : stream_fwd(p, gd);
 }
@@ -197,7 +200,8 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
 {
     uint64_t size = 0;
     const bool not_empty = false;
-    if (!data_plan_subs(p, isa, gd, &not_empty, 1, false, &st->ds, &size)) return false;
+    if (!data_plan_subs(p, isa, FAST_SLAB_FLOATS, gd, &not_empty, 1, false, &st->ds, &size))
+        return false;
     const bool bwd = p->data_dir == CONV_DIR_BWD_DATA;
     /* F: the weights pass takes the data slab as its rounded x */
     if (!bwd) st->ds.kernel_rounds = false;
