@@ -110,14 +110,21 @@ static double slab_repack(const fast_geom *g)
  * slab budget `budget`; a budget below FAST_SLAB_FLOATS (data_slab_budget)
  * only where its blocks pack at most FAST_SLAB_MAX_REPACK input rows per
  * output row: on Zen 3, dilated_d2's dx (halo 4 rows, 256 channels: one-row
- * blocks) took 117 -> 139 ms and conv3d_unet's 44 -> 61 with 32 Ki floats. */
+ * blocks) took 117 -> 139 ms and conv3d_unet's 44 -> 61 with 32 Ki floats.
+ * FAST_SLAB_MAX_REPACK_SWEPT where the weights take FAST_SLAB_SWEPT sweeps
+ * or more: vgg_3x3_256's dx (16 sweeps, 2 rows packed per output row) 102
+ * -> 90 ms CPU, 1 thread, 47.8 -> 44.7 ms on 2. */
 static const char *data_layout(const conv_problem *p, fast_geom *g, int64_t budget)
 {
     const fast_geom g0 = *g;
     if (data_nsub(p) == 1) data_pick_drun(g, budget);
     const char *why = geom_layout(g, FAST_MIN_TASKS, budget);
-    if (why != NULL || budget >= FAST_SLAB_FLOATS || slab_repack(g) <= FAST_SLAB_MAX_REPACK)
-        return why;
+    /* weights swept in several passes over the slab (FAST_WBLOCK_FLOATS a
+     * sweep) read it again each time: an L2-sized slab saves more there */
+    const bool swept =
+        smul(smul(g->cout, g->cin), g->nt) >= FAST_SLAB_SWEPT * (int64_t)FAST_WBLOCK_FLOATS;
+    const double limit = swept ? FAST_SLAB_MAX_REPACK_SWEPT : FAST_SLAB_MAX_REPACK;
+    if (why != NULL || budget >= FAST_SLAB_FLOATS || slab_repack(g) <= limit) return why;
     *g = g0;
     if (data_nsub(p) == 1) data_pick_drun(g, FAST_SLAB_FLOATS);
     return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);

@@ -50,6 +50,8 @@
 #define FAST_SLAB_FLOATS (128 * 1024)
 #define FAST_SLAB_MIN_FLOATS (16 * 1024)
 #define FAST_SLAB_MAX_REPACK 1.35
+#define FAST_SLAB_SWEPT 4
+#define FAST_SLAB_MAX_REPACK_SWEPT 2.1
 /* The weights pass streams its slab rows: larger units, longer reductions. */
 #define FAST_WT_SLAB_FLOATS (512 * 1024)
 /* Floats of packed weights swept per pass over the slab. */
