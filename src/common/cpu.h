@@ -36,7 +36,8 @@ int cpu_has_bf16_dot(aclconvIsa isa);
 int cpu_wide_vector_alus(void);
 
 /* The L2 cache of a core in bytes as cpuid reports it (0: unknown).
- * Detected once; a blocking hint for planning (docs/kernels.md, "Slab"). */
+ * Detected once; a blocking hint for planning, never a change of results
+ * (data_slab_budget; docs/kernels.md, "Partition and determinism"). */
 int64_t cpu_l2_bytes(void);
 
 /* The name of isa: "scalar", "avx2" or "avx512". */

@@ -49,6 +49,9 @@
  * below FAST_SLAB_MIN_FLOATS). */
 #define FAST_SLAB_FLOATS (128 * 1024)
 #define FAST_SLAB_MIN_FLOATS (16 * 1024)
+/* The smaller budget only where its blocks pack at most this many input
+ * rows per output row (data_layout), or the second limit where the
+ * weights take FAST_SLAB_SWEPT sweeps or more. */
 #define FAST_SLAB_MAX_REPACK 1.35
 #define FAST_SLAB_SWEPT 4
 #define FAST_SLAB_MAX_REPACK_SWEPT 2.1
@@ -58,7 +61,7 @@
 #define FAST_WBLOCK_FLOATS (64 * 1024)
 /* Narrowest column block of long rows. */
 #define FAST_MIN_COLS 64
-/* Floats of a slot's tile panels (data_use_tile_panels): the input of up
+/* Floats of a slot's tile panels (data_tile_panel_tiles): the input of up
  * to store_tiles tiles, fewer where channels are many, but at least
  * FAST_TPANEL_MIN_TILES (each run of tiles sweeps every weight panel). */
 #define FAST_TPANEL_FLOATS (64 * 1024)
