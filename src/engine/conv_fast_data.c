@@ -106,28 +106,41 @@ static double slab_repack(const fast_geom *g)
     return (double)geom_dplanes(g) * (double)g->hp / ((double)geom_drun(g) * (double)g->rb);
 }
 
-/* g's slab layout (with its depth run where it has one sub-problem) for
- * slab budget `budget`; a budget below FAST_SLAB_FLOATS (data_slab_budget)
- * only where its blocks pack at most FAST_SLAB_MAX_REPACK input rows per
- * output row: on Zen 3, dilated_d2's dx (halo 4 rows, 256 channels: one-row
- * blocks) took 117 -> 139 ms and conv3d_unet's 44 -> 61 with 32 Ki floats.
- * FAST_SLAB_MAX_REPACK_SWEPT where the weights take FAST_SLAB_SWEPT sweeps
- * or more: vgg_3x3_256's dx (16 sweeps, 2 rows packed per output row) 102
- * -> 90 ms CPU, 1 thread, 47.8 -> 44.7 ms on 2. */
+/* g's slab layout for slab budget `budget`, with its depth run where it has
+ * one sub-problem. */
+static const char *data_layout_for(const conv_problem *p, fast_geom *g, int64_t budget)
+{
+    if (data_nsub(p) == 1) data_pick_drun(g, budget);
+    return geom_layout(g, FAST_MIN_TASKS, budget);
+}
+
+/* g's slab layout: for a budget below FAST_SLAB_FLOATS (data_slab_budget),
+ * that budget's where its blocks pack at most FAST_SLAB_MAX_REPACK input
+ * rows per output row (on Zen 3, dilated_d2's dx, halo 4 rows and 256
+ * channels in one-row blocks, took 117 -> 139 ms and conv3d_unet's 44 ->
+ * 61 with 32 Ki floats), FAST_SLAB_MAX_REPACK_SWEPT where the weights take
+ * FAST_SLAB_SWEPT sweeps or more (each reads the slab again: vgg_3x3_256's
+ * dx, 16 sweeps, 2 rows per output row, 102 -> 90 ms CPU, 1 thread, 47.8
+ * -> 44.7 ms on 2), and no more column blocks than the full budget's (each
+ * sweeps every weight again: conv1d_k3's dx, 3 MB of weights, 240 -> 64
+ * columns, took 12-17% longer); else the full budget's. */
 static const char *data_layout(const conv_problem *p, fast_geom *g, int64_t budget)
 {
-    const fast_geom g0 = *g;
-    if (data_nsub(p) == 1) data_pick_drun(g, budget);
-    const char *why = geom_layout(g, FAST_MIN_TASKS, budget);
-    /* weights swept in several passes over the slab (FAST_WBLOCK_FLOATS a
-     * sweep) read it again each time: an L2-sized slab saves more there */
-    const bool swept =
-        smul(smul(g->cout, g->cin), g->nt) >= FAST_SLAB_SWEPT * (int64_t)FAST_WBLOCK_FLOATS;
-    const double limit = swept ? FAST_SLAB_MAX_REPACK_SWEPT : FAST_SLAB_MAX_REPACK;
-    if (why != NULL || budget >= FAST_SLAB_FLOATS || slab_repack(g) <= limit) return why;
-    *g = g0;
-    if (data_nsub(p) == 1) data_pick_drun(g, FAST_SLAB_FLOATS);
-    return geom_layout(g, FAST_MIN_TASKS, FAST_SLAB_FLOATS);
+    fast_geom full = *g;
+    const char *why = data_layout_for(p, &full, FAST_SLAB_FLOATS);
+    if (why == NULL && budget < FAST_SLAB_FLOATS) {
+        fast_geom small = *g;
+        const bool swept = smul(smul(g->cout, g->cin), g->ntap[0] * g->ntap[1] * g->ntap[2]) >=
+                           FAST_SLAB_SWEPT * (int64_t)FAST_WBLOCK_FLOATS;
+        const double limit = swept ? FAST_SLAB_MAX_REPACK_SWEPT : FAST_SLAB_MAX_REPACK;
+        if (data_layout_for(p, &small, budget) == NULL && small.nwb <= full.nwb &&
+            slab_repack(&small) <= limit) {
+            *g = small;
+            return NULL;
+        }
+    }
+    *g = full;
+    return why;
 }
 
 /* The forward convolution of sub-problem sub of the data pass. F: x with the
