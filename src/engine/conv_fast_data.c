@@ -123,7 +123,7 @@ static const char *data_layout_for(const conv_problem *p, fast_geom *g, int64_t 
  * dx, 16 sweeps, 2 rows per output row, 102 -> 90 ms CPU, 1 thread, 47.8
  * -> 44.7 ms on 2), and no more column blocks than the full budget's (each
  * sweeps every weight again: conv1d_k3's dx, 3 MB of weights, 240 -> 64
- * columns, took 12-17% longer); else the full budget's. */
+ * columns, took 3% and 12-17% longer in two A/Bs); else the full budget's. */
 static const char *data_layout(const conv_problem *p, fast_geom *g, int64_t budget)
 {
     fast_geom full = *g;
