@@ -17,11 +17,11 @@ static inline __attribute__((always_inline)) void conv1_body(const int nv, const
                                                              int accumulate, int xround)
 {
     __m256 acc[8];
-    const __m256i full = _mm256_set1_epi32(-1);
-    const __m256i last = avx2_lane_mask(nr - (size_t)(nv - 1) * VL);
+    const ptrdiff_t tail = (ptrdiff_t)nr - (nv - 1) * VL; /* lanes of the last vector */
 #pragma GCC unroll 8
     for (int v = 0; v < nv; ++v)
-        acc[v] = accumulate ? _mm256_maskload_ps(y + v * VL, v == nv - 1 ? last : full) : _mm256_setzero_ps();
+        acc[v] =
+            accumulate ? avx2_load_n(y + v * VL, v == nv - 1 ? tail : VL) : _mm256_setzero_ps();
     for (size_t c = 0; c < nc; ++c) {
         const float *xc = x + c * cs;
         for (size_t t = 0; t < nt; ++t) {
@@ -39,7 +39,7 @@ static inline __attribute__((always_inline)) void conv1_body(const int nv, const
     }
 #pragma GCC unroll 8
     for (int v = 0; v < nv; ++v)
-        avx2_store_n(y + v * VL, v == nv - 1 ? (ptrdiff_t)nr - (nv - 1) * VL : VL, acc[v]);
+        avx2_store_n(y + v * VL, v == nv - 1 ? tail : VL, acc[v]);
 }
 
 void f32_conv_ukernel_1x64__avx2(size_t mr, size_t nr, size_t nc, size_t nt, const float *w,

@@ -20,8 +20,7 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
                                                             size_t ldy, int accumulate, int xround)
 {
     __m256 acc[MR][3];
-    const __m256i full = _mm256_set1_epi32(-1);
-    const __m256i last = avx2_lane_mask(nr - (size_t)(nv - 1) * VL);
+    const ptrdiff_t tail = (ptrdiff_t)nr - (nv - 1) * VL; /* lanes of the last vector */
 #pragma GCC unroll 8
     for (int m = 0; m < rows; ++m)
 #pragma GCC unroll 8
@@ -31,7 +30,8 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
         for (int m = 0; m < rows; ++m) /* rows == mr, a constant: acc stays in registers */
 #pragma GCC unroll 8
             for (int v = 0; v < nv; ++v)
-                acc[m][v] = _mm256_maskload_ps(y + (size_t)m * ldy + (size_t)v * VL, v == nv - 1 ? last : full);
+                acc[m][v] =
+                    avx2_load_n(y + (size_t)m * ldy + (size_t)v * VL, v == nv - 1 ? tail : VL);
     for (size_t c = 0; c < nc; ++c) {
         const float *xc = x + c * cs;
         /* as in the AVX-512 kernel's tiles of few rows: at most 4 rows do
@@ -67,8 +67,7 @@ static inline __attribute__((always_inline)) void conv_body(const int nv, const 
     for (int m = 0; m < rows; ++m)
 #pragma GCC unroll 8
         for (int v = 0; v < nv; ++v)
-            avx2_store_n(y + (size_t)m * ldy + (size_t)v * VL,
-                         v == nv - 1 ? (ptrdiff_t)nr - (nv - 1) * VL : VL, acc[m][v]);
+            avx2_store_n(y + (size_t)m * ldy + (size_t)v * VL, v == nv - 1 ? tail : VL, acc[m][v]);
 }
 
 /* the rows the tile has, as a constant: an edge tile (mr < MR) does no

@@ -15,8 +15,7 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
                                                               float *const *c, int accumulate)
 {
     __m256 acc[MR][2];
-    const __m256i full = _mm256_set1_epi32(-1);
-    const __m256i last = avx2_lane_mask(nr - (size_t)(nv - 1) * VL);
+    const ptrdiff_t tail = (ptrdiff_t)nr - (nv - 1) * VL; /* lanes of the last vector */
 #pragma GCC unroll 8
     for (int m = 0; m < MR; ++m)
 #pragma GCC unroll 8
@@ -29,8 +28,7 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
 #pragma GCC unroll 8
             for (int v = 0; v < nv; ++v)
                 if ((size_t)m < mr)
-                    acc[m][v] = _mm256_maskload_ps(c[m] + (size_t)v * VL,
-                                                   v == nv - 1 ? last : full);
+                    acc[m][v] = avx2_load_n(c[m] + (size_t)v * VL, v == nv - 1 ? tail : VL);
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
     for (size_t r = 0; r < nrows; ++r) {
         const size_t ro = r * ars;
@@ -53,8 +51,7 @@ static inline __attribute__((always_inline)) void convwt_body(const int nv, size
 #pragma GCC unroll 8
         for (int v = 0; v < nv; ++v)
             if ((size_t)m < mr)
-                avx2_store_n(c[m] + (size_t)v * VL,
-                             v == nv - 1 ? (ptrdiff_t)nr - (nv - 1) * VL : VL, acc[m][v]);
+                avx2_store_n(c[m] + (size_t)v * VL, v == nv - 1 ? tail : VL, acc[m][v]);
 }
 
 void f32_convwt_ukernel_6x16__avx2(size_t mr, size_t nr, size_t nrows, size_t len,
