@@ -55,6 +55,7 @@ static bool fast_fuse_data(const conv_problem *p, const void *dstate, void *wsta
     (void)workspace_bytes; /* the streamed weights pass planned the data slabs it shares */
     (void)dstate; /* st->ds is the same plan (data_plan of the same problem and ISA) */
     st->with_data = st->streamed;
+    if (st->with_data) st->ds.kernel_rounds = st->data_kernel_rounds;
     return st->with_data;
 }
 

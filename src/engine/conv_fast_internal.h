@@ -433,6 +433,10 @@ typedef struct wt_state {
      * (fast_fuse_data): the run computes gradInput from the same slabs. */
     bool streamed, with_data;
     data_state ds;
+    /* ds.kernel_rounds as the data pass planned it: a weights-only run may
+     * read dy in place where the data pass packs it (wt_plan_streamed); a
+     * fused run restores this */
+    bool data_kernel_rounds;
     /* > 0 (streamed D): dy's images are copied whole, widened and rounded
      * for the mode, into a slot buffer of this many floats, and the blocks
      * read that copy as an fp32 view (stream_image_copy) */
