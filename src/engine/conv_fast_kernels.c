@@ -50,6 +50,7 @@ static const conv_ukernels table_avx2 = {
     .f32_split2 = f32_split2_ukernel__avx2,
     .f32_narrow = f32_narrow_ukernel__avx2,
     .f32_narrow_nt = f32_narrow_nt_ukernel__avx2,
+    .f32_narrow_step2 = f32_narrow_step2_ukernel__avx2,
     .f32_round_nt = f32_round_nt_ukernel__avx2,
     .lanes16 = f32_lanes16_ukernel__avx2,
     .bf16_minexp = bf16_minexp_ukernel__scalar,

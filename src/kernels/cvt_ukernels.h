@@ -229,9 +229,11 @@ void f32_narrow_nt_ukernel__avx512(size_t n, const float *src, uint16_t *dst, in
 /*
  * The same narrowing into every other element ("f32_narrow_step2"): dst[2*i]
  * = f32_narrow's result for src[i], i < n; the odd elements dst[2*i + 1] are
- * neither read nor written (another output phase's). AVX-512 only (16-bit
- * masked stores); other ISAs narrow into a buffer and spread.
+ * neither read nor written (another output phase's). AVX-512 (16-bit masked
+ * stores) and AVX2 (a 16-bit store a value); the scalar ISA narrows into a
+ * buffer and spreads.
  */
+void f32_narrow_step2_ukernel__avx2(size_t n, const float *src, uint16_t *dst, int bf16);
 void f32_narrow_step2_ukernel__avx512(size_t n, const float *src, uint16_t *dst, int bf16);
 
 /*
