@@ -710,6 +710,8 @@ static const char *patch_why_not(const conv_problem *p, conv_pass pass, aclconvI
  * gradOutput (5.4 times as many) took 1.4 ms in fast, 0.5 in patch, and n=1
  * 7x7 64 <- 512 on 14 x 14 (3.1 times) 2.3-2.4 against 1.85-2.09. */
 #define PATCH_PADDING_RATIO 4
+#define PATCH_STR_(x) #x
+#define PATCH_STR(x) PATCH_STR_(x) /* (the ratio in patch_yield's message) */
 
 static bool patch_padding_heavy(const conv_problem *p)
 {
@@ -738,7 +740,8 @@ static const char *patch_yield(const conv_problem *p, conv_pass pass, aclconvIsa
     if (conv_impl_fast.why_not(p, pass, isa) != NULL) return NULL;
     if (!patch_spreads(p, pass)) return "fast takes it";
     if (patch_padding_heavy(p)) return NULL;
-    return "fast takes it (its multiply-adds read padding less than 4 to 1)";
+    return "fast takes it (its multiply-adds read padding less than " PATCH_STR(
+        PATCH_PADDING_RATIO) " to 1)";
 }
 
 static bool patch_plan(const conv_problem *p, conv_pass pass, aclconvIsa isa, void *state,
