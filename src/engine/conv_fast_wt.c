@@ -210,8 +210,8 @@ static bool wt_plan_streamed(const conv_problem *p, aclconvIsa isa, const fast_g
      * where the data kernel would read it too often to round it itself
      * (kernel_rounds_reads): no data kernel reads it here, and a rounded
      * slab packed from memory is a pass the kernels do not overlap
-     * (conv1d_wav_k10s5's weights alone, HF32, AVX2: 16.9 -> 11.8 ms, mode
-     * 0 9.7). A fused run keeps the data pass's choice (fast_fuse_data). */
+     * (conv1d_wav_k10s5's weights alone, HF32, AVX2: 16.4 -> 10.7 ms, mode
+     * 0 9.4-9.7). A fused run keeps the data pass's choice (fast_fuse_data). */
     st->data_kernel_rounds = st->ds.kernel_rounds;
     if (bwd && !st->ds.cv && p->mode != CONV_MODE_F32) st->ds.kernel_rounds = true;
     /* D: x slabs as large as a data slab's positions; F: the data blocks */
