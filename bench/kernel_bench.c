@@ -60,6 +60,22 @@ static double run_conv(const conv_ukernels *k, int calls)
     return flops;
 }
 
+/* The same kernel rounding x for HF32 as it loads it (the data pass's
+ * kernel_rounds: at most FAST_KERNEL_ROUND_TAPS taps), over two taps: the
+ * rounding, not the multiply-adds, then sets the rate (docs/kernels.md,
+ * kernel_spills.py). */
+static double run_conv_hf32(const conv_ukernels *k, int calls)
+{
+    double flops = 0;
+    for (int c = 0; c < calls; ++c)
+        for (int j0 = 0; j0 + k->conv_nr <= SPAN; j0 += k->conv_nr) {
+            k->conv((size_t)k->conv_mr, (size_t)k->conv_nr, CH, 2, g_w, g_x + j0, CS, g_toff,
+                    g_y + j0, SPAN, 0, F32_ROUND_HF32);
+            flops += 2.0 * k->conv_mr * k->conv_nr * CH * 2;
+        }
+    return flops;
+}
+
 /* rows of 56: tiles of 14 (the engine's), or the kernel's widest if narrower */
 static int cv_tile(const conv_ukernels *k)
 {
@@ -652,6 +668,7 @@ int main(int argc, char **argv)
         {"conv", run_conv, k->conv_mr, k->conv_nr, "3x3, 64 channels, slab in L1/L2", 0},
         {"convcv", k->convcv ? run_convcv : NULL, k->convcv_mr, k->convcv ? cv_tile(k) : 0,
          "the same, channels in the vector", 0},
+        {"conv", run_conv_hf32, k->conv_mr, k->conv_nr, "conv's slab, 2 taps, x rounded (HF32)", 0},
         /* tiles wider than the kernel's (AVX2: 6) would time calls that do
          * nothing */
         {"convcv", k->convcv && k->convcv_nr >= 7 ? run_convcv_r18_7 : NULL, k->convcv_mr, 7,
@@ -691,8 +708,7 @@ int main(int argc, char **argv)
         {"dwconv_s2", k->isa != ACLCONV_ISA_SCALAR ? run_dwconv_s2 : NULL, 1, 32,
          "dw_3x3_s2's dx plane, packed dy in L1", 0},
         {"dwrow", k->isa != ACLCONV_ISA_SCALAR ? run_dwrow : NULL, 4,
-         k->isa == ACLCONV_ISA_AVX512 ? 32 : 16,
-         "dw_3x3's dx, a 28x28 plane in L1", 0},
+         k->isa == ACLCONV_ISA_AVX512 ? 32 : 16, "dw_3x3's dx, a 28x28 plane in L1", 0},
         {"dwrowwt", k->isa != ACLCONV_ISA_SCALAR ? run_dwrowwt : NULL,
          k->isa == ACLCONV_ISA_AVX512 ? 12 : 4, k->isa == ACLCONV_ISA_AVX512 ? 32 : 16,
          "dw_3x3's dw, the same", 0},
