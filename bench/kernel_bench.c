@@ -48,16 +48,22 @@ enum { CH = 64, WP = 58, HP = 4, CS = HP * WP, NT = 9, SPAN = 2 * WP };
 static ptrdiff_t g_toff[NT];
 static float *g_w, *g_x, *g_y;
 
-static double run_conv(const conv_ukernels *k, int calls)
+/* Every tile of the slab, nt of its taps, x rounded as loaded for kind. */
+static double conv_tiles(const conv_ukernels *k, int calls, size_t nt, int kind)
 {
     double flops = 0;
     for (int c = 0; c < calls; ++c)
         for (int j0 = 0; j0 + k->conv_nr <= SPAN; j0 += k->conv_nr) {
-            k->conv((size_t)k->conv_mr, (size_t)k->conv_nr, CH, NT, g_w, g_x + j0, CS, g_toff,
-                    g_y + j0, SPAN, 0, F32_ROUND_NONE);
-            flops += 2.0 * k->conv_mr * k->conv_nr * CH * NT;
+            k->conv((size_t)k->conv_mr, (size_t)k->conv_nr, CH, nt, g_w, g_x + j0, CS, g_toff,
+                    g_y + j0, SPAN, 0, kind);
+            flops += 2.0 * k->conv_mr * k->conv_nr * CH * (double)nt;
         }
     return flops;
+}
+
+static double run_conv(const conv_ukernels *k, int calls)
+{
+    return conv_tiles(k, calls, NT, F32_ROUND_NONE);
 }
 
 /* The same kernel rounding x for HF32 as it loads it (the data pass's
@@ -66,14 +72,7 @@ static double run_conv(const conv_ukernels *k, int calls)
  * kernel_spills.py). */
 static double run_conv_hf32(const conv_ukernels *k, int calls)
 {
-    double flops = 0;
-    for (int c = 0; c < calls; ++c)
-        for (int j0 = 0; j0 + k->conv_nr <= SPAN; j0 += k->conv_nr) {
-            k->conv((size_t)k->conv_mr, (size_t)k->conv_nr, CH, 2, g_w, g_x + j0, CS, g_toff,
-                    g_y + j0, SPAN, 0, F32_ROUND_HF32);
-            flops += 2.0 * k->conv_mr * k->conv_nr * CH * 2;
-        }
-    return flops;
+    return conv_tiles(k, calls, 2, F32_ROUND_HF32);
 }
 
 /* rows of 56: tiles of 14 (the engine's), or the kernel's widest if narrower */
