@@ -15,11 +15,13 @@ aclconvIsa cpu_isa(void);
 aclconvIsa cpu_detected_isa(void);
 
 /* Whether plans for isa run BF16 products as pairs with vdpbf16ps
- * (docs/kernels.md, "BF16 pairs"): ON where the CPU has it (AVX-512 BF16)
- * and isa is AVX-512; ACLCONV_BF16_DOT=0 turns it OFF, =exact (tests) plans
- * the pairs with the fused multiply-add kernel that computes the same bits
- * without the instruction (EXACT, AVX-512 only). Read on every call: plans
- * keep what it said. */
+ * (docs/kernels.md, "BF16 pairs"): ON where isa is AVX-512 and the CPU has
+ * the instruction (AVX-512 BF16) and runs it at twice the FMA's products
+ * (AMD; on Intel's cores the pairs were slower than widening to fp32).
+ * ACLCONV_BF16_DOT=1 turns it ON wherever the instruction is (tests), =0
+ * OFF, =exact plans the pairs with the fused multiply-add kernel that
+ * computes the same bits without the instruction (EXACT, AVX-512 only).
+ * Read on every call: plans keep what it said. */
 typedef enum { CPU_BF16_DOT_OFF = 0, CPU_BF16_DOT_ON = 1, CPU_BF16_DOT_EXACT = 2 } cpu_bf16_dot_use;
 cpu_bf16_dot_use cpu_bf16_dot(aclconvIsa isa);
 
