@@ -153,6 +153,11 @@ static bool detect_wide_alus(void)
     return false;
 }
 
+static unsigned amd_family(void)
+{
+    return 0;
+}
+
 static bool detect_bf16_dot_fast(void)
 {
     return false;
@@ -165,6 +170,7 @@ static aclconvIsa g_detected;
 static atomic_int g_api_cap = ACLCONV_ISA_AVX512;
 
 static bool g_bf16_dot, g_bf16_dot_fast, g_wide_alus;
+static unsigned g_amd_family;
 static int64_t g_l2_bytes;
 
 static void detect_once(void)
@@ -173,6 +179,7 @@ static void detect_once(void)
     g_bf16_dot = detect_bf16_dot();
     g_bf16_dot_fast = detect_bf16_dot_fast();
     g_wide_alus = detect_wide_alus();
+    g_amd_family = amd_family();
     g_l2_bytes = detect_l2_bytes();
 }
 
@@ -192,6 +199,12 @@ int cpu_wide_vector_alus(void)
 {
     pthread_once(&g_detect_once, detect_once);
     return g_wide_alus;
+}
+
+unsigned cpu_amd_family(void)
+{
+    pthread_once(&g_detect_once, detect_once);
+    return g_amd_family;
 }
 
 int64_t cpu_l2_bytes(void)

@@ -37,6 +37,11 @@ int cpu_has_bf16_dot(aclconvIsa isa);
  * once. */
 int cpu_wide_vector_alus(void);
 
+/* The family of an AMD CPU (0x19 Zen 3 and Zen 4, 0x1A Zen 5), 0 for any
+ * other vendor. Detected once; a tuning hint where AMD's and Intel's cores
+ * were measured to want different choices, never a change of results. */
+unsigned cpu_amd_family(void);
+
 /* The L2 cache of a core in bytes as cpuid reports it (0: unknown).
  * Detected once; a blocking hint for planning, never a change of results
  * (data_slab_budget; docs/kernels.md, "Partition and determinism"). */

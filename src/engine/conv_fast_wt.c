@@ -183,11 +183,18 @@ static bool wt_take_bias(const conv_problem *p, wt_state *st, int64_t channels, 
  * threads). Not for fp32 dy rounded by the mode: the rounded copy is as
  * large as dy, and with the image it came from it crowded L3 (cubeMathType
  * 1 / 2: +15% / +35% time). Needs one group, an image that is one dense run,
- * and a copy of at most FAST_STREAM_IMG_FLOATS. */
+ * and a copy of at most FAST_STREAM_IMG_FLOATS. On AMD only (measured on Zen
+ * 5): an Intel Xeon (session 51, 2 MB L2) follows the blocks' pieces well
+ * enough that writing and reading the copy back from L3 cost more
+ * (conv1d_wav_k10s5 bf16, both gradients, 1.30-1.35x -> 1.23x fp32's time,
+ * and a tenth of the workspace). ACLCONV_FAST_STREAM_COPY=0 / 1 decides
+ * instead of the vendor (tests: both forms on any host). */
 static int64_t stream_image_floats(const conv_problem *p)
 {
     const conv_view *y = &p->y;
-    if (y->dtype == ACL_FLOAT || p->g != 1) return 0;
+    const char *e = getenv("ACLCONV_FAST_STREAM_COPY");
+    const bool copies = e != NULL ? e[0] == '1' : cpu_amd_family() != 0;
+    if (y->dtype == ACL_FLOAT || p->g != 1 || !copies) return 0;
     const int64_t plane = y->dim[2] * y->dim[3] * y->dim[4];
     if (!conv_view_blocks_dense(y) || (y->dim[1] > 1 && y->stride[1] != plane)) return 0;
     const int64_t floats = smul(y->dim[1], plane);
