@@ -400,15 +400,21 @@ static bool data_streams_out(const conv_problem *p, const data_state *st, const 
  * tile [channel][nr] (a channel's floats contiguous), which every channel
  * block's calls then read: 6 KB a call at 256 channels. Measured on AVX2
  * (Zen 3: the kernel over a 1x1 layer's image, 80 -> 88 GFLOP/s with the
- * copies); ACLCONV_TILE_PANELS=1 turns it on for any ISA and channel
- * count (tests, and a measurement on AVX-512), =0 off. */
+ * copies) and on an Intel Xeon's AVX-512 (session 51, dx alone: r50_c4_1x1
+ * -5 to -6%, 256 channels; a 512 -> 128 1x1 at 28 x 28, 128 channels,
+ * -13%), where a tile's panel must leave most of L1 to the weights
+ * (FAST_TPANEL_AVX512_TILE_FLOATS: with 512 or 1024 channels, 28-57 KB a
+ * tile, +3% and +7%); AMD's AVX-512 unmeasured, kept without.
+ * ACLCONV_TILE_PANELS=1 turns it on for any ISA and channel count (tests),
+ * =0 off. */
 static int64_t data_tile_panel_tiles(const data_state *st, const fast_geom *subs, const bool *empty,
                                      int64_t nsub)
 {
     const char *e = getenv("ACLCONV_TILE_PANELS");
     if ((e && e[0] == '0') || !st->cv || st->pairs) return 0;
     const bool force = e && e[0] == '1';
-    if (st->isa != ACLCONV_ISA_AVX2 && !force) return 0;
+    const bool avx512 = st->isa == ACLCONV_ISA_AVX512 && cpu_amd_family() == 0;
+    if (st->isa != ACLCONV_ISA_AVX2 && !avx512 && !force) return 0;
     int64_t cin = 0;
     for (int64_t sub = 0; sub < nsub; ++sub) {
         if (empty[sub]) continue;
@@ -416,7 +422,8 @@ static int64_t data_tile_panel_tiles(const data_state *st, const fast_geom *subs
          * MobileNet-v2 16 -> 32 gradInput (two blocks) ran 25% slower with
          * them, 24 -> 96 (six) 9% faster */
         if (subs[sub].nt != 1 ||
-            (!force && ceil_div(subs[sub].cout, st->mr) < FAST_TPANEL_MIN_BLOCKS))
+            (!force && ceil_div(subs[sub].cout, st->mr) < FAST_TPANEL_MIN_BLOCKS) ||
+            (!force && avx512 && subs[sub].cin * st->nr > FAST_TPANEL_AVX512_TILE_FLOATS))
             return 0;
         cin = max64(cin, subs[sub].cin);
     }

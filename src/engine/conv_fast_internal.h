@@ -69,6 +69,9 @@
 #define FAST_TPANEL_MAX_TILES 16
 #define FAST_TPANEL_COPY 8
 #define FAST_TPANEL_MIN_BLOCKS 4
+/* AVX-512: at most this many floats of a tile's panel (a third of a 48 KB
+ * L1), data_tile_panel_tiles */
+#define FAST_TPANEL_AVX512_TILE_FLOATS 4096
 /* Floats of gradInput one data task writes at most when several W output
  * phases interleave in its rows (a quarter of L2): r50_c3_3x3s2's dx pass
  * ~-15% CPU time (the phases' writes to a line hit L2 instead of memory). */
