@@ -297,6 +297,86 @@ static void one_case(uint64_t seed, const gen_opts *go)
     it_operands_free(&o);
 }
 
+/* A budget above FAST_SLAB_FLOATS (data_slab_budget on an L2 of 2 MB or
+ * more) gives a 1-D layer with many weights longer data slabs (data_layout):
+ * blocking only, so gradInput must have the bits of the fixed budget's plan,
+ * within the tolerance of the reference, and the slabs must differ (else
+ * the case would test nothing). */
+static void slab_budget_case(uint64_t seed, int isa)
+{
+    if (g_calls++ % g_parts != g_part) return;
+    test_rng r;
+    rng_seed(&r, seed);
+    conv_problem p;
+    memset(&p, 0, sizeof p);
+    p.rank = 1;
+    p.n = rng_range(&r, 1, 2);
+    p.g = 1;
+    p.cg = rng_range(&r, 290, 320); /* weights above FAST_SLAB_SWEPT blocks */
+    p.og = rng_range(&r, 290, 320);
+    p.data_dir = CONV_DIR_BWD_DATA;
+    p.mode = CONV_MODE_F32;
+    for (int i = 0; i < 2; ++i) {
+        p.xs[i] = p.ys[i] = p.ks[i] = p.stride[i] = p.dil[i] = 1;
+        p.pad[i] = 0;
+    }
+    p.ks[2] = 3;
+    p.stride[2] = p.dil[2] = 1;
+    p.pad[2] = 1;
+    p.xs[2] = p.ys[2] = rng_range(&r, 900, 1300); /* several slabs' columns */
+    it_operands o;
+    it_operands_make(&o, &p, 0, 0, &r);
+    it_fill(&o.x, 0, 0, &r);
+    it_fill(&o.y, 0, 0, &r);
+    it_fill(&o.w, 0, 0, &r);
+    it_operands_attach(&p, &o);
+    char desc[512];
+    it_describe(&p, desc, sizeof desc);
+    const char *name = cpu_isa_name((aclconvIsa)isa);
+    ++g_cases;
+    aclconvSetMaxIsa((aclconvIsa)isa);
+    aclconvSetNumThreads(2);
+    it_tensor ref[2];
+    it_run_reference(&p, &o, ref);
+    float *tol[2] = {NULL, NULL};
+    it_tolerances(&p, &o, tol);
+    static const char *const budgets[2] = {"131072", "262144"};
+    int64_t slab[2] = {0, 0};
+    it_tensor first;
+    for (int b = 0; b < 2; ++b) {
+        setenv("ACLCONV_FAST_SLAB_BUDGET", budgets[b], 1);
+        data_state ds;
+        memset(&ds, 0, sizeof ds); /* (data_plan's sums start from its zeros) */
+        uint64_t bytes;
+        if (data_plan(&p, (aclconvIsa)isa, &ds, &bytes)) slab[b] = ds.slab_floats;
+        it_reset_sentinel(&o.gi);
+        char names[2][16];
+        it_run_plan(&p, "fast", names);
+        it_check_outputs(&o, ref, tol, names, seed, name, 2, desc);
+        if (b == 0) {
+            it_clone(&first, &o.gi);
+        } else if (!it_same_bits(&first, &o.gi)) {
+            printf("FAIL seed %" PRIu64
+                   " isa %s: gradInput with slab budget %s differs from %s: %s\n",
+                   seed, name, budgets[1], budgets[0], desc);
+            it_fail();
+        }
+    }
+    unsetenv("ACLCONV_FAST_SLAB_BUDGET");
+    if (slab[1] <= slab[0]) {
+        printf("FAIL seed %" PRIu64 " isa %s: slab budget %s planned slabs of %" PRId64
+               " floats, %s %" PRId64 ": %s\n",
+               seed, name, budgets[1], slab[1], budgets[0], slab[0], desc);
+        it_fail();
+    }
+    it_tensor_free(&first);
+    for (int k = 0; k < 2; ++k) {
+        it_tensor_free(&ref[k]);
+        free(tol[k]);
+    }
+    it_operands_free(&o);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = 0x66617374ull;
@@ -419,6 +499,9 @@ int main(int argc, char **argv)
             gen_opts gwv = {.stride_max = 5, .int_data = 1, .isa = isa, .stream = 1, .wav = 1};
             for (int i = 0; i < count / 60 + 1; ++i)
                 one_case(seed + 8191u * (uint64_t)(i + 1) + (uint64_t)isa, &gwv);
+            /* the larger data slabs of an L2 of 2 MB (data_slab_budget) */
+            for (int i = 0; i < 2; ++i)
+                slab_budget_case(seed + 131071u * (uint64_t)(i + 1) + (uint64_t)isa, isa);
             /* many channels: several sweeps of the weights, many o / (c, tap) tiles */
             gen_opts gw = {.stride_max = 3, .int_data = 1, .dtypes = 0, .isa = isa, .wide = 1};
             for (int i = 0; i < count / 60 + 1; ++i)

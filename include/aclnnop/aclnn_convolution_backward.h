@@ -67,9 +67,10 @@ extern "C" {
  *              most 4 fp32 partial copies of it, 16 where it shares the
  *              gradInput pass's reads: few input channels, or strided
  *              transposed layers) plus, per compute thread,
- *              tiles of about 0.5-3 MiB (and, where a 16-bit gradOutput
- *              with few input channels is read once for both gradients, an
- *              fp32 copy of one of its images, at most 8 MiB), and N x C
+ *              tiles of about 0.5-4 MiB (and, on AMD, where a 16-bit
+ *              gradOutput with few input channels is read once for both
+ *              gradients, an fp32 copy of one of its images, at most 8 MiB),
+ *              and N x C
  *              floats (at most 4 MiB)
  *              when gradBias is summed inside the weights pass. Apart from
  *              those sums it does not grow with N (no im2col).

@@ -114,7 +114,12 @@ static const char *data_layout_for(const conv_problem *p, fast_geom *g, int64_t 
     return geom_layout(g, FAST_MIN_TASKS, budget);
 }
 
-/* g's slab layout: for a budget below FAST_SLAB_FLOATS (data_slab_budget),
+/* g's slab layout: for a budget above FAST_SLAB_FLOATS (an L2 of 2 MB,
+ * data_slab_budget), that budget's where the weights take FAST_SLAB_SWEPT
+ * sweeps or more (fewer, longer blocks sweep them fewer times; Intel Xeon,
+ * session 51, dx alone: conv1d_k3 -7 to -9%, dilated_d2 -1 to -3%,
+ * vgg_3x3_256 0 to -1%; with few weights it cost conv1d_wav_k10s5's
+ * gradInput 15% and conv3d_c3d's 1-4%); for a budget below FAST_SLAB_FLOATS,
  * that budget's where its blocks pack at most FAST_SLAB_MAX_REPACK input
  * rows per output row (on Zen 3, dilated_d2's dx, halo 4 rows and 256
  * channels in one-row blocks, took 117 -> 139 ms and conv3d_unet's 44 ->
@@ -128,10 +133,17 @@ static const char *data_layout(const conv_problem *p, fast_geom *g, int64_t budg
 {
     fast_geom full = *g;
     const char *why = data_layout_for(p, &full, FAST_SLAB_FLOATS);
+    const bool swept = smul(smul(g->cout, g->cin), g->ntap[0] * g->ntap[1] * g->ntap[2]) >=
+                       FAST_SLAB_SWEPT * (int64_t)FAST_WBLOCK_FLOATS;
+    if (why == NULL && budget > FAST_SLAB_FLOATS && swept) {
+        fast_geom big = *g;
+        if (data_layout_for(p, &big, budget) == NULL) {
+            *g = big;
+            return NULL;
+        }
+    }
     if (why == NULL && budget < FAST_SLAB_FLOATS) {
         fast_geom small = *g;
-        const bool swept = smul(smul(g->cout, g->cin), g->ntap[0] * g->ntap[1] * g->ntap[2]) >=
-                           FAST_SLAB_SWEPT * (int64_t)FAST_WBLOCK_FLOATS;
         const double limit = swept ? FAST_SLAB_MAX_REPACK_SWEPT : FAST_SLAB_MAX_REPACK;
         if (data_layout_for(p, &small, budget) == NULL && small.nwb <= full.nwb &&
             slab_repack(&small) <= limit) {
@@ -289,14 +301,24 @@ static bool data_use_phase_rows(const conv_problem *p)
  * (FAST_SLAB_FLOATS, about half of a 1 MB L2): on a smaller L2, half of
  * what a sweep's weights (FAST_WBLOCK_FLOATS) leave. Zen 3 (512 KB):
  * 32 Ki floats; r50_c2_3x3's dx with 128 Ki read its rows back from L3,
- * 54.8 -> 44.2 ms CPU (1 thread, medians of five). Blocking only: the data
- * pass sums every result in one kernel call, so the bits do not change. */
+ * 54.8 -> 44.2 ms CPU (1 thread, medians of five). On an L2 of 2 MB or
+ * more half of it, at most FAST_SLAB_BIG_FLOATS, for layers with many
+ * weights (data_layout; Intel Xeon, session 51: conv1d_k3's dx -7 to -9%
+ * with 256 Ki floats, -5% with the 224 Ki the weights' block would leave).
+ * Blocking only: the data pass sums every result in one kernel call, so
+ * the bits do not change. ACLCONV_FAST_SLAB_BUDGET (floats) decides instead
+ * (tests: the larger budget on any host). */
 int64_t data_slab_budget(void)
 {
+    const char *e = getenv("ACLCONV_FAST_SLAB_BUDGET");
+    if (e != NULL) return max64(FAST_SLAB_MIN_FLOATS, min64(FAST_SLAB_BIG_FLOATS, atoll(e)));
     const int64_t l2 = cpu_l2_bytes();
-    if (l2 <= 0 || l2 >= (int64_t)1 << 20) return FAST_SLAB_FLOATS;
+    if (l2 <= 0) return FAST_SLAB_FLOATS;
     const int64_t wblock = FAST_WBLOCK_FLOATS * (int64_t)sizeof(float);
-    return max64(FAST_SLAB_MIN_FLOATS, (l2 - wblock) / 2 / (int64_t)sizeof(float));
+    const int64_t half = (l2 - wblock) / 2 / (int64_t)sizeof(float);
+    if (l2 >= (int64_t)2 << 20) return min64(FAST_SLAB_BIG_FLOATS, l2 / 2 / (int64_t)sizeof(float));
+    if (l2 >= (int64_t)1 << 20) return FAST_SLAB_FLOATS;
+    return max64(FAST_SLAB_MIN_FLOATS, half);
 }
 
 /* The sub-problems of the data pass with slab budget `budget` (floats); the

@@ -49,6 +49,8 @@
  * below FAST_SLAB_MIN_FLOATS). */
 #define FAST_SLAB_FLOATS (128 * 1024)
 #define FAST_SLAB_MIN_FLOATS (16 * 1024)
+/* The largest budget data_slab_budget gives (an L2 of 2 MB or more) */
+#define FAST_SLAB_BIG_FLOATS (256 * 1024)
 /* The smaller budget only where its blocks pack at most this many input
  * rows per output row (data_layout), or the second limit where the
  * weights take FAST_SLAB_SWEPT sweeps or more. */
