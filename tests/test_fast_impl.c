@@ -299,9 +299,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
 
 /* A budget above FAST_SLAB_FLOATS (data_slab_budget on an L2 of 2 MB or
  * more) gives a 1-D layer with many weights longer data slabs (data_layout):
- * blocking only, so gradInput must have the bits of the fixed budget's plan,
- * within the tolerance of the reference, and the slabs must differ (else
- * the case would test nothing). */
+ * blocking only, so gradInput must have the bits of the fixed budget's plan
+ * (small-integer data: the reference's bits too), and the slabs must differ
+ * (else the case would test nothing). Eight images of 480-800 positions:
+ * two column blocks under the fixed budget, one under the larger, either
+ * way FAST_MIN_TASKS tasks or more (the reference is most of the time,
+ * under the sanitizers too). */
 static void slab_budget_case(uint64_t seed, int isa)
 {
     if (g_calls++ % g_parts != g_part) return;
@@ -310,10 +313,10 @@ static void slab_budget_case(uint64_t seed, int isa)
     conv_problem p;
     memset(&p, 0, sizeof p);
     p.rank = 1;
-    p.n = rng_range(&r, 1, 2);
+    p.n = 8; /* (fewer images: too few tasks for longer blocks) */
     p.g = 1;
-    p.cg = rng_range(&r, 290, 320); /* weights above FAST_SLAB_SWEPT blocks */
-    p.og = rng_range(&r, 290, 320);
+    p.cg = rng_range(&r, 300, 320); /* weights of FAST_SLAB_SWEPT blocks or more */
+    p.og = rng_range(&r, 300, 320);
     p.data_dir = CONV_DIR_BWD_DATA;
     p.mode = CONV_MODE_F32;
     for (int i = 0; i < 2; ++i) {
@@ -323,12 +326,12 @@ static void slab_budget_case(uint64_t seed, int isa)
     p.ks[2] = 3;
     p.stride[2] = p.dil[2] = 1;
     p.pad[2] = 1;
-    p.xs[2] = p.ys[2] = rng_range(&r, 900, 1300); /* several slabs' columns */
+    p.xs[2] = p.ys[2] = rng_range(&r, 480, 800);
     it_operands o;
     it_operands_make(&o, &p, 0, 0, &r);
-    it_fill(&o.x, 0, 0, &r);
-    it_fill(&o.y, 0, 0, &r);
-    it_fill(&o.w, 0, 0, &r);
+    it_fill(&o.x, 1, 0, &r);
+    it_fill(&o.y, 1, 0, &r);
+    it_fill(&o.w, 1, 0, &r);
     it_operands_attach(&p, &o);
     char desc[512];
     it_describe(&p, desc, sizeof desc);
@@ -338,8 +341,7 @@ static void slab_budget_case(uint64_t seed, int isa)
     aclconvSetNumThreads(2);
     it_tensor ref[2];
     it_run_reference(&p, &o, ref);
-    float *tol[2] = {NULL, NULL};
-    it_tolerances(&p, &o, tol);
+    float *tol[2] = {NULL, NULL}; /* bitwise */
     static const char *const budgets[2] = {"131072", "262144"};
     int64_t slab[2] = {0, 0};
     it_tensor first;
@@ -370,10 +372,8 @@ static void slab_budget_case(uint64_t seed, int isa)
         it_fail();
     }
     it_tensor_free(&first);
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 2; ++k)
         it_tensor_free(&ref[k]);
-        free(tol[k]);
-    }
     it_operands_free(&o);
 }
 
