@@ -300,11 +300,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
 /* A budget above FAST_SLAB_FLOATS (data_slab_budget on an L2 of 2 MB or
  * more) gives a 1-D layer with many weights longer data slabs (data_layout):
  * blocking only, so gradInput must have the bits of the fixed budget's plan
- * (small-integer data: the reference's bits too), and the slabs must differ
- * (else the case would test nothing). Eight images of 480-800 positions:
- * two column blocks under the fixed budget, one under the larger, either
- * way FAST_MIN_TASKS tasks or more (the reference is most of the time,
- * under the sanitizers too). */
+ * (real data: another order of the sums would show), which every other case
+ * checks against the reference, and the slabs must differ (else the case
+ * would test nothing). Eight images of 480-800 positions: two column blocks
+ * under the fixed budget, one under the larger, either way FAST_MIN_TASKS
+ * tasks or more. No reference here: it was most of the time of a shard
+ * under the sanitizers (ASan: +30-60 s). */
 static void slab_budget_case(uint64_t seed, int isa)
 {
     if (g_calls++ % g_parts != g_part) return;
@@ -329,19 +330,17 @@ static void slab_budget_case(uint64_t seed, int isa)
     p.xs[2] = p.ys[2] = rng_range(&r, 480, 800);
     it_operands o;
     it_operands_make(&o, &p, 0, 0, &r);
-    it_fill(&o.x, 1, 0, &r);
-    it_fill(&o.y, 1, 0, &r);
-    it_fill(&o.w, 1, 0, &r);
+    it_fill(&o.x, 0, 0, &r);
+    it_fill(&o.y, 0, 0, &r);
+    it_fill(&o.w, 0, 0, &r);
     it_operands_attach(&p, &o);
+    p.grad_weight.data = NULL; /* the data pass alone */
     char desc[512];
     it_describe(&p, desc, sizeof desc);
     const char *name = cpu_isa_name((aclconvIsa)isa);
     ++g_cases;
     aclconvSetMaxIsa((aclconvIsa)isa);
     aclconvSetNumThreads(2);
-    it_tensor ref[2];
-    it_run_reference(&p, &o, ref);
-    float *tol[2] = {NULL, NULL}; /* bitwise */
     static const char *const budgets[2] = {"131072", "262144"};
     int64_t slab[2] = {0, 0};
     it_tensor first;
@@ -354,7 +353,11 @@ static void slab_budget_case(uint64_t seed, int isa)
         it_reset_sentinel(&o.gi);
         char names[2][16];
         it_run_plan(&p, "fast", names);
-        it_check_outputs(&o, ref, tol, names, seed, name, 2, desc);
+        if (strcmp(names[0], "fast") != 0) {
+            printf("FAIL seed %" PRIu64 " isa %s: gradInput planned with %s: %s\n", seed, name,
+                   names[0], desc);
+            it_fail();
+        }
         if (b == 0) {
             it_clone(&first, &o.gi);
         } else if (!it_same_bits(&first, &o.gi)) {
@@ -372,8 +375,6 @@ static void slab_budget_case(uint64_t seed, int isa)
         it_fail();
     }
     it_tensor_free(&first);
-    for (int k = 0; k < 2; ++k)
-        it_tensor_free(&ref[k]);
     it_operands_free(&o);
 }
 
