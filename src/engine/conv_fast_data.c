@@ -314,11 +314,10 @@ int64_t data_slab_budget(void)
     if (e != NULL) return max64(FAST_SLAB_MIN_FLOATS, min64(FAST_SLAB_BIG_FLOATS, atoll(e)));
     const int64_t l2 = cpu_l2_bytes();
     if (l2 <= 0) return FAST_SLAB_FLOATS;
-    const int64_t wblock = FAST_WBLOCK_FLOATS * (int64_t)sizeof(float);
-    const int64_t half = (l2 - wblock) / 2 / (int64_t)sizeof(float);
     if (l2 >= (int64_t)2 << 20) return min64(FAST_SLAB_BIG_FLOATS, l2 / 2 / (int64_t)sizeof(float));
     if (l2 >= (int64_t)1 << 20) return FAST_SLAB_FLOATS;
-    return max64(FAST_SLAB_MIN_FLOATS, half);
+    const int64_t wblock = FAST_WBLOCK_FLOATS * (int64_t)sizeof(float);
+    return max64(FAST_SLAB_MIN_FLOATS, (l2 - wblock) / 2 / (int64_t)sizeof(float));
 }
 
 /* The sub-problems of the data pass with slab budget `budget` (floats); the
