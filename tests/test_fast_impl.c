@@ -25,6 +25,8 @@
  *   data kernel family (ACLCONV_FAST_CV=0 / 1).
  * - fast takes every problem generated here except D with more than 16 output
  *   phases (stride product > 16), which must be planned with direct.
+ * - The data slabs of an L2 of 2 MB (ACLCONV_FAST_SLAB_BUDGET) keep the bits
+ *   of the fixed budget's (slab_budget_case).
  * Every failure prints the problem and the seed.
  */
 #include <inttypes.h>
@@ -300,12 +302,12 @@ static void one_case(uint64_t seed, const gen_opts *go)
 /* A budget above FAST_SLAB_FLOATS (data_slab_budget on an L2 of 2 MB or
  * more) gives a 1-D layer with many weights longer data slabs (data_layout):
  * blocking only, so gradInput must have the bits of the fixed budget's plan
- * (real data: another order of the sums would show), which every other case
- * checks against the reference, and the slabs must differ (else the case
- * would test nothing). Eight images of 480-800 positions: two column blocks
- * under the fixed budget, one under the larger, either way FAST_MIN_TASKS
- * tasks or more. No reference here: it was most of the time of a shard
- * under the sanitizers (ASan: +30-60 s). */
+ * (real data: another order of the sums would show; the fixed budget's
+ * layouts are the ones the other cases check against the reference), and
+ * the slabs must differ (else the case would test nothing). Eight images of 480-800 positions: two
+ * column blocks under the fixed budget, one under the larger, either way FAST_MIN_TASKS tasks or
+ * more. No reference here: it was most of the time of a shard under the sanitizers (ASan: +30-60
+ * s). */
 static void slab_budget_case(uint64_t seed, int isa)
 {
     if (g_calls++ % g_parts != g_part) return;
