@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/dtype.h"
+
 #define ARCH_REQ_XCOMP_PERM 0x1023
 #define XFEATURE_XTILEDATA 18
 /* CPUID.(7,0):EDX */
@@ -58,25 +60,6 @@ static uint32_t random_bits(int spread, int fraction_bits)
     const int e = 127 + (int)(next_u64() % (uint64_t)(2 * spread + 1)) - spread;
     const uint32_t frac = (uint32_t)next_u64() & ((1u << fraction_bits) - 1);
     return (uint32_t)(next_u64() & 1) << 31 | (uint32_t)e << 23 | frac << (23 - fraction_bits);
-}
-
-static float bits_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static float bf16_f32(uint16_t h)
-{
-    return bits_f32((uint32_t)h << 16);
 }
 
 static int has_amx(void)
@@ -118,7 +101,7 @@ static void check_order(int spread, int trials)
                 B[k][n] = (uint16_t)(random_bits(spread, 7) >> 16);
         for (int m = 0; m < 16; ++m)
             for (int n = 0; n < 16; ++n)
-                C[m][n] = bits_f32(random_bits(spread, 23));
+                C[m][n] = f32_from_bits(random_bits(spread, 23));
         _tile_loadd(0, C, 64);
         _tile_loadd(1, A, 64);
         _tile_loadd(2, B, 64);
@@ -131,8 +114,8 @@ static void check_order(int spread, int trials)
                  * span fewer bits (not at spread 20) */
                 long double exact = 0.0L;
                 for (int k = 0; k < 16; ++k) {
-                    const float a0 = bf16_f32(A[m][2 * k]), a1 = bf16_f32(A[m][2 * k + 1]);
-                    const float b0 = bf16_f32(B[k][2 * n]), b1 = bf16_f32(B[k][2 * n + 1]);
+                    const float a0 = bf16_to_f32(A[m][2 * k]), a1 = bf16_to_f32(A[m][2 * k + 1]);
+                    const float b0 = bf16_to_f32(B[k][2 * n]), b1 = bf16_to_f32(B[k][2 * n + 1]);
                     pe = fmaf(a1, b1, fmaf(a0, b0, pe));
                     po = fmaf(a0, b0, fmaf(a1, b1, po));
                     e = fmaf(a0, b0, e);

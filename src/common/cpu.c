@@ -107,22 +107,6 @@ static unsigned amd_family(void)
     return family == 0xfu ? family + ((a >> 20) & 0xffu) : family;
 }
 
-/* AMD family 0x1A and later (Zen 5) */
-static bool detect_wide_alus(void)
-{
-    return amd_family() >= 0x1au;
-}
-
-/* Where vdpbf16ps does twice the multiply-adds of an fp32 FMA in the same
- * time: AMD's (Zen 4 and Zen 5, measured). Intel's server cores run it at
- * about one FMA's rate (the issue's host: half the fp32 peak in products;
- * a Xeon with AMX, session 51: r50_c2_3x3 bf16 35.6 ms with the pairs,
- * 23.9 ms widened to fp32), so there the pairs cost time. */
-static bool detect_bf16_dot_fast(void)
-{
-    return detect_bf16_dot() && amd_family() >= 0x19u;
-}
-
 /* Leaf 0x80000006's ECX[31:16], the L2 size of a core in KB (AMD and Intel
  * alike); 0 where the leaf is missing */
 static int64_t detect_l2_bytes(void)
@@ -148,19 +132,9 @@ static bool detect_bf16_dot(void)
     return false;
 }
 
-static bool detect_wide_alus(void)
-{
-    return false;
-}
-
 static unsigned amd_family(void)
 {
     return 0;
-}
-
-static bool detect_bf16_dot_fast(void)
-{
-    return false;
 }
 #endif
 
@@ -177,9 +151,15 @@ static void detect_once(void)
 {
     g_detected = detect();
     g_bf16_dot = detect_bf16_dot();
-    g_bf16_dot_fast = detect_bf16_dot_fast();
-    g_wide_alus = detect_wide_alus();
     g_amd_family = amd_family();
+    /* four full-width 512-bit pipes: AMD family 0x1A and later (Zen 5) */
+    g_wide_alus = g_amd_family >= 0x1au;
+    /* vdpbf16ps at twice the multiply-adds of an fp32 FMA in the same time:
+     * AMD's (Zen 4 and Zen 5, measured). Intel's server cores run it at
+     * about one FMA's rate (the issue's host: half the fp32 peak in
+     * products; a Xeon with AMX, session 51: r50_c2_3x3 bf16 35.6 ms with
+     * the pairs, 23.9 ms widened to fp32), so there the pairs cost time. */
+    g_bf16_dot_fast = g_bf16_dot && g_amd_family >= 0x19u;
     g_l2_bytes = detect_l2_bytes();
 }
 
